@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Entry points. Each target first installs missing Debian packages
+# (scripts/install-deps.sh, quiet when all are present), then configures
+# build/ if needed and builds.
+#
+#   make run     build and run the main job
+#   make test    build, run the fast suite, the format check and a bounded fuzz run
+#   make bench   build and run the benchmarks; JSON under build/bench/
+#   make fuzz    the fuzz run alone (FUZZ_SECONDS, default 60 in total)
+#   make format  reformat the sources with clang-format
+
+BUILD        ?= build
+MESON_OPTS   ?=
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build run test bench fuzz format check-format clean
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh
+
+build: deps
+	@if [ ! -f $(BUILD)/build.ninja ]; then \
+		rm -rf $(BUILD) && meson setup $(BUILD) $(MESON_OPTS) >/dev/null || exit 1; \
+	fi
+	@ninja -C $(BUILD) | grep -v '^ninja: no work to do' || true
+	@test -f $(BUILD)/.built || true
+
+run: build
+	@sh scripts/run.sh $(BUILD)
+
+test: build
+	meson test -C $(BUILD) --suite fast --print-errorlogs
+	sh scripts/check-format.sh
+	sh scripts/fuzz.sh $(FUZZ_SECONDS)
+
+bench: build
+	sh scripts/bench.sh $(BUILD)
+
+fuzz: deps
+	sh scripts/fuzz.sh $(FUZZ_SECONDS)
+
+format:
+	sh scripts/check-format.sh --fix
+
+check-format:
+	sh scripts/check-format.sh
+
+clean:
+	rm -rf $(BUILD) build-fuzz
