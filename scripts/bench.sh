@@ -37,7 +37,9 @@ found=0
 jsons=""
 for exe in "$BUILD"/bench/bench-*; do
 	case "$exe" in *.json) continue ;; esac
-	[ -f "$exe" ] && [ -x "$exe" ] || continue
+	if [ ! -f "$exe" ] || [ ! -x "$exe" ]; then
+		continue
+	fi
 	found=1
 	name=$(basename "$exe")
 	out="$BUILD/bench/$name.json"

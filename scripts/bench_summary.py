@@ -21,7 +21,6 @@ from collections import OrderedDict
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 ROUNDTRIP_TARGET_NS = 20.0
 RATIO_TARGET = 10.0
-IMPLS = ("rpcrdma", "rpcgen", "rpcgen_alloc")
 
 
 def load(path):
