@@ -149,7 +149,7 @@ static int decode_reply(struct xdr_dec *d, struct rpcrdma_rpc_reply *rep)
  * rpc_msg (RFC 5531 9):
  *   xid  CALL call_body   |   xid  REPLY reply_body
  */
-int rpcrdma_rpc_decode(struct rpcrdma_rpc_msg *msg, const void *buf, uint32_t len)
+int rpcrdma_rpc_decode_full(struct rpcrdma_rpc_msg *msg, const void *buf, uint32_t len)
 {
 	struct xdr_dec d = { .p = buf, .end = (const uint8_t *)buf + len };
 	int ret;
@@ -215,7 +215,7 @@ static inline void encode_auth(struct xdr_enc *e, const struct rpcrdma_rpc_auth 
 	xdr_put_opaque(e, a->body, a->len);
 }
 
-int rpcrdma_rpc_encode(const struct rpcrdma_rpc_msg *msg, void *buf, uint32_t buflen)
+int rpcrdma_rpc_encode_full(const struct rpcrdma_rpc_msg *msg, void *buf, uint32_t buflen)
 {
 	const struct rpcrdma_rpc_reply *rep = &msg->reply;
 	struct xdr_enc e = { .p = buf };

@@ -23,9 +23,11 @@
 #ifndef RPCRDMA_HDR_H
 #define RPCRDMA_HDR_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rpcrdma/rpcrdma_errno.h>
 
@@ -216,8 +218,60 @@ struct rpcrdma_hdr *rpcrdma_hdr_storage_init(struct rpcrdma_hdr_storage *st);
  *   - -RPCRDMA_E_ENUM: rdma_err, rdma_direction or rdma_optdir out of range.
  *   - -RPCRDMA_E_OPAQUE: rdma_optinfo runs past the end of buf.
  *   On error, xid, vers, credit and proc hold what was read (len >= 16).
+ *
+ * rpcrdma_hdr_decode() is inline: it decodes the Short message form
+ * itself and calls rpcrdma_hdr_decode_full() for every other form.
+ * Both give identical results.
  */
-int rpcrdma_hdr_decode(struct rpcrdma_hdr *hdr, const void *buf, uint32_t len);
+int rpcrdma_hdr_decode_full(struct rpcrdma_hdr *hdr, const void *buf, uint32_t len);
+
+/* Load word i of a wire buffer; receive buffers need not be aligned. */
+static inline uint32_t rpcrdma_hdr_word(const void *buf, unsigned int i)
+{
+	uint32_t v;
+
+	memcpy(&v, (const uint8_t *)buf + 4 * i, sizeof(v));
+	return be32toh(v);
+}
+
+static inline int rpcrdma_hdr_decode(struct rpcrdma_hdr *hdr, const void *buf, uint32_t len)
+{
+	/*
+	 * Fast path: RDMA_MSG (v1) or RDMA2_MSG (v2) with three empty chunk
+	 * lists, the form of every Short message (rfc5666bis 4.5.1):
+	 *   xid 1 credit 0 - 0 0 0            (7 words)
+	 *   xid 2 credit 0 - dir - 0 0 0      (8 words)
+	 * Anything else, including every malformed header, takes the full
+	 * decoder, which gives the same result for these two forms.
+	 */
+	if (len >= 32 || (len >= 28 && rpcrdma_hdr_word(buf, 1) == RPCRDMA_VERS_1)) {
+		uint32_t vers = rpcrdma_hdr_word(buf, 1);
+		uint32_t dir = 0;
+		unsigned int w = 4;
+
+		if (vers == RPCRDMA_VERS_2)
+			dir = rpcrdma_hdr_word(buf, w++);
+		if ((vers == RPCRDMA_VERS_1 || vers == RPCRDMA_VERS_2) && dir <= RPCRDMA_REPLY &&
+		    (rpcrdma_hdr_word(buf, 3) | rpcrdma_hdr_word(buf, w) |
+		     rpcrdma_hdr_word(buf, w + 1) | rpcrdma_hdr_word(buf, w + 2)) == 0) {
+			hdr->xid = rpcrdma_hdr_word(buf, 0);
+			hdr->vers = vers;
+			hdr->credit = rpcrdma_hdr_word(buf, 2);
+			hdr->proc = RPCRDMA_MSG;
+			hdr->chunks.direction = dir;
+			hdr->chunks.align = 0;
+			hdr->chunks.thresh = 0;
+			hdr->chunks.nreads = 0;
+			hdr->chunks.nwrites = 0;
+			hdr->chunks.has_reply = false;
+			hdr->chunks.reads = hdr->cap.reads;
+			hdr->chunks.writes = hdr->cap.writes;
+			hdr->hdr_len = 4 * (w + 3);
+			return (int)hdr->hdr_len;
+		}
+	}
+	return rpcrdma_hdr_decode_full(hdr, buf, len);
+}
 
 /**
  * Number of bytes rpcrdma_hdr_encode() writes for a header.
@@ -242,8 +296,34 @@ int rpcrdma_hdr_encoded_len(const struct rpcrdma_hdr *hdr);
  *   - -ENOSPC: buf too small; nothing is claimed as written.
  *   - -EINVAL: vers is not 1 or 2, proc is not defined for vers, or an
  *     error code is not defined; nothing written.
+ *
+ * rpcrdma_hdr_encode() is inline: it writes the v1 Short message form
+ * itself and calls rpcrdma_hdr_encode_full() for every other form.
  */
-int rpcrdma_hdr_encode(const struct rpcrdma_hdr *hdr, void *buf, uint32_t buflen);
+int rpcrdma_hdr_encode_full(const struct rpcrdma_hdr *hdr, void *buf, uint32_t buflen);
+
+static inline void rpcrdma_hdr_put_word(void *buf, unsigned int i, uint32_t v)
+{
+	v = htobe32(v);
+	memcpy((uint8_t *)buf + 4 * i, &v, sizeof(v));
+}
+
+static inline int rpcrdma_hdr_encode(const struct rpcrdma_hdr *hdr, void *buf, uint32_t buflen)
+{
+	/* Fast path: v1 RDMA_MSG with empty chunk lists (xid 1 credit 0 - 0 0 0). */
+	if (hdr->vers == RPCRDMA_VERS_1 && hdr->proc == RPCRDMA_MSG && buflen >= 28 &&
+	    (hdr->chunks.nreads | hdr->chunks.nwrites | hdr->chunks.has_reply) == 0) {
+		rpcrdma_hdr_put_word(buf, 0, hdr->xid);
+		rpcrdma_hdr_put_word(buf, 1, RPCRDMA_VERS_1);
+		rpcrdma_hdr_put_word(buf, 2, hdr->credit);
+		rpcrdma_hdr_put_word(buf, 3, RPCRDMA_MSG);
+		rpcrdma_hdr_put_word(buf, 4, 0);
+		rpcrdma_hdr_put_word(buf, 5, 0);
+		rpcrdma_hdr_put_word(buf, 6, 0);
+		return 28;
+	}
+	return rpcrdma_hdr_encode_full(hdr, buf, buflen);
+}
 
 /**
  * The spec name of a proc in a version ("RDMA_MSG", "RDMA2_OPTIONAL").

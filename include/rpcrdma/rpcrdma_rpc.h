@@ -13,9 +13,11 @@
 #ifndef RPCRDMA_RPC_H
 #define RPCRDMA_RPC_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rpcrdma/rpcrdma_errno.h>
 
@@ -151,8 +153,73 @@ struct rpcrdma_rpc_msg {
  *   - -RPCRDMA_E_AUTH_LEN: an AUTH_SYS body whose length is not that of its
  *     contents.
  *   On error, xid and type hold what was read (len >= 8).
+ *
+ * rpcrdma_rpc_decode() is inline: it decodes the two most frequent
+ * headers itself (a call whose credential and verifier have empty bodies,
+ * and a successful reply with an empty verifier) and calls
+ * rpcrdma_rpc_decode_full() for everything else. Both give identical
+ * results.
  */
-int rpcrdma_rpc_decode(struct rpcrdma_rpc_msg *msg, const void *buf, uint32_t len);
+int rpcrdma_rpc_decode_full(struct rpcrdma_rpc_msg *msg, const void *buf, uint32_t len);
+
+/* Load word i of a wire buffer; buffers need not be aligned. */
+static inline uint32_t rpcrdma_rpc_word(const void *buf, unsigned int i)
+{
+	uint32_t v;
+
+	memcpy(&v, (const uint8_t *)buf + 4 * i, sizeof(v));
+	return be32toh(v);
+}
+
+static inline void rpcrdma_rpc_put_word(void *buf, unsigned int i, uint32_t v)
+{
+	v = htobe32(v);
+	memcpy((uint8_t *)buf + 4 * i, &v, sizeof(v));
+}
+
+static inline int rpcrdma_rpc_decode(struct rpcrdma_rpc_msg *msg, const void *buf, uint32_t len)
+{
+	/*
+	 * Fast paths (RFC 5531 9), one letter per word:
+	 *   xid CALL 2 prog vers proc flavor 0 flavor 0   (not AUTH_SYS: its
+	 *                                                   body is never empty)
+	 *   xid REPLY MSG_ACCEPTED flavor 0 SUCCESS
+	 */
+	if (len >= 40 && rpcrdma_rpc_word(buf, 1) == RPCRDMA_RPC_CALL &&
+	    rpcrdma_rpc_word(buf, 2) == RPCRDMA_RPC_VERS &&
+	    rpcrdma_rpc_word(buf, 6) != RPCRDMA_RPC_AUTH_SYS &&
+	    (rpcrdma_rpc_word(buf, 7) | rpcrdma_rpc_word(buf, 9)) == 0) {
+		msg->xid = rpcrdma_rpc_word(buf, 0);
+		msg->type = RPCRDMA_RPC_CALL;
+		msg->call.rpcvers = RPCRDMA_RPC_VERS;
+		msg->call.prog = rpcrdma_rpc_word(buf, 3);
+		msg->call.vers = rpcrdma_rpc_word(buf, 4);
+		msg->call.proc = rpcrdma_rpc_word(buf, 5);
+		msg->call.cred.flavor = rpcrdma_rpc_word(buf, 6);
+		msg->call.cred.len = 0;
+		msg->call.cred.body = (const uint8_t *)buf + 32;
+		msg->call.verf.flavor = rpcrdma_rpc_word(buf, 8);
+		msg->call.verf.len = 0;
+		msg->call.verf.body = (const uint8_t *)buf + 40;
+		msg->hdr_len = 40;
+		return 40;
+	}
+	if (len >= 24 && rpcrdma_rpc_word(buf, 1) == RPCRDMA_RPC_REPLY &&
+	    (rpcrdma_rpc_word(buf, 2) | rpcrdma_rpc_word(buf, 4) | rpcrdma_rpc_word(buf, 5)) == 0) {
+		msg->xid = rpcrdma_rpc_word(buf, 0);
+		msg->type = RPCRDMA_RPC_REPLY;
+		msg->reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
+		msg->reply.verf.flavor = rpcrdma_rpc_word(buf, 3);
+		msg->reply.verf.len = 0;
+		msg->reply.verf.body = (const uint8_t *)buf + 20;
+		msg->reply.accept_stat = RPCRDMA_RPC_SUCCESS;
+		msg->reply.low = 0;
+		msg->reply.high = 0;
+		msg->hdr_len = 24;
+		return 24;
+	}
+	return rpcrdma_rpc_decode_full(msg, buf, len);
+}
 
 /**
  * Encode an RPC message header.
@@ -160,8 +227,32 @@ int rpcrdma_rpc_decode(struct rpcrdma_rpc_msg *msg, const void *buf, uint32_t le
  * @return
  *   Bytes written, or -ENOSPC (buf too small; nothing claimed as written)
  *   or -EINVAL (a type, status or auth length the XDR cannot carry).
+ *
+ * rpcrdma_rpc_encode() is inline: it writes a call with empty credential
+ * and verifier bodies itself and calls rpcrdma_rpc_encode_full() for
+ * everything else.
  */
-int rpcrdma_rpc_encode(const struct rpcrdma_rpc_msg *msg, void *buf, uint32_t buflen);
+int rpcrdma_rpc_encode_full(const struct rpcrdma_rpc_msg *msg, void *buf, uint32_t buflen);
+
+static inline int rpcrdma_rpc_encode(const struct rpcrdma_rpc_msg *msg, void *buf, uint32_t buflen)
+{
+	/* xid CALL rpcvers prog vers proc flavor 0 flavor 0 */
+	if (msg->type == RPCRDMA_RPC_CALL && buflen >= 40 &&
+	    (msg->call.cred.len | msg->call.verf.len) == 0) {
+		rpcrdma_rpc_put_word(buf, 0, msg->xid);
+		rpcrdma_rpc_put_word(buf, 1, RPCRDMA_RPC_CALL);
+		rpcrdma_rpc_put_word(buf, 2, msg->call.rpcvers);
+		rpcrdma_rpc_put_word(buf, 3, msg->call.prog);
+		rpcrdma_rpc_put_word(buf, 4, msg->call.vers);
+		rpcrdma_rpc_put_word(buf, 5, msg->call.proc);
+		rpcrdma_rpc_put_word(buf, 6, msg->call.cred.flavor);
+		rpcrdma_rpc_put_word(buf, 7, 0);
+		rpcrdma_rpc_put_word(buf, 8, msg->call.verf.flavor);
+		rpcrdma_rpc_put_word(buf, 9, 0);
+		return 40;
+	}
+	return rpcrdma_rpc_encode_full(msg, buf, buflen);
+}
 
 /**
  * Decode the body of an AUTH_SYS credential.
