@@ -44,6 +44,34 @@ static const struct {
 		RPCRDMA_ERRNO_BASE] = { "TRAILING", "bytes left over after the XDR body" },
 	[RPCRDMA_E_OPTTYPE -
 		RPCRDMA_ERRNO_BASE] = { "OPTTYPE", "unknown transport characteristics operation" },
+	[RPCRDMA_E_ROCE_TRUNC -
+		RPCRDMA_ERRNO_BASE] = { "ROCE_TRUNC",
+					"frame ends inside a header or before its IPv4 length" },
+	[RPCRDMA_E_ROCE_NOT -
+		RPCRDMA_ERRNO_BASE] = { "ROCE_NOT",
+					"not a RoCEv2 frame (Ethernet, IPv4, UDP port 4791)" },
+	[RPCRDMA_E_ROCE_IP -
+		RPCRDMA_ERRNO_BASE] = { "ROCE_IP",
+					"IPv4 options, fragment or inconsistent lengths" },
+	[RPCRDMA_E_ROCE_CSUM -
+		RPCRDMA_ERRNO_BASE] = { "ROCE_CSUM", "IPv4 header checksum mismatch" },
+	[RPCRDMA_E_ROCE_UDP -
+		RPCRDMA_ERRNO_BASE] = { "ROCE_UDP", "UDP length disagrees with the IPv4 length" },
+	[RPCRDMA_E_ROCE_BTH -
+		RPCRDMA_ERRNO_BASE] = { "ROCE_BTH",
+					"unsupported BTH opcode, version or pad count" },
+	[RPCRDMA_E_ROCE_ICRC - RPCRDMA_ERRNO_BASE] = { "ROCE_ICRC", "RoCEv2 ICRC mismatch" },
+	[RPCRDMA_E_PCAP_FORMAT -
+		RPCRDMA_ERRNO_BASE] = { "PCAP_FORMAT",
+					"not a pcap or pcapng file, or an unknown version" },
+	[RPCRDMA_E_PCAP_BLOCK -
+		RPCRDMA_ERRNO_BASE] = { "PCAP_BLOCK", "malformed capture record or block" },
+	[RPCRDMA_E_PCAP_TOO_BIG -
+		RPCRDMA_ERRNO_BASE] = { "PCAP_TOO_BIG",
+					"capture record or block over the size limit" },
+	[RPCRDMA_E_PCAP_TRUNC -
+		RPCRDMA_ERRNO_BASE] = { "PCAP_TRUNC",
+					"capture file ends inside a record or block" },
 };
 
 const char *rpcrdma_strerror(int err)

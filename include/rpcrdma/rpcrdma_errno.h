@@ -61,6 +61,28 @@ enum rpcrdma_errno {
 	RPCRDMA_E_TRAILING,
 	/** rdma_opttype is not a known transport characteristics operation. */
 	RPCRDMA_E_OPTTYPE,
+	/** A frame ends inside a header, or before its IPv4 total length. */
+	RPCRDMA_E_ROCE_TRUNC,
+	/** Not a RoCEv2 frame: not Ethernet + IPv4 + UDP to port 4791. */
+	RPCRDMA_E_ROCE_NOT,
+	/** IPv4 header with options, a fragment, or lengths that disagree. */
+	RPCRDMA_E_ROCE_IP,
+	/** The IPv4 header checksum does not verify. */
+	RPCRDMA_E_ROCE_CSUM,
+	/** The UDP length disagrees with the IPv4 total length. */
+	RPCRDMA_E_ROCE_UDP,
+	/** A BTH opcode this codec does not parse, or a bad BTH version or pad count. */
+	RPCRDMA_E_ROCE_BTH,
+	/** The RoCEv2 invariant CRC does not verify. */
+	RPCRDMA_E_ROCE_ICRC,
+	/** A capture file that is neither pcap nor pcapng, or of an unknown version. */
+	RPCRDMA_E_PCAP_FORMAT,
+	/** A capture record or block that is malformed (bad length, interface, ...). */
+	RPCRDMA_E_PCAP_BLOCK,
+	/** A capture record or block longer than the reader's limit. */
+	RPCRDMA_E_PCAP_TOO_BIG,
+	/** A capture file that ends inside a record or block. */
+	RPCRDMA_E_PCAP_TRUNC,
 	/** One past the last rpcrdma error number. */
 	RPCRDMA_E_MAX,
 };

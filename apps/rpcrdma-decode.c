@@ -1,0 +1,1042 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rpcrdma-decode: decode RPC-over-RDMA messages (transport header, the
+ * transport characteristics of RDMA2_OPTIONAL, and the ONC RPC header that
+ * follows) from files, hex strings, standard input or RoCEv2 captures, as
+ * one line of text or JSON per message. See --help.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rpcrdma/rpcrdma_errno.h>
+#include <rpcrdma/rpcrdma_hdr.h>
+#include <rpcrdma/rpcrdma_pcapfile.h>
+#include <rpcrdma/rpcrdma_roce.h>
+#include <rpcrdma/rpcrdma_rpc.h>
+#include <rpcrdma/rpcrdma_xchar.h>
+
+#define PROG	"rpcrdma-decode"
+#define MSG_MAX (16u << 20) /* largest message read from a file, stdin or --hex */
+
+#define EXIT_DECODE 1 /* some message or input could not be decoded */
+#define EXIT_USAGE  2
+
+static const char usage_line[] =
+	"usage: " PROG " [--json] [--hex HEX] [--pcap FILE] [--samples] [FILE...|-]\n";
+
+static const char help_text[] =
+	"NAME\n"
+	"    " PROG " - decode RPC-over-RDMA messages\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    " PROG " [--json] [--hex HEX] [--pcap FILE] [--samples] [FILE...|-]\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Decodes RPC-over-RDMA version 1 (RFC 8166) and version 2 messages: the\n"
+	"    transport header with its chunk lists, the transport characteristics\n"
+	"    carried by RDMA2_OPTIONAL (ROPT_INITXCH, ROPT_REQXCH, ROPT_RESPXCH,\n"
+	"    ROPT_UPDXCH), and the ONC RPC call or reply header that follows the\n"
+	"    transport header of RDMA_MSG, RDMA2_MSG and of an RDMA2_OPTIONAL that\n"
+	"    carries a payload.\n"
+	"\n"
+	"    Each FILE holds one raw message: the transport header, then the RPC\n"
+	"    message if any, as received in one Send. '-' reads one message from\n"
+	"    standard input. Inputs are decoded in the order given, and each\n"
+	"    message prints one line on standard output.\n"
+	"\n"
+	"    Text lines show the transport header, then the transport\n"
+	"    characteristics, then the RPC header. With --json each line is one\n"
+	"    JSON object with these keys, where they apply:\n"
+	"      xid, vers, credit      integers\n"
+	"      proc                   spec name: \"RDMA_MSG\", \"RDMA2_OPTIONAL\", ...\n"
+	"      hdr_len                bytes of transport header\n"
+	"      direction              v2 MSG/NOMSG: \"CALL\" or \"REPLY\"\n"
+	"      align, thresh          v1 RDMA_MSGP: rdma_align, rdma_thresh\n"
+	"      reads                  [{position, handle, length, offset}, ...]\n"
+	"      writes                 [[{handle, length, offset}, ...], ...]\n"
+	"      reply                  null, or [{handle, length, offset}, ...]\n"
+	"      error                  RDMA_ERROR/RDMA2_ERROR: {code, low, high};\n"
+	"                             code is the spec name; low and high only\n"
+	"                             with ERR_VERS/RDMA2_ERR_VERS\n"
+	"      optional               RDMA2_OPTIONAL: {optdir, opttype, optinfo};\n"
+	"                             opttype is the ROPT_* name, or its number\n"
+	"                             when unknown, and then optinfo is a hex\n"
+	"                             string; otherwise optinfo is an object:\n"
+	"                               ROPT_INITXCH {start, nochg}\n"
+	"                               ROPT_REQXCH  {want}\n"
+	"                               ROPT_RESPXCH {done, rej, pend}\n"
+	"                               ROPT_UPDXCH  {now, pendclr}\n"
+	"                             a characteristics set is an object from\n"
+	"                             names (XCHAR_RBSIZ: integer,\n"
+	"                             XCHAR_REQREMINV: boolean, XCHAR_BRS:\n"
+	"                             BKREQSUP_* name; other ids: the decimal id,\n"
+	"                             data as hex) in wire order; a subset is a\n"
+	"                             list of element positions\n"
+	"      rpc                    call: {xid, type, prog, vers, proc}; reply:\n"
+	"                             {xid, type, stat, accept_stat | reject_stat,\n"
+	"                             low, high (PROG_MISMATCH, RPC_MISMATCH),\n"
+	"                             auth_stat (AUTH_ERROR)}\n"
+	"    All numbers are JSON integers (offsets are 64-bit). A message that\n"
+	"    cannot be decoded prints {\"error\": \"<reason>\"} (in text, a line\n"
+	"    starting with \"error:\"); the other messages are still decoded.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --json        print one JSON object per message\n"
+	"    --hex HEX     decode one message given as hex digits; spaces, tabs,\n"
+	"                  newlines and colons between digits are ignored\n"
+	"    --pcap FILE   decode the payload of every RoCEv2 SEND_ONLY and\n"
+	"                  SEND_ONLY_WITH_INVALIDATE of a pcap or pcapng capture\n"
+	"                  (Ethernet); other frames and opcodes are skipped; a\n"
+	"                  RoCEv2 frame whose IPv4 checksum or ICRC is wrong is an\n"
+	"                  error\n"
+	"    --samples     decode built-in sample messages, one of each kind\n"
+	"    -h, --help    show this help\n"
+	"    FILE          a file holding one message, at most 16 MiB; '-' for\n"
+	"                  standard input\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0   every message was decoded\n"
+	"    1   a message, file or capture could not be decoded or read\n"
+	"    2   bad options\n"
+	"\n"
+	"EXAMPLES\n"
+	"    " PROG " --samples\n"
+	"    " PROG " --json msg.bin\n"
+	"    " PROG " --hex '00000001 00000001 00000020 00000001 00000000 00000000 "
+	"00000000'\n"
+	"    " PROG " --json --pcap trace.pcapng | jq .rpc\n"
+	"    cat msg.bin | " PROG " -\n";
+
+/* ---------------------------------------------------------------- output buffer */
+
+/* One output line, built before it is printed. */
+struct line {
+	char *buf;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+static void line_reserve(struct line *l, size_t n)
+{
+	size_t cap = l->cap ? l->cap : 256;
+	char *p;
+
+	if (l->oom || l->len + n + 1 <= l->cap)
+		return;
+	while (cap < l->len + n + 1)
+		cap *= 2;
+	p = realloc(l->buf, cap);
+	if (!p) {
+		l->oom = true;
+		return;
+	}
+	l->buf = p;
+	l->cap = cap;
+}
+
+__attribute__((format(printf, 2, 3))) static void add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	line_reserve(l, (size_t)n);
+	if (l->oom)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(l->buf + l->len, l->cap - l->len, fmt, ap);
+	va_end(ap);
+	l->len += (size_t)n;
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t k, i;
+	uint32_t c;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	k = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (k > n)
+		return 0;
+	c = s[0] & (0x7f >> k);
+	for (i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, past U+10FFFF. */
+	if ((k == 3 && c < 0x800) || (k == 4 && c < 0x10000) || (c >= 0xd800 && c <= 0xdfff) ||
+	    c > 0x10ffff)
+		return 0;
+	return k;
+}
+
+/*
+ * A JSON string (RFC 8259 section 7): quotes, backslashes and control
+ * characters escaped; valid UTF-8 kept; any other byte becomes U+FFFD.
+ */
+static void add_json_str(struct line *l, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strlen(str), i = 0, k;
+
+	add(l, "\"");
+	while (i < n) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			add(l, "\\%c", c);
+		} else if (c == '\n') {
+			add(l, "\\n");
+		} else if (c == '\t') {
+			add(l, "\\t");
+		} else if (c < 0x20 || c == 0x7f) {
+			add(l, "\\u%04x", c);
+		} else if (c < 0x80) {
+			add(l, "%c", c);
+		} else if ((k = utf8_len(s + i, n - i)) != 0) {
+			add(l, "%.*s", (int)k, (const char *)s + i);
+			i += k;
+			continue;
+		} else {
+			add(l, "\\ufffd");
+		}
+		i++;
+	}
+	add(l, "\"");
+}
+
+static void add_hex(struct line *l, const uint8_t *p, uint32_t n)
+{
+	uint32_t i;
+
+	line_reserve(l, (size_t)n * 2);
+	for (i = 0; i < n; i++)
+		add(l, "%02x", p[i]);
+}
+
+/* ---------------------------------------------------------------- results */
+
+struct decode_opts {
+	bool json;
+};
+
+static int nerrors;
+
+static void print_line(struct line *l)
+{
+	if (l->oom) {
+		fprintf(stderr, PROG ": out of memory\n");
+		exit(EXIT_DECODE);
+	}
+	fwrite(l->buf, 1, l->len, stdout);
+	fputc('\n', stdout);
+	l->len = 0;
+}
+
+/*
+ * Report an input that cannot be decoded: {"error": "<reason>"}, or in text
+ * "error: <where>: <reason>" ("error: <reason>" when where is NULL).
+ */
+static void report_error(const struct decode_opts *o, const char *where, const char *reason)
+{
+	struct line l = { 0 };
+
+	if (o->json) {
+		add(&l, "{\"error\": ");
+		add_json_str(&l, reason);
+		add(&l, "}");
+	} else {
+		add(&l, "error: %s%s%s", where ? where : "", where ? ": " : "", reason);
+	}
+	print_line(&l);
+	free(l.buf);
+	nerrors++;
+}
+
+/* A codec error: "<NAME>: <description>[ in <part>]". */
+static void report_codec_error(const struct decode_opts *o, const char *where, int err,
+			       const char *part)
+{
+	char reason[256];
+
+	if (err <= -RPCRDMA_ERRNO_BASE)
+		snprintf(reason, sizeof(reason), "%s: %s%s%s", rpcrdma_errname(err),
+			 rpcrdma_strerror(err), part ? " in " : "", part ? part : "");
+	else
+		snprintf(reason, sizeof(reason), "%s%s%s", rpcrdma_strerror(err),
+			 part ? " in " : "", part ? part : "");
+	report_error(o, where, reason);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static const char *msg_type_name(uint32_t v)
+{
+	return v == RPCRDMA_CALL ? "CALL" : "REPLY";
+}
+
+static void json_segment(struct line *l, const struct rpcrdma_segment *s)
+{
+	add(l, "{\"handle\": %u, \"length\": %u, \"offset\": %llu}", s->handle, s->length,
+	    (unsigned long long)s->offset);
+}
+
+static void json_chunk(struct line *l, const struct rpcrdma_write_chunk *wc)
+{
+	uint32_t i;
+
+	add(l, "[");
+	for (i = 0; i < wc->nsegs; i++) {
+		add(l, i ? ", " : "");
+		json_segment(l, &wc->segs[i]);
+	}
+	add(l, "]");
+}
+
+static void json_chunk_lists(struct line *l, const struct rpcrdma_hdr *hdr)
+{
+	const struct rpcrdma_chunk_lists *cl = &hdr->chunks;
+	uint32_t i;
+
+	if (hdr->vers == RPCRDMA_VERS_2)
+		add(l, ", \"direction\": \"%s\"", msg_type_name(cl->direction));
+	else if (hdr->proc == RPCRDMA_MSGP)
+		add(l, ", \"align\": %u, \"thresh\": %u", cl->align, cl->thresh);
+	add(l, ", \"reads\": [");
+	for (i = 0; i < cl->nreads; i++) {
+		const struct rpcrdma_read_segment *r = &cl->reads[i];
+
+		add(l, "%s{\"position\": %u, \"handle\": %u, \"length\": %u, \"offset\": %llu}",
+		    i ? ", " : "", r->position, r->target.handle, r->target.length,
+		    (unsigned long long)r->target.offset);
+	}
+	add(l, "], \"writes\": [");
+	for (i = 0; i < cl->nwrites; i++) {
+		add(l, i ? ", " : "");
+		json_chunk(l, &cl->writes[i]);
+	}
+	add(l, "], \"reply\": ");
+	if (cl->has_reply)
+		json_chunk(l, &cl->reply);
+	else
+		add(l, "null");
+}
+
+/* "name": value of one characteristic. */
+static void json_xcharval(struct line *l, const struct rpcrdma_xcharval *v)
+{
+	if (!v->known) {
+		add(l, "\"%u\": \"", v->which);
+		add_hex(l, v->data, v->len);
+		add(l, "\"");
+		return;
+	}
+	add(l, "\"%s\": ", rpcrdma_xchar_name(v->which));
+	switch (v->which) {
+	case RPCRDMA_XCHAR_REQREMINV:
+		add(l, "%s", v->value ? "true" : "false");
+		break;
+	case RPCRDMA_XCHAR_BRS:
+		add(l, "\"%s\"", rpcrdma_bkreqsup_name(v->value));
+		break;
+	default:
+		add(l, "%u", v->value);
+		break;
+	}
+}
+
+static void json_xcharspec(struct line *l, const struct rpcrdma_xcharspec *spec)
+{
+	uint32_t i;
+
+	add(l, "{");
+	for (i = 0; i < spec->n; i++) {
+		add(l, i ? ", " : "");
+		json_xcharval(l, &spec->vals[i]);
+	}
+	add(l, "}");
+}
+
+static void json_subset(struct line *l, const struct rpcrdma_xcharsubset *sub)
+{
+	bool first = true;
+	uint32_t i;
+
+	add(l, "[");
+	for (i = 0; i < 32; i++) {
+		if (sub->bits & (1u << i)) {
+			add(l, "%s%u", first ? "" : ", ", i);
+			first = false;
+		}
+	}
+	add(l, "]");
+}
+
+static void json_optional(struct line *l, const struct rpcrdma_hdr_optional *opt,
+			  const struct rpcrdma_xchar_msg *x)
+{
+	add(l, ", \"optional\": {\"optdir\": \"%s\", \"opttype\": ", msg_type_name(opt->optdir));
+	if (!x) {
+		add(l, "%u, \"optinfo\": \"", opt->opttype);
+		add_hex(l, opt->optinfo, opt->optinfo_len);
+		add(l, "\"}");
+		return;
+	}
+	add(l, "\"%s\", \"optinfo\": ", rpcrdma_ropt_name(opt->opttype));
+	switch (x->opttype) {
+	case RPCRDMA_ROPT_INITXCH:
+		add(l, "{\"start\": ");
+		json_xcharspec(l, &x->initxch.start);
+		add(l, ", \"nochg\": ");
+		json_subset(l, &x->initxch.nochg);
+		break;
+	case RPCRDMA_ROPT_REQXCH:
+		add(l, "{\"want\": ");
+		json_xcharspec(l, &x->reqxch.want);
+		break;
+	case RPCRDMA_ROPT_RESPXCH:
+		add(l, "{\"done\": ");
+		json_subset(l, &x->respxch.done);
+		add(l, ", \"rej\": ");
+		json_subset(l, &x->respxch.rej);
+		add(l, ", \"pend\": ");
+		json_subset(l, &x->respxch.pend);
+		break;
+	default: /* RPCRDMA_ROPT_UPDXCH */
+		add(l, "{\"now\": {");
+		json_xcharval(l, &x->updxch.now);
+		add(l, "}, \"pendclr\": %s", x->updxch.pendclr ? "true" : "false");
+		break;
+	}
+	add(l, "}}");
+}
+
+static void json_rpc(struct line *l, const struct rpcrdma_rpc_msg *m)
+{
+	const struct rpcrdma_rpc_reply *r = &m->reply;
+
+	add(l, ", \"rpc\": {\"xid\": %u, \"type\": \"%s\"", m->xid,
+	    rpcrdma_rpc_msg_type_name(m->type));
+	if (m->type == RPCRDMA_RPC_CALL) {
+		add(l, ", \"prog\": %u, \"vers\": %u, \"proc\": %u}", m->call.prog, m->call.vers,
+		    m->call.proc);
+		return;
+	}
+	add(l, ", \"stat\": \"%s\"", rpcrdma_rpc_reply_stat_name(r->stat));
+	if (r->stat == RPCRDMA_RPC_MSG_ACCEPTED) {
+		add(l, ", \"accept_stat\": \"%s\"", rpcrdma_rpc_accept_stat_name(r->accept_stat));
+		if (r->accept_stat == RPCRDMA_RPC_PROG_MISMATCH)
+			add(l, ", \"low\": %u, \"high\": %u", r->low, r->high);
+	} else {
+		add(l, ", \"reject_stat\": \"%s\"", rpcrdma_rpc_reject_stat_name(r->reject_stat));
+		if (r->reject_stat == RPCRDMA_RPC_RPC_MISMATCH)
+			add(l, ", \"low\": %u, \"high\": %u", r->low, r->high);
+		else
+			add(l, ", \"auth_stat\": %u", r->auth_stat);
+	}
+	add(l, "}");
+}
+
+static void json_message(struct line *l, const struct rpcrdma_hdr *hdr,
+			 const struct rpcrdma_xchar_msg *x, const struct rpcrdma_rpc_msg *rpc)
+{
+	add(l, "{\"xid\": %u, \"vers\": %u, \"credit\": %u, \"proc\": \"%s\", \"hdr_len\": %u",
+	    hdr->xid, hdr->vers, hdr->credit, rpcrdma_proc_name(hdr->vers, hdr->proc),
+	    hdr->hdr_len);
+	switch (hdr->proc) {
+	case RPCRDMA_MSG:
+	case RPCRDMA_NOMSG:
+	case RPCRDMA_MSGP:
+		json_chunk_lists(l, hdr);
+		break;
+	case RPCRDMA_ERROR:
+		add(l, ", \"error\": {\"code\": \"%s\"",
+		    rpcrdma_errcode_name(hdr->vers, hdr->error.code));
+		if (hdr->error.code == RPCRDMA_ERR_VERS)
+			add(l, ", \"low\": %u, \"high\": %u", hdr->error.low, hdr->error.high);
+		add(l, "}");
+		break;
+	case RPCRDMA_OPTIONAL:
+		json_optional(l, &hdr->optional, x);
+		break;
+	default: /* RDMA_DONE: the fixed fields only */
+		break;
+	}
+	if (rpc)
+		json_rpc(l, rpc);
+	add(l, "}");
+}
+
+/* ---------------------------------------------------------------- text */
+
+/* Append what a codec formatter writes (snprintf convention), at any length. */
+#define ADD_FORMATTED(l, fn, obj)                                             \
+	do {                                                                  \
+		int n_ = fn(obj, NULL, 0);                                    \
+		if (n_ > 0) {                                                 \
+			line_reserve(l, (size_t)n_);                          \
+			if (!(l)->oom) {                                      \
+				fn(obj, (l)->buf + (l)->len, (size_t)n_ + 1); \
+				(l)->len += (size_t)n_;                       \
+			}                                                     \
+		}                                                             \
+	} while (0)
+
+static void text_message(struct line *l, const char *prefix, const struct rpcrdma_hdr *hdr,
+			 const struct rpcrdma_xchar_msg *x, const struct rpcrdma_rpc_msg *rpc)
+{
+	if (prefix)
+		add(l, "%s: ", prefix);
+	ADD_FORMATTED(l, rpcrdma_hdr_format, hdr);
+	if (x) {
+		add(l, " ");
+		ADD_FORMATTED(l, rpcrdma_xchar_format, x);
+	}
+	if (rpc) {
+		add(l, " ");
+		ADD_FORMATTED(l, rpcrdma_rpc_format, rpc);
+	}
+}
+
+/* ---------------------------------------------------------------- decoding */
+
+/*
+ * Decode one message and print its line. where names it in text error
+ * lines; prefix (or NULL) starts its text line.
+ */
+static void decode_message(const struct decode_opts *o, const uint8_t *buf, uint32_t len,
+			   const char *where, const char *prefix)
+{
+	struct rpcrdma_hdr_storage st;
+	struct rpcrdma_hdr *hdr = rpcrdma_hdr_storage_init(&st);
+	struct rpcrdma_xchar_msg xm, *x = NULL;
+	struct rpcrdma_rpc_msg rm, *rpc = NULL;
+	struct line l = { 0 };
+	int ret;
+
+	ret = rpcrdma_hdr_decode(hdr, buf, len);
+	if (ret < 0) {
+		report_codec_error(o, where, ret, NULL);
+		return;
+	}
+	if (hdr->proc == RPCRDMA_OPTIONAL && hdr->optional.opttype >= RPCRDMA_ROPT_INITXCH &&
+	    hdr->optional.opttype <= RPCRDMA_ROPT_UPDXCH) {
+		ret = rpcrdma_xchar_decode(&xm, hdr->optional.opttype, hdr->optional.optinfo,
+					   hdr->optional.optinfo_len);
+		if (ret < 0) {
+			report_codec_error(o, where, ret, "rdma_optinfo");
+			return;
+		}
+		x = &xm;
+	}
+	/* RDMA_MSG carries an RPC message; RDMA2_OPTIONAL may. */
+	if (hdr->proc == RPCRDMA_MSG || (hdr->proc == RPCRDMA_OPTIONAL && hdr->hdr_len < len)) {
+		ret = rpcrdma_rpc_decode(&rm, buf + hdr->hdr_len, len - hdr->hdr_len);
+		if (ret < 0) {
+			report_codec_error(o, where, ret, "the RPC message");
+			return;
+		}
+		rpc = &rm;
+	}
+	if (o->json)
+		json_message(&l, hdr, x, rpc);
+	else
+		text_message(&l, prefix, hdr, x, rpc);
+	print_line(&l);
+	free(l.buf);
+}
+
+/* Read a whole file or stdin ("-"), at most MSG_MAX bytes. */
+static int read_input(const char *path, const char *name, uint8_t **out, size_t *outlen, char *why,
+		      size_t whylen)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	size_t len = 0, cap = 65536;
+	uint8_t *buf = NULL, *p;
+	FILE *f;
+	int ret = 0;
+
+	f = is_stdin ? stdin : fopen(path, "rb");
+	if (!f) {
+		snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		size_t n, want;
+
+		if (len == cap || !buf) {
+			if (buf)
+				cap *= 2;
+			p = realloc(buf, cap);
+			if (!p) {
+				snprintf(why, whylen, "%s: out of memory", name);
+				ret = -1;
+				break;
+			}
+			buf = p;
+		}
+		/* Read at most one byte past the limit, to see that it is passed. */
+		want = cap - len < MSG_MAX + 1 - len ? cap - len : MSG_MAX + 1 - len;
+		n = fread(buf + len, 1, want, f);
+		len += n;
+		if (len > MSG_MAX) {
+			snprintf(why, whylen, "%s: larger than %u bytes (16 MiB)", name, MSG_MAX);
+			ret = -1;
+			break;
+		}
+		if (n < want) {
+			if (ferror(f)) {
+				snprintf(why, whylen, "cannot read %s: %s", name, strerror(errno));
+				ret = -1;
+				break;
+			}
+			if (feof(f))
+				break;
+		}
+	}
+	if (!is_stdin)
+		fclose(f);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+static void decode_file(const struct decode_opts *o, const char *path)
+{
+	const char *where = strcmp(path, "-") == 0 ? "stdin" : path;
+	char why[512];
+	uint8_t *buf;
+	size_t len;
+
+	if (read_input(path, where, &buf, &len, why, sizeof(why))) {
+		report_error(o, NULL, why);
+		return;
+	}
+	decode_message(o, buf, (uint32_t)len, where, NULL);
+	free(buf);
+}
+
+/* Every SEND_ONLY and SEND_ONLY_WITH_INVALIDATE payload of a capture. */
+static void decode_pcap(const struct decode_opts *o, const char *path)
+{
+	struct rpcrdma_pcapfile_pkt pkt;
+	struct rpcrdma_pcapfile *pf;
+	struct rpcrdma_roce_pkt rp;
+	char err[512], where[64];
+	uint64_t frame = 0;
+	int ret;
+
+	ret = rpcrdma_pcapfile_open(&pf, path, err, sizeof(err));
+	if (ret) {
+		char why[1024];
+
+		snprintf(why, sizeof(why), "cannot read capture %s: %s", path, err);
+		report_error(o, NULL, why);
+		return;
+	}
+	while ((ret = rpcrdma_pcapfile_next(pf, &pkt)) == 1) {
+		frame++;
+		snprintf(where, sizeof(where), "frame %llu", (unsigned long long)frame);
+		if (pkt.linktype != RPCRDMA_PCAPFILE_LINKTYPE_ETHERNET) {
+			snprintf(err, sizeof(err), "%s: %s: link type %u is not Ethernet (1)", path,
+				 where, pkt.linktype);
+			report_error(o, NULL, err);
+			break;
+		}
+		ret = rpcrdma_roce_parse(&rp, NULL, pkt.data, pkt.caplen, 0);
+		if (ret == -RPCRDMA_E_ROCE_NOT)
+			continue;
+		if (ret) {
+			report_codec_error(o, path, ret, where);
+			continue;
+		}
+		if (rp.opcode != RPCRDMA_ROCE_SEND_ONLY && rp.opcode != RPCRDMA_ROCE_SEND_ONLY_INV)
+			continue;
+		decode_message(o, rp.payload, rp.payload_len, where, where);
+	}
+	if (ret < 0) {
+		snprintf(err, sizeof(err), "capture %s: %s", path, rpcrdma_pcapfile_errmsg(pf));
+		report_error(o, NULL, err);
+	}
+	rpcrdma_pcapfile_close(pf);
+}
+
+/* Hex digits with optional spaces, tabs, newlines and colons between them. */
+static int parse_hex(const char *s, uint8_t **out, size_t *outlen)
+{
+	size_t n = 0, digits = 0;
+	uint8_t *buf;
+	const char *p;
+
+	for (p = s; *p; p++) {
+		if (strchr(" \t\r\n:", *p))
+			continue;
+		if (!strchr("0123456789abcdefABCDEF", *p))
+			return -1;
+		digits++;
+	}
+	if (digits % 2 || digits / 2 > MSG_MAX)
+		return -1;
+	buf = malloc(digits / 2 + 1);
+	if (!buf)
+		return -1;
+	for (p = s, digits = 0; *p; p++) {
+		int v;
+
+		if (strchr(" \t\r\n:", *p))
+			continue;
+		v = *p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10;
+		if (digits++ % 2 == 0)
+			buf[n] = (uint8_t)(v << 4);
+		else
+			buf[n++] |= (uint8_t)v;
+	}
+	*out = buf;
+	*outlen = n;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- samples */
+
+struct sample {
+	const char *name;
+	uint8_t buf[1024];
+	uint32_t len;
+};
+
+/* An RPC call header with an AUTH_SYS credential, after the transport header. */
+static int put_call(uint8_t *p, uint32_t cap, uint32_t xid, uint32_t prog, uint32_t vers,
+		    uint32_t proc)
+{
+	struct rpcrdma_rpc_authsys sys = {
+		.stamp = 0x5eed,
+		.machinename = "client1",
+		.machinename_len = 7,
+		.uid = 1000,
+		.gid = 1000,
+		.ngids = 2,
+		.gids = { 1000, 27 },
+	};
+	struct rpcrdma_rpc_msg m = { .xid = xid, .type = RPCRDMA_RPC_CALL };
+	uint8_t cred[128];
+	int n;
+
+	n = rpcrdma_rpc_authsys_encode(&sys, cred, sizeof(cred));
+	if (n < 0)
+		return n;
+	m.call.rpcvers = RPCRDMA_RPC_VERS;
+	m.call.prog = prog;
+	m.call.vers = vers;
+	m.call.proc = proc;
+	m.call.cred.flavor = RPCRDMA_RPC_AUTH_SYS;
+	m.call.cred.len = (uint32_t)n;
+	m.call.cred.body = cred;
+	return rpcrdma_rpc_encode(&m, p, cap);
+}
+
+/* A transport header followed by rpc_len bytes written by the caller. */
+static int put_hdr(struct sample *s, const struct rpcrdma_hdr *hdr)
+{
+	int n = rpcrdma_hdr_encode(hdr, s->buf, sizeof(s->buf));
+
+	if (n > 0)
+		s->len = (uint32_t)n;
+	return n;
+}
+
+static int add_rpc(struct sample *s, int n)
+{
+	if (n < 0)
+		return n;
+	s->len += (uint32_t)n;
+	return 0;
+}
+
+#define NSAMPLES 7
+
+static int build_samples(struct sample *s)
+{
+	struct rpcrdma_segment segs[3] = {
+		{ .handle = 0x1001, .length = 8192, .offset = 0x7f0000001000ull },
+		{ .handle = 0x1002, .length = 4096, .offset = 0x7f0000004000ull },
+		{ .handle = 0x2001, .length = 1024, .offset = 0x7f0000100000ull },
+	};
+	struct rpcrdma_read_segment reads[2] = {
+		{ .position = 132, .target = { 0x3001, 4096, 0x7f0000200000ull } },
+		{ .position = 132, .target = { 0x3002, 4096, 0x7f0000201000ull } },
+	};
+	struct rpcrdma_write_chunk write = { .nsegs = 2, .segs = segs };
+	struct rpcrdma_hdr hdr;
+	struct rpcrdma_rpc_msg reply = { .xid = 0x00000102, .type = RPCRDMA_RPC_REPLY };
+	struct rpcrdma_xchar_msg x = { .opttype = RPCRDMA_ROPT_INITXCH };
+	uint8_t optinfo[256];
+	int n, i = 0;
+
+	/* A short call: NFSv3 GETATTR inline (RFC 8166 3.5.1). */
+	s[i].name = "v1 short call";
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.xid = 0x00000101;
+	hdr.vers = RPCRDMA_VERS_1;
+	hdr.credit = 32;
+	hdr.proc = RPCRDMA_MSG;
+	if (put_hdr(&s[i], &hdr) < 0 ||
+	    add_rpc(&s[i], put_call(s[i].buf + s[i].len, 512, 0x00000101, 100003, 3, 1)))
+		return -1;
+	i++;
+
+	/* A chunked call: NFSv3 WRITE, data in a read chunk; a write chunk for a READ. */
+	s[i].name = "v1 chunked call";
+	hdr.xid = 0x00000102;
+	hdr.chunks.nreads = 2;
+	hdr.chunks.reads = reads;
+	hdr.chunks.nwrites = 1;
+	hdr.chunks.writes = &write;
+	if (put_hdr(&s[i], &hdr) < 0 ||
+	    add_rpc(&s[i], put_call(s[i].buf + s[i].len, 512, 0x00000102, 100003, 3, 7)))
+		return -1;
+	i++;
+
+	/* A long reply: RDMA_NOMSG, the reply written into the reply chunk. */
+	s[i].name = "v1 long reply";
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.xid = 0x00000103;
+	hdr.vers = RPCRDMA_VERS_1;
+	hdr.credit = 32;
+	hdr.proc = RPCRDMA_NOMSG;
+	hdr.chunks.has_reply = true;
+	hdr.chunks.reply.nsegs = 1;
+	hdr.chunks.reply.segs = &segs[2];
+	if (put_hdr(&s[i], &hdr) < 0)
+		return -1;
+	i++;
+
+	/* A version 1 responder refusing version 2 (v2 draft section 5). */
+	s[i].name = "v1 ERR_VERS";
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.xid = 0x00000104;
+	hdr.vers = RPCRDMA_VERS_1;
+	hdr.credit = 1;
+	hdr.proc = RPCRDMA_ERROR;
+	hdr.error.code = RPCRDMA_ERR_VERS;
+	hdr.error.low = 1;
+	hdr.error.high = 1;
+	if (put_hdr(&s[i], &hdr) < 0)
+		return -1;
+	i++;
+
+	/* Version 2: the requester's transport characteristics (xcharext 4.1). */
+	s[i].name = "v2 RDMA2_OPTIONAL ROPT_INITXCH";
+	x.initxch.start.n = 3;
+	x.initxch.start.vals[0] =
+		(struct rpcrdma_xcharval){ .which = RPCRDMA_XCHAR_RBSIZ, .value = 8192 };
+	x.initxch.start.vals[1] =
+		(struct rpcrdma_xcharval){ .which = RPCRDMA_XCHAR_REQREMINV, .value = 1 };
+	x.initxch.start.vals[2] = (struct rpcrdma_xcharval){ .which = RPCRDMA_XCHAR_BRS,
+							     .value = RPCRDMA_BKREQSUP_GENL };
+	x.initxch.nochg.bits = 1u << 2;
+	n = rpcrdma_xchar_encode(&x, optinfo, sizeof(optinfo));
+	if (n < 0)
+		return -1;
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.xid = 0x00000201;
+	hdr.vers = RPCRDMA_VERS_2;
+	hdr.credit = 1;
+	hdr.proc = RPCRDMA_OPTIONAL;
+	hdr.optional.optdir = RPCRDMA_CALL;
+	hdr.optional.opttype = RPCRDMA_ROPT_INITXCH;
+	hdr.optional.optinfo = optinfo;
+	hdr.optional.optinfo_len = (uint32_t)n;
+	if (put_hdr(&s[i], &hdr) < 0)
+		return -1;
+	i++;
+
+	/* Version 2 call with a direction. */
+	s[i].name = "v2 RDMA2_MSG call";
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.xid = 0x00000202;
+	hdr.vers = RPCRDMA_VERS_2;
+	hdr.credit = 64;
+	hdr.proc = RPCRDMA_MSG;
+	hdr.chunks.direction = RPCRDMA_CALL;
+	if (put_hdr(&s[i], &hdr) < 0 ||
+	    add_rpc(&s[i], put_call(s[i].buf + s[i].len, 512, 0x00000202, 100003, 4, 1)))
+		return -1;
+	i++;
+
+	/* An RPC reply: the answer to the chunked call, the READ data in the write chunk. */
+	s[i].name = "v1 RPC reply";
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.xid = 0x00000102;
+	hdr.vers = RPCRDMA_VERS_1;
+	hdr.credit = 32;
+	hdr.proc = RPCRDMA_MSG;
+	write.nsegs = 1;
+	segs[0].length = 6000;
+	hdr.chunks.nwrites = 1;
+	hdr.chunks.writes = &write;
+	reply.xid = 0x00000102;
+	reply.reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
+	reply.reply.accept_stat = RPCRDMA_RPC_SUCCESS;
+	if (put_hdr(&s[i], &hdr) < 0 ||
+	    add_rpc(&s[i], rpcrdma_rpc_encode(&reply, s[i].buf + s[i].len, 512)))
+		return -1;
+	i++;
+	return i;
+}
+
+static void decode_samples(const struct decode_opts *o)
+{
+	static struct sample s[NSAMPLES];
+	int n, i;
+
+	n = build_samples(s);
+	if (n < 0) {
+		report_error(o, "samples", "cannot encode the sample messages");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		decode_message(o, s[i].buf, s[i].len, s[i].name, s[i].name);
+}
+
+/* ---------------------------------------------------------------- main */
+
+enum input_kind {
+	IN_FILE,
+	IN_HEX,
+	IN_PCAP,
+	IN_SAMPLES,
+};
+
+struct input {
+	enum input_kind kind;
+	const char *arg;
+	uint8_t *hex;
+	size_t hexlen;
+};
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, PROG ": %s%s%s%s\n%sTry '" PROG " --help' for more information.\n", msg,
+		arg ? " '" : "", arg ? arg : "", arg ? "'" : "", usage_line);
+	return EXIT_USAGE;
+}
+
+/*
+ * An option that takes a value: "--opt VALUE" or "--opt=VALUE". Returns the
+ * value and advances *i, or NULL when the option is not name.
+ */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	*missing = false;
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int main(int argc, char **argv)
+{
+	struct decode_opts o = { .json = false };
+	struct input *in;
+	bool opts_done = false, missing;
+	int nin = 0, i, ret = 0;
+	const char *v;
+
+	in = calloc((size_t)argc + 1, sizeof(*in));
+	if (!in) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return EXIT_DECODE;
+	}
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (opts_done || a[0] != '-' || strcmp(a, "-") == 0) {
+			in[nin++] = (struct input){ .kind = IN_FILE, .arg = a };
+		} else if (strcmp(a, "--") == 0) {
+			opts_done = true;
+		} else if (strcmp(a, "--json") == 0) {
+			o.json = true;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(help_text, stdout);
+			ret = 0;
+			goto out;
+		} else if (strcmp(a, "--samples") == 0) {
+			in[nin++] = (struct input){ .kind = IN_SAMPLES };
+		} else if ((v = opt_value(argc, argv, &i, "--hex", &missing)) != NULL) {
+			in[nin] = (struct input){ .kind = IN_HEX, .arg = v };
+			if (parse_hex(v, &in[nin].hex, &in[nin].hexlen)) {
+				ret = usage_error("--hex: not pairs of hex digits:", v);
+				goto out;
+			}
+			nin++;
+		} else if (!missing &&
+			   (v = opt_value(argc, argv, &i, "--pcap", &missing)) != NULL) {
+			in[nin++] = (struct input){ .kind = IN_PCAP, .arg = v };
+		} else if (missing) {
+			ret = usage_error("this option needs a value:", a);
+			goto out;
+		} else {
+			ret = usage_error("unknown option", a);
+			goto out;
+		}
+	}
+	if (nin == 0) {
+		ret = usage_error("no input: give FILE, '-', --hex, --pcap or --samples", NULL);
+		goto out;
+	}
+
+	for (i = 0; i < nin; i++) {
+		switch (in[i].kind) {
+		case IN_FILE:
+			decode_file(&o, in[i].arg);
+			break;
+		case IN_HEX:
+			decode_message(&o, in[i].hex, (uint32_t)in[i].hexlen, "--hex", NULL);
+			break;
+		case IN_PCAP:
+			decode_pcap(&o, in[i].arg);
+			break;
+		default: /* IN_SAMPLES */
+			decode_samples(&o);
+			break;
+		}
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, PROG ": write error on standard output\n");
+		ret = EXIT_DECODE;
+		goto out;
+	}
+	ret = nerrors ? EXIT_DECODE : 0;
+out:
+	for (i = 0; i < nin; i++)
+		free(in[i].hex);
+	free(in);
+	return ret;
+}
