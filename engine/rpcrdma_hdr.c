@@ -16,6 +16,13 @@
 
 #include "xdr.h"
 
+/*
+ * The decoders below are forced inline into rpcrdma_hdr_decode_full() so
+ * that its cursor lives in registers: out of line, the cursor is in memory
+ * and every word costs a load and a store of it.
+ */
+#define __codec_always_inline inline __attribute__((always_inline))
+
 /* Wire sizes. */
 #define SEG_WORDS_LEN  16u /* HLOO */
 #define READ_ENTRY_LEN 24u /* 1 - PHLOO */
@@ -79,8 +86,8 @@ static inline void decode_segment(struct xdr_dec *d, struct rpcrdma_segment *seg
  * Positions are XDR positions in the RPC message: multiples of 4
  * (rfc5666bis 4.4.5.1 rounds chunks up to XDR alignment).
  */
-static int decode_read_list(struct xdr_dec *d, struct rpcrdma_chunk_lists *cl,
-			    const struct rpcrdma_hdr_cap *cap)
+static __codec_always_inline int decode_read_list(struct xdr_dec *d, struct rpcrdma_chunk_lists *cl,
+						  const struct rpcrdma_hdr_cap *cap)
 {
 	struct rpcrdma_read_segment *rs = cap->reads;
 	uint32_t n = 0;
@@ -118,8 +125,10 @@ static int decode_read_list(struct xdr_dec *d, struct rpcrdma_chunk_lists *cl,
  * segment stores and versions the loop with alias checks, which costs
  * more than it saves on a handful of segments.
  */
-static int decode_write_chunk(struct xdr_dec *d, struct rpcrdma_write_chunk *wc,
-			      const struct rpcrdma_hdr_cap *cap, uint32_t *segs_used)
+static __codec_always_inline int decode_write_chunk(struct xdr_dec *d,
+						    struct rpcrdma_write_chunk *wc,
+						    const struct rpcrdma_hdr_cap *cap,
+						    uint32_t *segs_used)
 {
 	struct rpcrdma_segment *seg;
 	const uint8_t *p;
@@ -151,8 +160,10 @@ static int decode_write_chunk(struct xdr_dec *d, struct rpcrdma_write_chunk *wc,
  * xdr_write_list (RFC 5666 4.3):
  *   1 - N - HLOO - ... - 1 - N - HLOO - ... - 0
  */
-static int decode_write_list(struct xdr_dec *d, struct rpcrdma_chunk_lists *cl,
-			     const struct rpcrdma_hdr_cap *cap, uint32_t *segs_used)
+static __codec_always_inline int decode_write_list(struct xdr_dec *d,
+						   struct rpcrdma_chunk_lists *cl,
+						   const struct rpcrdma_hdr_cap *cap,
+						   uint32_t *segs_used)
 {
 	uint32_t n = 0;
 	int ret;
@@ -183,8 +194,10 @@ static int decode_write_list(struct xdr_dec *d, struct rpcrdma_chunk_lists *cl,
  * The reply chunk, an optional xdr_write_chunk (RFC 5666 4.3):
  *   0   or   1 - N - HLOO - ...
  */
-static int decode_reply_chunk(struct xdr_dec *d, struct rpcrdma_chunk_lists *cl,
-			      const struct rpcrdma_hdr_cap *cap, uint32_t *segs_used)
+static __codec_always_inline int decode_reply_chunk(struct xdr_dec *d,
+						    struct rpcrdma_chunk_lists *cl,
+						    const struct rpcrdma_hdr_cap *cap,
+						    uint32_t *segs_used)
 {
 	uint32_t present;
 
@@ -206,8 +219,9 @@ static int decode_reply_chunk(struct xdr_dec *d, struct rpcrdma_chunk_lists *cl,
  * rpcrdma2_chunk_lists (v2 draft 4.2):
  *   read_list write_list reply_chunk
  */
-static int decode_chunk_lists(struct xdr_dec *d, struct rpcrdma_chunk_lists *cl,
-			      const struct rpcrdma_hdr_cap *cap)
+static __codec_always_inline int decode_chunk_lists(struct xdr_dec *d,
+						    struct rpcrdma_chunk_lists *cl,
+						    const struct rpcrdma_hdr_cap *cap)
 {
 	uint32_t segs_used = 0;
 	int ret;
@@ -226,7 +240,8 @@ static int decode_chunk_lists(struct xdr_dec *d, struct rpcrdma_chunk_lists *cl,
  *   ERR_VERS low high   |   ERR_CHUNK   (v1)
  *   RDMA2_ERR_VERS low high | RDMA2_ERR_BAD_HEADER | RDMA2_ERR_INVAL_OPTION (v2)
  */
-static int decode_error(struct xdr_dec *d, uint32_t vers, struct rpcrdma_hdr_error *err)
+static __codec_always_inline int decode_error(struct xdr_dec *d, uint32_t vers,
+					      struct rpcrdma_hdr_error *err)
 {
 	if (unlikely(!xdr_avail(d, 4)))
 		return -RPCRDMA_E_TRUNC;
@@ -249,7 +264,8 @@ static int decode_error(struct xdr_dec *d, uint32_t vers, struct rpcrdma_hdr_err
  * rpcrdma2_optional (v2 draft 4.2):
  *   optdir opttype N - optinfo bytes (padded to 4)
  */
-static int decode_optional(struct xdr_dec *d, struct rpcrdma_hdr_optional *opt)
+static __codec_always_inline int decode_optional(struct xdr_dec *d,
+						 struct rpcrdma_hdr_optional *opt)
 {
 	if (unlikely(!xdr_avail(d, 8)))
 		return -RPCRDMA_E_TRUNC;

@@ -244,16 +244,18 @@ static inline int rpcrdma_hdr_decode(struct rpcrdma_hdr *hdr, const void *buf, u
 	 * Anything else, including every malformed header, takes the full
 	 * decoder, which gives the same result for these two forms.
 	 */
-	if (len >= 32 || (len >= 28 && rpcrdma_hdr_word(buf, 1) == RPCRDMA_VERS_1)) {
+	if (len >= 28 && rpcrdma_hdr_word(buf, 3) == RPCRDMA_MSG) {
 		uint32_t vers = rpcrdma_hdr_word(buf, 1);
 		uint32_t dir = 0;
 		unsigned int w = 4;
 
-		if (vers == RPCRDMA_VERS_2)
+		if (vers == RPCRDMA_VERS_2 && len >= 32)
 			dir = rpcrdma_hdr_word(buf, w++);
-		if ((vers == RPCRDMA_VERS_1 || vers == RPCRDMA_VERS_2) && dir <= RPCRDMA_REPLY &&
-		    (rpcrdma_hdr_word(buf, 3) | rpcrdma_hdr_word(buf, w) |
-		     rpcrdma_hdr_word(buf, w + 1) | rpcrdma_hdr_word(buf, w + 2)) == 0) {
+		else if (vers != RPCRDMA_VERS_1)
+			goto full;
+		if (dir <= RPCRDMA_REPLY &&
+		    (rpcrdma_hdr_word(buf, w) | rpcrdma_hdr_word(buf, w + 1) |
+		     rpcrdma_hdr_word(buf, w + 2)) == 0) {
 			hdr->xid = rpcrdma_hdr_word(buf, 0);
 			hdr->vers = vers;
 			hdr->credit = rpcrdma_hdr_word(buf, 2);
@@ -270,6 +272,7 @@ static inline int rpcrdma_hdr_decode(struct rpcrdma_hdr *hdr, const void *buf, u
 			return (int)hdr->hdr_len;
 		}
 	}
+full:
 	return rpcrdma_hdr_decode_full(hdr, buf, len);
 }
 
