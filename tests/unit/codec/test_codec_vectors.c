@@ -73,21 +73,19 @@ static void check_hdr_vector(const struct codec_vector *v)
 {
 	struct rpcrdma_hdr_storage st;
 	struct rpcrdma_hdr *hdr = rpcrdma_hdr_storage_init(&st);
-	struct rpcrdma_hdr want = *v->hdr;
 	struct rpcrdma_xchar_msg x;
+	struct rpcrdma_hdr want;
 	uint8_t optinfo[256];
 	uint8_t *buf, *enc;
 	char why[160];
 	int ret;
 
 	/* The expected rdma_optinfo of an xchar operation comes from its own encoder. */
-	if (v->kind == CODEC_OPT && v->xchar) {
-		ret = rpcrdma_xchar_encode(v->xchar, optinfo, sizeof(optinfo));
+	ret = test_vector_hdr(v, &want, optinfo, sizeof(optinfo));
+	if (v->kind == CODEC_OPT && v->xchar)
 		CHECK(ret == (int)want.optional.optinfo_len,
 		      "%s: xchar encode returned %d, want %u", v->name, ret,
 		      want.optional.optinfo_len);
-		want.optional.optinfo = optinfo;
-	}
 
 	buf = test_heap_copy(v->bytes, v->len);
 	ret = rpcrdma_hdr_decode(hdr, buf, v->len);
@@ -125,19 +123,17 @@ static void check_hdr_vector(const struct codec_vector *v)
 
 static void check_rpc_vector(const struct codec_vector *v)
 {
-	struct rpcrdma_rpc_msg msg, want = *v->rpc;
 	uint8_t body[RPCRDMA_RPC_AUTH_MAX];
+	struct rpcrdma_rpc_msg msg, want;
 	uint8_t *buf, *enc;
 	char why[160];
 	int ret;
 
 	/* An AUTH_SYS credential body comes from its own encoder. */
-	if (want.type == RPCRDMA_RPC_CALL && want.call.cred.flavor == RPCRDMA_RPC_AUTH_SYS) {
-		ret = rpcrdma_rpc_authsys_encode(&want.call.sys, body, sizeof(body));
+	ret = test_vector_rpc(v, &want, body, sizeof(body));
+	if (want.type == RPCRDMA_RPC_CALL && want.call.cred.flavor == RPCRDMA_RPC_AUTH_SYS)
 		CHECK(ret == (int)want.call.cred.len, "%s: authsys encode returned %d, want %u",
 		      v->name, ret, want.call.cred.len);
-		want.call.cred.body = body;
-	}
 
 	memset(&msg, 0xa5, sizeof(msg));
 	buf = test_heap_copy(v->bytes, v->len);
