@@ -224,7 +224,8 @@ int rpcrdma_hdr_decode(struct rpcrdma_hdr *hdr, const void *buf, uint32_t len);
  *
  * @return
  *   The length, or -EINVAL when vers, proc or the error code is not one the
- *   encoder can write.
+ *   encoder can write, or when the header would be longer than INT32_MAX
+ *   bytes (chunks of that many segments).
  */
 int rpcrdma_hdr_encoded_len(const struct rpcrdma_hdr *hdr);
 
@@ -240,8 +241,9 @@ int rpcrdma_hdr_encoded_len(const struct rpcrdma_hdr *hdr);
  * @return
  *   Bytes written, or:
  *   - -ENOSPC: buf too small; nothing is claimed as written.
- *   - -EINVAL: vers is not 1 or 2, proc is not defined for vers, or an
- *     error code is not defined; nothing written.
+ *   - -EINVAL: vers is not 1 or 2, proc is not defined for vers, an
+ *     error code is not defined, or the header would be longer than
+ *     INT32_MAX bytes; nothing written.
  */
 int rpcrdma_hdr_encode(const struct rpcrdma_hdr *hdr, void *buf, uint32_t buflen);
 

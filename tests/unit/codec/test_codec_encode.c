@@ -380,6 +380,62 @@ static void check_xchar_einval(void)
 	CHECK(ret == 388, "xchar reqxch 32 values: returned %d", ret);
 }
 
+/*
+ * Counts and lengths whose encoding does not fit in 31 bits: the length
+ * arithmetic must not wrap to a small size, or the encoder writes the
+ * whole count into a buffer sized for the wrapped length.
+ */
+static void check_length_overflow(void)
+{
+	struct rpcrdma_segment seg = { 0x1234, 4096, 0x10000 };
+	struct rpcrdma_write_chunk wc = { 0x10000000, &seg };
+	static const uint8_t data[4];
+	struct rpcrdma_xchar_msg x;
+	struct rpcrdma_hdr hdr;
+
+	/* 4 + 2^28 * 16 wraps to 4 in 32 bits. */
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.vers = RPCRDMA_VERS_1;
+	hdr.proc = RPCRDMA_MSG;
+	hdr.chunks.nwrites = 1;
+	hdr.chunks.writes = &wc;
+	check_einval("write chunk of 2^28 segments", enc_hdr, &hdr);
+	CHECK(rpcrdma_hdr_encoded_len(&hdr) == -EINVAL, "2^28 segments: encoded_len %d",
+	      rpcrdma_hdr_encoded_len(&hdr));
+
+	/* 4 + 2^27 * 16 does not wrap, but is over INT32_MAX. */
+	wc.nsegs = 0x08000000;
+	check_einval("write chunk of 2^27 segments", enc_hdr, &hdr);
+	CHECK(rpcrdma_hdr_encoded_len(&hdr) == -EINVAL, "2^27 segments: encoded_len %d",
+	      rpcrdma_hdr_encoded_len(&hdr));
+
+	/* A reply chunk of 2^28 - 1 segments: the total wraps to 12 bytes. */
+	hdr.vers = RPCRDMA_VERS_2;
+	hdr.proc = RPCRDMA_NOMSG;
+	hdr.chunks.nwrites = 0;
+	hdr.chunks.has_reply = true;
+	hdr.chunks.reply.nsegs = 0x0fffffff;
+	hdr.chunks.reply.segs = &seg;
+	check_einval("reply chunk of 2^28 - 1 segments", enc_hdr, &hdr);
+
+	/* An unknown characteristic of 2^32 - 3 bytes: padded, 0 in 32 bits. */
+	memset(&x, 0, sizeof(x));
+	x.opttype = RPCRDMA_ROPT_UPDXCH;
+	x.updxch.now.which = 99;
+	x.updxch.now.len = 0xfffffffd;
+	x.updxch.now.data = data;
+	check_einval("xcharval of 2^32 - 3 bytes", enc_xchar, &x);
+
+	/* Two of 2^31 - 16 bytes: no wrap in 64 bits, but over INT32_MAX. */
+	x.opttype = RPCRDMA_ROPT_REQXCH;
+	x.reqxch.want.n = 2;
+	x.reqxch.want.vals[0].which = 99;
+	x.reqxch.want.vals[0].len = 0x7ffffff0;
+	x.reqxch.want.vals[0].data = data;
+	x.reqxch.want.vals[1] = x.reqxch.want.vals[0];
+	check_einval("two xcharvals of 2^31 - 16 bytes", enc_xchar, &x);
+}
+
 int main(void)
 {
 	check_vectors();
@@ -387,5 +443,6 @@ int main(void)
 	check_rpc_einval();
 	check_authsys_einval();
 	check_xchar_einval();
+	check_length_overflow();
 	return test_summary("test_codec_encode");
 }
