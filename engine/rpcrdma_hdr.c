@@ -347,14 +347,20 @@ int rpcrdma_hdr_decode_full(struct rpcrdma_hdr *hdr, const void *buf, uint32_t l
 
 /* ---------------------------------------------------------------- encode */
 
-static uint32_t write_chunk_len(const struct rpcrdma_write_chunk *wc)
+/*
+ * Lengths are summed in 64 bits: nsegs is a caller's uint32, and a count
+ * whose length wraps in 32 bits would pass the capacity check and then be
+ * written in full. 65535 chunks of 2^32 segments stay below 2^53.
+ */
+static uint64_t write_chunk_len(const struct rpcrdma_write_chunk *wc)
 {
-	return 4 + wc->nsegs * SEG_WORDS_LEN;
+	return 4 + (uint64_t)wc->nsegs * SEG_WORDS_LEN;
 }
 
-static uint32_t chunk_lists_len(uint32_t vers, uint32_t proc, const struct rpcrdma_chunk_lists *cl)
+static uint64_t chunk_lists_len(uint32_t vers, uint32_t proc, const struct rpcrdma_chunk_lists *cl)
 {
-	uint32_t len = 0, i;
+	uint64_t len = 0;
+	uint32_t i;
 
 	if (vers == RPCRDMA_VERS_2)
 		len += 4; /* direction */
@@ -372,7 +378,7 @@ static uint32_t chunk_lists_len(uint32_t vers, uint32_t proc, const struct rpcrd
 
 static inline int hdr_encoded_len(const struct rpcrdma_hdr *hdr)
 {
-	uint32_t len = RPCRDMA_HDR_FIXED_LEN;
+	uint64_t len = RPCRDMA_HDR_FIXED_LEN;
 
 	if (unlikely(hdr->vers != RPCRDMA_VERS_1 && hdr->vers != RPCRDMA_VERS_2))
 		return -EINVAL;
@@ -398,6 +404,9 @@ static inline int hdr_encoded_len(const struct rpcrdma_hdr *hdr)
 		len += 12 + xdr_pad4(hdr->optional.optinfo_len);
 		break;
 	}
+	/* The length is returned as an int. */
+	if (unlikely(len > INT32_MAX))
+		return -EINVAL;
 	return (int)len;
 }
 

@@ -173,9 +173,10 @@ int rpcrdma_xchar_decode(struct rpcrdma_xchar_msg *msg, uint32_t opttype, const 
 
 /* ---------------------------------------------------------------- encode */
 
-static uint32_t xcharval_len(const struct rpcrdma_xcharval *v)
+/* In 64 bits: the padded length of an unknown value's 2^32 - 3 bytes must not wrap to 0. */
+static uint64_t xcharval_len(const struct rpcrdma_xcharval *v)
 {
-	return 8 + (xchar_known(v->which) ? 4 : xdr_pad4(v->len));
+	return 8 + (xchar_known(v->which) ? 4 : (((uint64_t)v->len + 3) & ~(uint64_t)3));
 }
 
 static int64_t xcharspec_len(const struct rpcrdma_xcharspec *spec)
@@ -256,10 +257,11 @@ int rpcrdma_xchar_encode(const struct rpcrdma_xchar_msg *msg, void *buf, uint32_
 	len = xchar_encoded_len(msg);
 	if (len < 0)
 		return (int)len;
-	if (len > buflen)
-		return -ENOSPC;
+	/* The length is returned as an int; no buffer can take more. */
 	if (len > INT32_MAX)
 		return -EINVAL;
+	if (len > buflen)
+		return -ENOSPC;
 
 	switch (msg->opttype) {
 	case RPCRDMA_ROPT_INITXCH:

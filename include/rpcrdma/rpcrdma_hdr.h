@@ -281,7 +281,8 @@ full:
  *
  * @return
  *   The length, or -EINVAL when vers, proc or the error code is not one the
- *   encoder can write.
+ *   encoder can write, or when the header would be longer than INT32_MAX
+ *   bytes (chunks of that many segments).
  */
 int rpcrdma_hdr_encoded_len(const struct rpcrdma_hdr *hdr);
 
@@ -297,8 +298,9 @@ int rpcrdma_hdr_encoded_len(const struct rpcrdma_hdr *hdr);
  * @return
  *   Bytes written, or:
  *   - -ENOSPC: buf too small; nothing is claimed as written.
- *   - -EINVAL: vers is not 1 or 2, proc is not defined for vers, or an
- *     error code is not defined; nothing written.
+ *   - -EINVAL: vers is not 1 or 2, proc is not defined for vers, an
+ *     error code is not defined, or the header would be longer than
+ *     INT32_MAX bytes; nothing written.
  *
  * rpcrdma_hdr_encode() is inline: it writes the v1 Short message form
  * itself and calls rpcrdma_hdr_encode_full() for every other form.

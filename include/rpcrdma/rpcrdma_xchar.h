@@ -136,7 +136,8 @@ int rpcrdma_xchar_decode(struct rpcrdma_xchar_msg *msg, uint32_t opttype, const 
  *
  * @return
  *   Bytes written, or -ENOSPC (buf too small; nothing claimed as written)
- *   or -EINVAL (unknown opttype, n > RPCRDMA_XCHAR_MAX).
+ *   or -EINVAL (unknown opttype, n > RPCRDMA_XCHAR_MAX, or an encoding
+ *   longer than INT32_MAX bytes).
  */
 int rpcrdma_xchar_encode(const struct rpcrdma_xchar_msg *msg, void *buf, uint32_t buflen);
 
