@@ -87,6 +87,9 @@ enum rpcrdma_errno {
 	RPCRDMA_E_MAX,
 };
 
+/** One past the last error number of the wire codecs (hdr, xchar, rpc). */
+#define RPCRDMA_E_CODEC_MAX (RPCRDMA_E_OPTTYPE + 1)
+
 /**
  * A short description of an error number, errno or rpcrdma.
  *

@@ -647,7 +647,7 @@ static void check_errnames(void)
 	};
 	unsigned int i, j;
 
-	CHECK(sizeof(names) / sizeof(names[0]) == RPCRDMA_E_MAX - RPCRDMA_ERRNO_BASE,
+	CHECK(sizeof(names) / sizeof(names[0]) == RPCRDMA_E_CODEC_MAX - RPCRDMA_ERRNO_BASE,
 	      "an error number has no expected name");
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		int e = names[i].err;
@@ -675,8 +675,8 @@ int main(void)
 	unsigned int e;
 
 	check_bad_vectors(seen);
-	/* Every error number the decoders define has a vector that returns it. */
-	for (e = RPCRDMA_ERRNO_BASE; e < RPCRDMA_E_MAX; e++)
+	/* Every error number the codec decoders define has a vector that returns it. */
+	for (e = RPCRDMA_ERRNO_BASE; e < RPCRDMA_E_CODEC_MAX; e++)
 		CHECK(seen[e - RPCRDMA_ERRNO_BASE], "no bad vector returns -%s",
 		      rpcrdma_errname((int)e));
 	check_error_state();
