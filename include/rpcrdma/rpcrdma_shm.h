@@ -158,23 +158,25 @@ struct rpcrdma_shm_qp_area {
 	uint64_t rq_off;
 	uint64_t area_size;
 	uint8_t pad0[16];
-	/* line 1: written by the owner */
+	/* line 1: written by the owner, rarely; read by the peer before each WR */
 	uint32_t state __attribute__((aligned(64))); /**< RPCRDMA_SHM_QP_* */
-	uint32_t pad1;
-	uint64_t rq_head; /**< producer index: receives posted */
-	uint8_t pad2[48];
-	/* line 2: written by the peer on every receive it consumes */
+	uint8_t pad1[60];
+	/* line 2: written by the owner on every receive it posts */
+	uint64_t rq_head __attribute__((aligned(64))); /**< producer index: receives posted */
+	uint8_t pad2[56];
+	/* line 3: written by the peer on every receive it consumes */
 	uint64_t rq_tail __attribute__((aligned(64))); /**< consumer index: receives consumed */
 	uint8_t pad3[56];
-	/* line 3: written by the peer when it detects an error that moves this QP to error */
+	/* line 4: written by the peer when it detects an error that moves this QP to error */
 	uint32_t fault
 		__attribute__((aligned(64))); /**< 0, or the peer's enum rpcrdma_pmd_wc_status */
 	uint8_t pad4[60];
 };
-static_assert(offsetof(struct rpcrdma_shm_qp_area, state) == 64, "owner line");
-static_assert(offsetof(struct rpcrdma_shm_qp_area, rq_tail) == 128, "peer line");
-static_assert(offsetof(struct rpcrdma_shm_qp_area, fault) == 192, "fault line");
-static_assert(sizeof(struct rpcrdma_shm_qp_area) == 4 * RPCRDMA_SHM_CACHE_LINE, "qp area");
+static_assert(offsetof(struct rpcrdma_shm_qp_area, state) == 64, "state line");
+static_assert(offsetof(struct rpcrdma_shm_qp_area, rq_head) == 128, "producer line");
+static_assert(offsetof(struct rpcrdma_shm_qp_area, rq_tail) == 192, "consumer line");
+static_assert(offsetof(struct rpcrdma_shm_qp_area, fault) == 256, "fault line");
+static_assert(sizeof(struct rpcrdma_shm_qp_area) == 5 * RPCRDMA_SHM_CACHE_LINE, "qp area");
 
 /* ---------------- socket messages ---------------- */
 
