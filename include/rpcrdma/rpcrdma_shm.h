@@ -28,9 +28,13 @@
  * counters are kept on their own lines for flush and diagnostics):
  *
  *   EMPTY --owner posts--> POSTED --peer CAS--> CLAIMED --peer--> DONE
- *                            |                                     |
- *                            +--owner CAS (QP error)--> FLUSHED    |
- *   DONE / FLUSHED --owner reaps (completion returned)--> EMPTY <--+
+ *                            |
+ *                            +--owner CAS (QP error)--> FLUSHED
+ *
+ * The owner reaps DONE and FLUSHED slots in order (its private reap index
+ * says which slot is next) and leaves the word as it is until it posts the
+ * slot again; the peer acts on POSTED only, so a reaped slot is never
+ * consumed twice.
  *
  * A peer that dies while a slot is CLAIMED leaves it so; the owner, knowing
  * the peer is gone (socket hang-up), reaps it as flushed.
