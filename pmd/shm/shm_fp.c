@@ -277,13 +277,6 @@ static uint8_t exec_send(struct shm_qp *qp, const struct shm_swqe *w)
 		}
 	}
 	slot_done(slot, RPCRDMA_PMD_WC_SUCCESS, (uint32_t)total, flags, flags ? w->inv_rkey : 0);
-	/*
-	 * The next SEND claims the next slot, posted long ago and idle in the
-	 * owner's cache: fetch it for writing now, off the next message's
-	 * critical path. The owner does not touch a POSTED slot.
-	 */
-	__builtin_prefetch(
-		shm_slot(qp->peer_rq, qp->peer_slot_size, qp->peer_cons & qp->peer_rq_mask), 1, 3);
 	return RPCRDMA_PMD_WC_SUCCESS;
 
 bad_recv:
