@@ -47,15 +47,25 @@ struct raw_line {
 	volatile uint64_t v;
 } __attribute__((aligned(64)));
 
+/*
+ * What each side writes sits on its own cache lines: the responder polls
+ * @stop on every loop, and a client write next to it would add a transfer
+ * to every round trip.
+ */
 struct bench_pmd {
+	/* set-up, then read-only */
 	enum bench_pmd_mode mode;
-	struct bench_ep srv, cli;
 	struct rpcrdma_pmd_listener *listener;
 	unsigned int lcore;
 	bool launched;
-	volatile int stop;
-	int resp_err;
 	struct raw_line *line;
+	/* written once, at the end */
+	volatile int stop __attribute__((aligned(64)));
+	/* written by the responder */
+	int resp_err __attribute__((aligned(64)));
+	struct bench_ep srv __attribute__((aligned(64)));
+	/* written by the client */
+	struct bench_ep cli __attribute__((aligned(64)));
 	uint64_t seq;
 	unsigned int batches_out;
 	struct rpcrdma_pmd_wc pending[BATCH]; /* SEND ping-pong: receives to repost */
