@@ -13,6 +13,12 @@
  *
  * Everything received from a socket or read from a peer's memory is checked
  * before use; a peer that breaks the protocol is disconnected.
+ *
+ * Memory registered with a file descriptor after a connection is up reaches
+ * the peer in a REGION message, mapped when the peer next polls its events;
+ * until then the peer's work requests that touch it fail (REM_ACCESS_ERR,
+ * or REM_OP_ERR for a receive buffer). Register the pools before connecting.
+ * A region's index is never reused; its fd is closed when its last MR goes.
  */
 #include <errno.h>
 #include <fcntl.h>
