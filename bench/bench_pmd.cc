@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// PMD benchmarks (shm, two lcores of one process). Names are stable: the
+// JSON is compared across commits.
+//
+//   pingpong/raw_cacheline  two lcores bounce one cache line: the floor
+//   pingpong/shm_send       64-byte SEND, 64-byte SEND back
+//   pingpong/shm_write      64-byte RDMA WRITE, the peer polls its last word
+//                           and writes back
+//   rate/shm_send_batch32   one-way 64-byte SENDs, 32 per doorbell
+//   copy/memcpy_1MiB        memcpy between the two endpoints' 1 MiB buffers
+//   copy/shm_write_1MiB     RDMA WRITE between the same buffers
+//
+// Ping-pongs report p50_ns and p99_ns of the round trip as counters.
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "bench_pmd_shim.h"
+
+namespace
+{
+
+constexpr size_t kMaxSamples = 1 << 22;
+
+void set_percentiles(benchmark::State &state, std::vector<uint64_t> &cycles)
+{
+	if (cycles.empty())
+		return;
+	std::sort(cycles.begin(), cycles.end());
+	double ns = bench_pmd_ns_per_cycle();
+	state.counters["p50_ns"] = static_cast<double>(cycles[cycles.size() / 2]) * ns;
+	state.counters["p99_ns"] = static_cast<double>(cycles[cycles.size() * 99 / 100]) * ns;
+}
+
+void pingpong(benchmark::State &state, bench_pmd_mode mode)
+{
+	bench_pmd *b = bench_pmd_start(mode);
+	if (b == nullptr) {
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	std::vector<uint64_t> cycles;
+	cycles.reserve(kMaxSamples);
+	for (auto _ : state) {
+		uint64_t c = bench_pmd_pingpong(b);
+		if (c == 0) {
+			state.SkipWithError("round trip failed");
+			break;
+		}
+		if (cycles.size() < kMaxSamples)
+			cycles.push_back(c);
+	}
+	if (bench_pmd_stop(b) != 0)
+		state.SkipWithError("tear-down found an error");
+	set_percentiles(state, cycles);
+}
+
+void send_rate(benchmark::State &state)
+{
+	bench_pmd *b = bench_pmd_start(BENCH_PMD_RATE);
+	if (b == nullptr) {
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	for (auto _ : state) {
+		if (bench_pmd_send_batch(b) != 0) {
+			state.SkipWithError("batch failed");
+			break;
+		}
+	}
+	if (bench_pmd_send_drain(b) != 0 || bench_pmd_stop(b) != 0)
+		state.SkipWithError("drain or tear-down failed");
+	state.SetItemsProcessed(state.iterations() * 32);
+	state.counters["msgs_per_s"] = benchmark::Counter(
+		static_cast<double>(state.iterations() * 32), benchmark::Counter::kIsRate);
+}
+
+void copy(benchmark::State &state, bool write)
+{
+	bench_pmd *b = bench_pmd_start(BENCH_PMD_COPY);
+	if (b == nullptr) {
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	for (auto _ : state) {
+		if (!write) {
+			bench_pmd_memcpy_1mib(b);
+			benchmark::ClobberMemory();
+		} else if (bench_pmd_write_1mib(b) != 0) {
+			state.SkipWithError("write failed");
+			break;
+		}
+	}
+	if (bench_pmd_stop(b) != 0)
+		state.SkipWithError("tear-down found an error");
+	state.SetBytesProcessed(state.iterations() * (1 << 20));
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	if (bench_pmd_eal_init(argv[0]) != 0) {
+		std::fprintf(stderr, "bench_pmd: EAL init failed\n");
+		return 1;
+	}
+	benchmark::RegisterBenchmark("pingpong/raw_cacheline", pingpong, BENCH_PMD_RAW)
+		->UseRealTime();
+	benchmark::RegisterBenchmark("pingpong/shm_send", pingpong, BENCH_PMD_SEND)->UseRealTime();
+	benchmark::RegisterBenchmark("pingpong/shm_write", pingpong, BENCH_PMD_WRITE)
+		->UseRealTime();
+	benchmark::RegisterBenchmark("rate/shm_send_batch32", send_rate)->UseRealTime();
+	benchmark::RegisterBenchmark("copy/memcpy_1MiB", copy, false)->UseRealTime();
+	benchmark::RegisterBenchmark("copy/shm_write_1MiB", copy, true)->UseRealTime();
+	benchmark::Initialize(&argc, argv);
+	if (benchmark::ReportUnrecognizedArguments(argc, argv))
+		return 1;
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	return 0;
+}

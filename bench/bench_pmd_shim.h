@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * C side of bench_pmd.cc: two shm endpoints in one process, the responder
+ * on a second lcore, and one call per measured operation. Plain C types only,
+ * so the C++ file needs no DPDK header.
+ */
+#ifndef BENCH_PMD_SHIM_H
+#define BENCH_PMD_SHIM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum bench_pmd_mode {
+	BENCH_PMD_RAW,	 /* two lcores bounce one cache line */
+	BENCH_PMD_SEND,	 /* 64-byte SEND/RECV round trip */
+	BENCH_PMD_WRITE, /* 64-byte RDMA WRITE, the responder polls the last word, writes back */
+	BENCH_PMD_RATE,	 /* one-way SENDs, 32 per doorbell; the responder reposts */
+	BENCH_PMD_COPY,	 /* 1 MiB: memcpy, or RDMA WRITE; no responder */
+};
+
+struct bench_pmd;
+
+/** EAL on two lcores (rpcrdma_mempool_eal_init). 0 or a negative errno. */
+int bench_pmd_eal_init(const char *prog);
+
+/** Set up both endpoints, connect, start the responder. NULL on failure (logged). */
+struct bench_pmd *bench_pmd_start(enum bench_pmd_mode mode);
+
+/** Stop the responder, check that every buffer came back, free everything. 0 or -1. */
+int bench_pmd_stop(struct bench_pmd *b);
+
+/** One round trip (RAW, SEND, WRITE). @return TSC cycles it took, 0 on error. */
+uint64_t bench_pmd_pingpong(struct bench_pmd *b);
+
+/** RATE: queue 32 SENDs and ring one doorbell (waits while 4 batches are out). 0 or -1. */
+int bench_pmd_send_batch(struct bench_pmd *b);
+
+/** RATE: wait for every batch sent. 0 or -1. */
+int bench_pmd_send_drain(struct bench_pmd *b);
+
+/** COPY: one 1 MiB memcpy between the two endpoints' buffers. */
+void bench_pmd_memcpy_1mib(struct bench_pmd *b);
+
+/** COPY: one 1 MiB RDMA WRITE between the same buffers, to its completion. 0 or -1. */
+int bench_pmd_write_1mib(struct bench_pmd *b);
+
+/** Nanoseconds per TSC cycle. */
+double bench_pmd_ns_per_cycle(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

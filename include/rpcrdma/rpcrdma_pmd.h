@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * Poll-mode driver (PMD) layer: one interface for every RDMA transport.
+ *
+ * A PMD provides reliable-connected queue pairs with verbs semantics. The
+ * shm PMD (pmd/shm/) implements them over shared memory between lcores or
+ * processes; a verbs PMD can implement them over rdma-core. The engine is
+ * written against this header only.
+ *
+ * Control path (may block briefly, may allocate, returns 0 or a negative
+ * errno): open a device by driver name and device arguments, allocate a
+ * protection domain, register memory, create completion queues and queue
+ * pairs, listen / connect / accept / reject / disconnect with up to
+ * RPCRDMA_PMD_PRIVATE_DATA_MAX bytes of private data, and poll connection
+ * events. There are no interrupts: the owner of a device polls its events.
+ *
+ * Fast path (static inline wrappers over the driver's function pointers, as
+ * rte_eth_rx_burst is): post a burst of receives, queue a burst of send-queue
+ * work requests, flush them with one doorbell, poll a completion queue in
+ * bursts. The fast path never blocks, locks, allocates or makes a system
+ * call. Its argument checks compile in only with RPCRDMA_DEBUG (meson option
+ * debug_checks).
+ *
+ * Threading: a device, its completion queues and queue pairs are used by one
+ * thread at a time (one lcore owns a connection). The two ends of a
+ * connection may be on different lcores or in different processes.
+ *
+ * Semantics follow an InfiniBand RC queue pair: completions are in order per
+ * queue; a SEND consumes the next posted receive of the peer; errors move the
+ * queue pair to the error state and every outstanding work request then
+ * completes with RPCRDMA_PMD_WC_WR_FLUSH_ERR; a work request that fails
+ * always produces a completion, signaled or not.
+ */
+#ifndef RPCRDMA_PMD_H
+#define RPCRDMA_PMD_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bytes of private data carried by connect, accept and reject (as RDMA CM over IB). */
+#define RPCRDMA_PMD_PRIVATE_DATA_MAX 56
+
+/** Memory access flags (values of enum ibv_access_flags). */
+#define RPCRDMA_PMD_ACCESS_LOCAL_WRITE	0x1u
+#define RPCRDMA_PMD_ACCESS_REMOTE_WRITE 0x2u
+#define RPCRDMA_PMD_ACCESS_REMOTE_READ	0x4u
+
+/** Send-queue work request opcodes. */
+enum rpcrdma_pmd_wr_opcode {
+	RPCRDMA_PMD_WR_SEND = 0,	  /**< consumes one receive at the peer */
+	RPCRDMA_PMD_WR_SEND_WITH_INV = 1, /**< SEND, and the peer invalidates invalidate_rkey */
+	RPCRDMA_PMD_WR_RDMA_WRITE = 2,	  /**< local SGL -> [remote_addr, rkey] */
+	RPCRDMA_PMD_WR_RDMA_READ = 3,	  /**< [remote_addr, rkey] -> local SGL */
+};
+
+/** Send work request flags. */
+#define RPCRDMA_PMD_SEND_SIGNALED 0x1u /**< produce a completion on success */
+
+/** Completion opcodes (values of enum ibv_wc_opcode). */
+enum rpcrdma_pmd_wc_opcode {
+	RPCRDMA_PMD_WC_SEND = 0, /**< SEND and SEND_WITH_INV */
+	RPCRDMA_PMD_WC_RDMA_WRITE = 1,
+	RPCRDMA_PMD_WC_RDMA_READ = 2,
+	RPCRDMA_PMD_WC_RECV = 128,
+};
+
+/**
+ * Completion status (values of enum ibv_wc_status). Where each comes from:
+ *
+ * | status            | requester (send queue)          | responder (receive queue)      |
+ * |-------------------|---------------------------------|--------------------------------|
+ * | LOC_LEN_ERR       | SGL longer than the QP allows   | receive buffer too small       |
+ * | LOC_PROT_ERR      | bad lkey / bounds / access      | bad lkey in the receive        |
+ * | WR_FLUSH_ERR      | QP in error, WR not executed    | QP in error, receive unused    |
+ * | REM_INV_REQ_ERR   | peer's receive too small, or    | SEND_WITH_INV named an rkey    |
+ * |                   | SEND_WITH_INV of an unknown rkey| that is not valid              |
+ * | REM_ACCESS_ERR    | READ/WRITE: rkey, bounds, access|                                |
+ * | REM_OP_ERR        | peer's receive had a bad lkey   |                                |
+ * | RETRY_EXC_ERR     | peer QP gone or in error        |                                |
+ * | RNR_RETRY_EXC_ERR | no receive posted, retries out  |                                |
+ *
+ * Every error moves the QP that reports it to the error state; an error that
+ * the responder detects moves both QPs to error (IB class C errors).
+ */
+enum rpcrdma_pmd_wc_status {
+	RPCRDMA_PMD_WC_SUCCESS = 0,
+	RPCRDMA_PMD_WC_LOC_LEN_ERR = 1,
+	RPCRDMA_PMD_WC_LOC_QP_OP_ERR = 2,
+	RPCRDMA_PMD_WC_LOC_PROT_ERR = 4,
+	RPCRDMA_PMD_WC_WR_FLUSH_ERR = 5,
+	RPCRDMA_PMD_WC_REM_INV_REQ_ERR = 9,
+	RPCRDMA_PMD_WC_REM_ACCESS_ERR = 10,
+	RPCRDMA_PMD_WC_REM_OP_ERR = 11,
+	RPCRDMA_PMD_WC_RETRY_EXC_ERR = 12,
+	RPCRDMA_PMD_WC_RNR_RETRY_EXC_ERR = 13,
+	RPCRDMA_PMD_WC_GENERAL_ERR = 21,
+};
+
+/** Completion flags (values of enum ibv_wc_flags). */
+#define RPCRDMA_PMD_WC_WITH_INV 0x8u /**< invalidated_rkey is valid (receive of SEND_WITH_INV) */
+
+/** One scatter/gather element (layout of struct ibv_sge). */
+struct rpcrdma_pmd_sge {
+	uint64_t addr;
+	uint32_t length;
+	uint32_t lkey;
+};
+static_assert(sizeof(struct rpcrdma_pmd_sge) == 16, "sge layout");
+
+/** A send-queue work request. Arrays of these are posted in bursts. */
+struct rpcrdma_pmd_send_wr {
+	uint64_t wr_id;			       /**< returned in the completion */
+	const struct rpcrdma_pmd_sge *sg_list; /**< local buffers */
+	uint16_t num_sge;		       /**< <= max_send_sge of the QP */
+	uint8_t opcode;			       /**< enum rpcrdma_pmd_wr_opcode */
+	uint8_t flags;			       /**< RPCRDMA_PMD_SEND_* */
+	uint32_t invalidate_rkey;	       /**< SEND_WITH_INV: rkey the peer invalidates */
+	uint64_t remote_addr;		       /**< RDMA_WRITE / RDMA_READ */
+	uint32_t rkey;			       /**< RDMA_WRITE / RDMA_READ */
+	uint32_t reserved;
+};
+static_assert(sizeof(struct rpcrdma_pmd_send_wr) == 40, "send_wr layout");
+
+/** A receive work request. */
+struct rpcrdma_pmd_recv_wr {
+	uint64_t wr_id;
+	const struct rpcrdma_pmd_sge *sg_list;
+	uint16_t num_sge; /**< <= max_recv_sge of the QP */
+};
+
+struct rpcrdma_pmd_qp;
+
+/** A work completion: 32 bytes, two per 64-byte cache line. */
+struct rpcrdma_pmd_wc {
+	uint64_t wr_id;
+	struct rpcrdma_pmd_qp *qp; /**< the QP the work request was posted on */
+	uint8_t status;		   /**< enum rpcrdma_pmd_wc_status */
+	uint8_t opcode;		   /**< enum rpcrdma_pmd_wc_opcode */
+	uint16_t flags;		   /**< RPCRDMA_PMD_WC_* */
+	uint32_t byte_len;	   /**< RECV and RDMA_READ: bytes placed */
+	uint32_t invalidated_rkey; /**< with RPCRDMA_PMD_WC_WITH_INV */
+	uint32_t qp_num;
+};
+static_assert(sizeof(struct rpcrdma_pmd_wc) == 32, "wc layout");
+
+/** Queue pair states. */
+enum rpcrdma_pmd_qp_state {
+	RPCRDMA_PMD_QPS_INIT = 0,	/**< created; receives may be posted */
+	RPCRDMA_PMD_QPS_CONNECTING = 1, /**< connect() or accept() in progress */
+	RPCRDMA_PMD_QPS_RTS = 2,	/**< connected: sends execute */
+	RPCRDMA_PMD_QPS_ERROR = 3,	/**< every WR completes with WR_FLUSH_ERR */
+};
+
+/** Per-QP counters, written by the driver on the fast path. */
+struct rpcrdma_pmd_qp_stats {
+	uint64_t send_wrs;    /**< send-queue work requests queued */
+	uint64_t recv_wrs;    /**< receives posted */
+	uint64_t doorbells;   /**< flushes that made at least one WR visible */
+	uint64_t rnr_retries; /**< SEND retries because the peer had no receive posted */
+};
+
+/** A work request burst function of a driver. */
+typedef uint16_t (*rpcrdma_pmd_post_recv_burst_t)(struct rpcrdma_pmd_qp *qp,
+						  const struct rpcrdma_pmd_recv_wr *wrs,
+						  uint16_t n);
+typedef uint16_t (*rpcrdma_pmd_queue_send_burst_t)(struct rpcrdma_pmd_qp *qp,
+						   const struct rpcrdma_pmd_send_wr *wrs,
+						   uint16_t n);
+typedef unsigned int (*rpcrdma_pmd_flush_t)(struct rpcrdma_pmd_qp *qp);
+
+struct rpcrdma_pmd_dev;
+struct rpcrdma_pmd_pd;
+struct rpcrdma_pmd_cq;
+struct rpcrdma_pmd_listener;
+struct rpcrdma_pmd_conn_req;
+
+typedef uint16_t (*rpcrdma_pmd_poll_cq_burst_t)(struct rpcrdma_pmd_cq *cq,
+						struct rpcrdma_pmd_wc *wc, uint16_t n);
+
+/**
+ * A queue pair. Transparent because the fast-path wrappers read it; every
+ * field is written by the driver only. The first cache line holds what each
+ * fast-path call reads. A driver embeds it as the first member of its own QP.
+ */
+struct rpcrdma_pmd_qp {
+	rpcrdma_pmd_post_recv_burst_t post_recv_burst;
+	rpcrdma_pmd_queue_send_burst_t queue_send_burst;
+	rpcrdma_pmd_flush_t flush;
+	void *context;	 /**< the user's, from rpcrdma_pmd_qp_attr.context */
+	uint32_t qp_num; /**< unique per device */
+	uint32_t state;	 /**< enum rpcrdma_pmd_qp_state */
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_pd *pd;
+	struct rpcrdma_pmd_cq *send_cq;
+	/* second cache line: counters */
+	struct rpcrdma_pmd_qp_stats stats __attribute__((aligned(64)));
+	struct rpcrdma_pmd_cq *recv_cq;
+} __attribute__((aligned(64)));
+static_assert(offsetof(struct rpcrdma_pmd_qp, stats) == 64, "qp fast path fits one line");
+static_assert(sizeof(struct rpcrdma_pmd_qp) == 128, "qp layout");
+
+/** Per-CQ counters. */
+struct rpcrdma_pmd_cq_stats {
+	uint64_t polls;	      /**< poll_cq_burst calls */
+	uint64_t empty_polls; /**< ... that returned nothing (idle time) */
+	uint64_t wcs;	      /**< completions returned */
+};
+
+/** A completion queue; transparent for the same reason as the QP. */
+struct rpcrdma_pmd_cq {
+	rpcrdma_pmd_poll_cq_burst_t poll_burst;
+	struct rpcrdma_pmd_dev *dev;
+	void *context;	 /**< the user's */
+	uint32_t cqe;	 /**< capacity */
+	uint32_t nb_qps; /**< QPs using this CQ (kept by the common layer) */
+	struct rpcrdma_pmd_cq_stats stats;
+} __attribute__((aligned(64)));
+static_assert(sizeof(struct rpcrdma_pmd_cq) == 64, "cq layout");
+
+/** A registered memory region (as struct ibv_mr, read-only for the user). */
+struct rpcrdma_pmd_mr {
+	struct rpcrdma_pmd_pd *pd;
+	void *addr;
+	size_t length;
+	uint32_t lkey;
+	uint32_t rkey;
+	uint32_t access; /**< RPCRDMA_PMD_ACCESS_* */
+	uint32_t reserved;
+};
+
+/** Queue pair creation attributes; initialise with rpcrdma_pmd_qp_attr_init(). */
+struct rpcrdma_pmd_qp_attr {
+	struct rpcrdma_pmd_cq *send_cq;
+	struct rpcrdma_pmd_cq *recv_cq;
+	void *context;
+	uint32_t max_send_wr;  /**< default 128 */
+	uint32_t max_recv_wr;  /**< default 128 */
+	uint16_t max_send_sge; /**< default 4 */
+	uint16_t max_recv_sge; /**< default 2 */
+	uint8_t rnr_retry; /**< 0..7 retries when the peer has no receive; 7 = forever (verbs) */
+	uint32_t rnr_timer_us; /**< wait between RNR retries, default 10 */
+};
+
+/** Connection manager event types. */
+enum rpcrdma_pmd_event_type {
+	RPCRDMA_PMD_EVENT_CONNECT_REQUEST = 1, /**< req, listener, private data */
+	RPCRDMA_PMD_EVENT_ESTABLISHED = 2,     /**< qp; private data of the accept (client) */
+	RPCRDMA_PMD_EVENT_REJECTED = 3,	       /**< qp; private data of the reject */
+	RPCRDMA_PMD_EVENT_DISCONNECTED = 4,    /**< qp, now in error and flushing */
+	RPCRDMA_PMD_EVENT_CONNECT_ERROR = 5,   /**< qp; the peer went away while connecting */
+};
+
+/** A connection manager event. */
+struct rpcrdma_pmd_event {
+	enum rpcrdma_pmd_event_type type;
+	struct rpcrdma_pmd_qp *qp;
+	struct rpcrdma_pmd_conn_req *req;
+	struct rpcrdma_pmd_listener *listener;
+	uint8_t private_data_len;
+	uint8_t private_data[RPCRDMA_PMD_PRIVATE_DATA_MAX];
+};
+
+/* ---------------- control path ---------------- */
+
+/**
+ * Open a device of the driver @p driver ("shm", "verbs", ...).
+ *
+ * @param devargs "key=value,key=value" driver arguments, or NULL.
+ * @return 0 and *dev set, or -ENOENT: no such driver; -ENODEV: the driver
+ *   has no device here; -EINVAL: bad devargs (the message is logged);
+ *   -ENOMEM. Nothing is left open on error.
+ */
+int rpcrdma_pmd_dev_open(const char *driver, const char *devargs, struct rpcrdma_pmd_dev **dev);
+
+/** Close a device. Every object created on it must be destroyed first: -EBUSY otherwise. */
+int rpcrdma_pmd_dev_close(struct rpcrdma_pmd_dev *dev);
+
+/** Name of the driver of @p dev. */
+const char *rpcrdma_pmd_dev_driver(const struct rpcrdma_pmd_dev *dev);
+
+/** Number of registered drivers, and the name of the i-th (NULL past the end). */
+unsigned int rpcrdma_pmd_driver_count(void);
+const char *rpcrdma_pmd_driver_name(unsigned int i);
+
+/** Allocate / free a protection domain. -EBUSY from free while MRs or QPs use it. */
+int rpcrdma_pmd_pd_alloc(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_pd **pd);
+int rpcrdma_pmd_pd_free(struct rpcrdma_pmd_pd *pd);
+
+/**
+ * Register [addr, addr + len) with @p access (RPCRDMA_PMD_ACCESS_*).
+ *
+ * @param fd a file descriptor backing the memory (memfd or hugetlbfs file)
+ *   and @p fd_offset the offset of @p addr in it, so that a peer in another
+ *   process can map it; or fd = -1 when the memory lies inside memory already
+ *   registered with a descriptor, or when peers are in this process only.
+ *   The driver duplicates the descriptor; the caller keeps its own.
+ * @return 0 and *mr set; -EINVAL: empty range, unknown access bits, or a bad
+ *   fd/offset; -ENOSPC: the device's MR or memory table is full; -ENOMEM.
+ */
+int rpcrdma_pmd_mr_reg(struct rpcrdma_pmd_pd *pd, void *addr, size_t len, uint32_t access, int fd,
+		       uint64_t fd_offset, struct rpcrdma_pmd_mr **mr);
+
+/** Deregister; the keys become invalid at once. */
+int rpcrdma_pmd_mr_dereg(struct rpcrdma_pmd_mr *mr);
+
+/**
+ * Invalidate @p rkey locally (as a LOCAL_INV work request would): from now
+ * on every access with that key fails. -ENOENT: no valid MR has that key.
+ */
+int rpcrdma_pmd_mr_invalidate(struct rpcrdma_pmd_pd *pd, uint32_t rkey);
+
+/**
+ * Make an MR valid again under a new key (as a fast-registration work
+ * request with ib_inc_rkey does): mr->lkey and mr->rkey change, the old key
+ * stays invalid.
+ */
+int rpcrdma_pmd_mr_rekey(struct rpcrdma_pmd_mr *mr);
+
+/** Create a completion queue that holds at least @p cqe completions. */
+int rpcrdma_pmd_cq_create(struct rpcrdma_pmd_dev *dev, uint32_t cqe, struct rpcrdma_pmd_cq **cq);
+
+/** Destroy a completion queue; -EBUSY while a QP uses it. */
+int rpcrdma_pmd_cq_destroy(struct rpcrdma_pmd_cq *cq);
+
+/** Default QP attributes (the CQs stay NULL and must be set). */
+void rpcrdma_pmd_qp_attr_init(struct rpcrdma_pmd_qp_attr *attr);
+
+/**
+ * Create an RC queue pair in state INIT.
+ * @return 0; -EINVAL: missing CQ, CQ of another device, or a size of zero or
+ *   above the driver's limit; -ENOMEM.
+ */
+int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
+			  struct rpcrdma_pmd_qp **qp);
+
+/** Destroy a QP (disconnecting it first if needed). Its completions not yet polled are lost. */
+int rpcrdma_pmd_qp_destroy(struct rpcrdma_pmd_qp *qp);
+
+/**
+ * Listen on @p addr (driver-specific; for shm a UNIX socket path, or "@name"
+ * for the abstract namespace). -EADDRINUSE: someone listens there already.
+ */
+int rpcrdma_pmd_listen(struct rpcrdma_pmd_dev *dev, const char *addr,
+		       struct rpcrdma_pmd_listener **listener);
+
+/** Stop listening; pending requests not yet accepted are rejected. */
+int rpcrdma_pmd_listener_close(struct rpcrdma_pmd_listener *listener);
+
+/**
+ * Connect @p qp (state INIT) to a listener. Completes with an ESTABLISHED,
+ * REJECTED or CONNECT_ERROR event.
+ * @return 0: request sent, QP in CONNECTING; -EINVAL: QP not in INIT or
+ *   private data too long; -ECONNREFUSED: nobody listens at @p addr.
+ */
+int rpcrdma_pmd_connect(struct rpcrdma_pmd_qp *qp, const char *addr, const void *pdata,
+			uint8_t pdata_len);
+
+/**
+ * Accept a CONNECT_REQUEST on @p qp (state INIT). The QP can send at once;
+ * ESTABLISHED follows when the client confirms. @p req is consumed.
+ * @return 0; -EINVAL: QP not in INIT or pdata too long (req still pending);
+ *   -ENOTCONN: the client went away (req consumed).
+ */
+int rpcrdma_pmd_accept(struct rpcrdma_pmd_conn_req *req, struct rpcrdma_pmd_qp *qp,
+		       const void *pdata, uint8_t pdata_len);
+
+/** Reject a CONNECT_REQUEST; the client gets REJECTED with @p pdata. @p req is consumed. */
+int rpcrdma_pmd_reject(struct rpcrdma_pmd_conn_req *req, const void *pdata, uint8_t pdata_len);
+
+/**
+ * Disconnect: the QP moves to error and flushes; both sides get a
+ * DISCONNECTED event. -ENOTCONN: not connected (nothing done).
+ */
+int rpcrdma_pmd_disconnect(struct rpcrdma_pmd_qp *qp);
+
+/**
+ * Poll connection events of @p dev (at most @p n). Also notices peers that
+ * went away: their QPs move to error and a DISCONNECTED event is returned.
+ * @return the number of events stored (0..n), or a negative errno.
+ */
+int rpcrdma_pmd_event_poll(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_event *ev,
+			   unsigned int n);
+
+/**
+ * A file descriptor that becomes readable when rpcrdma_pmd_event_poll() may
+ * have something, for callers that sleep in epoll; -ENOTSUP if none.
+ */
+int rpcrdma_pmd_event_fd(struct rpcrdma_pmd_dev *dev);
+
+/** Name of a status, for logs ("WR_FLUSH_ERR"). */
+const char *rpcrdma_pmd_wc_status_str(unsigned int status);
+
+/* ---------------- fast path ---------------- */
+
+#ifdef RPCRDMA_DEBUG
+#define RPCRDMA_PMD_FP_CHECK(cond) \
+	do {                       \
+		if (!(cond))       \
+			return 0;  \
+	} while (0)
+#else
+#define RPCRDMA_PMD_FP_CHECK(cond) \
+	do {                       \
+	} while (0)
+#endif
+
+/**
+ * Post up to @p n receives, in order. In the error state they are accepted
+ * and complete with WR_FLUSH_ERR.
+ * @return how many were taken (0..n); fewer when the receive queue is full or
+ *   wrs[ret] has more than max_recv_sge elements.
+ */
+static inline uint16_t rpcrdma_pmd_post_recv_burst(struct rpcrdma_pmd_qp *qp,
+						   const struct rpcrdma_pmd_recv_wr *wrs,
+						   uint16_t n)
+{
+	RPCRDMA_PMD_FP_CHECK(qp != NULL && (wrs != NULL || n == 0));
+	return qp->post_recv_burst(qp, wrs, n);
+}
+
+/**
+ * Stage up to @p n send-queue work requests, in order; nothing executes until
+ * rpcrdma_pmd_flush(). The SGLs are read during this call and need not stay.
+ * In the error state they are accepted and complete with WR_FLUSH_ERR.
+ * @return how many were taken (0..n); fewer when the send queue is full, the
+ *   QP is not yet connected, or wrs[ret] is malformed (num_sge above
+ *   max_send_sge, unknown opcode).
+ */
+static inline uint16_t rpcrdma_pmd_queue_send_burst(struct rpcrdma_pmd_qp *qp,
+						    const struct rpcrdma_pmd_send_wr *wrs,
+						    uint16_t n)
+{
+	RPCRDMA_PMD_FP_CHECK(qp != NULL && (wrs != NULL || n == 0));
+	return qp->queue_send_burst(qp, wrs, n);
+}
+
+/**
+ * Ring one doorbell for everything staged since the last flush.
+ * @return the number of work requests made visible (0: no doorbell rung).
+ */
+static inline unsigned int rpcrdma_pmd_flush(struct rpcrdma_pmd_qp *qp)
+{
+	RPCRDMA_PMD_FP_CHECK(qp != NULL);
+	return qp->flush(qp);
+}
+
+/**
+ * Poll up to @p n completions.
+ * @return how many were stored in wc[0..ret).
+ */
+static inline uint16_t rpcrdma_pmd_poll_cq_burst(struct rpcrdma_pmd_cq *cq,
+						 struct rpcrdma_pmd_wc *wc, uint16_t n)
+{
+	RPCRDMA_PMD_FP_CHECK(cq != NULL && (wc != NULL || n == 0));
+	return cq->poll_burst(cq, wc, n);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RPCRDMA_PMD_H */

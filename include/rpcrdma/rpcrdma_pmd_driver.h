@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * What a poll-mode driver implements: the ops table and the common objects
+ * its own objects embed. Kept apart from the public rpcrdma_pmd.h as DPDK
+ * keeps ethdev_driver.h apart from rte_ethdev.h; only pmd/ includes it.
+ *
+ * A driver defines a struct rpcrdma_pmd_ops and registers it by name at load
+ * time with RPCRDMA_PMD_REGISTER(), as RTE_PMD_REGISTER_VDEV does. Each of its
+ * objects embeds the common object as its first member and downcasts with
+ * container_of. The common layer (pmd/pmd.c) checks the arguments of every
+ * control-path call before the driver sees them, and fills in the common
+ * fields (ops, dev back pointers) after the driver returns an object.
+ */
+#ifndef RPCRDMA_PMD_DRIVER_H
+#define RPCRDMA_PMD_DRIVER_H
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rpcrdma/rpcrdma_pmd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef container_of
+#define container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+#endif
+
+struct rpcrdma_pmd_ops;
+
+/** Common part of a device. */
+struct rpcrdma_pmd_dev {
+	const struct rpcrdma_pmd_ops *ops;
+	unsigned int nb_pds; /**< objects alive, for the -EBUSY checks of close */
+	unsigned int nb_cqs;
+	unsigned int nb_listeners;
+};
+
+/** Common part of a protection domain. */
+struct rpcrdma_pmd_pd {
+	struct rpcrdma_pmd_dev *dev;
+	uint32_t pd_id;
+	unsigned int nb_mrs;
+	unsigned int nb_qps;
+};
+
+/** Common part of a listener. */
+struct rpcrdma_pmd_listener {
+	struct rpcrdma_pmd_dev *dev;
+};
+
+/** Common part of a pending connection request. */
+struct rpcrdma_pmd_conn_req {
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_listener *listener;
+};
+
+/**
+ * Driver operations. Control path only: the fast path goes through the
+ * function pointers the driver stores in each QP and CQ. Each returns 0 or a
+ * negative errno and, on error, leaves nothing allocated. Arguments are
+ * already checked (non-NULL, same device, private data length).
+ */
+struct rpcrdma_pmd_ops {
+	const char *name;
+
+	int (*dev_open)(const char *devargs, struct rpcrdma_pmd_dev **dev);
+	void (*dev_close)(struct rpcrdma_pmd_dev *dev);
+
+	int (*pd_alloc)(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_pd **pd);
+	void (*pd_free)(struct rpcrdma_pmd_pd *pd);
+
+	int (*mr_reg)(struct rpcrdma_pmd_pd *pd, void *addr, size_t len, uint32_t access, int fd,
+		      uint64_t fd_offset, struct rpcrdma_pmd_mr **mr);
+	void (*mr_dereg)(struct rpcrdma_pmd_mr *mr);
+	int (*mr_invalidate)(struct rpcrdma_pmd_pd *pd, uint32_t rkey);
+	int (*mr_rekey)(struct rpcrdma_pmd_mr *mr);
+
+	int (*cq_create)(struct rpcrdma_pmd_dev *dev, uint32_t cqe, struct rpcrdma_pmd_cq **cq);
+	void (*cq_destroy)(struct rpcrdma_pmd_cq *cq);
+
+	int (*qp_create)(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
+			 struct rpcrdma_pmd_qp **qp);
+	void (*qp_destroy)(struct rpcrdma_pmd_qp *qp);
+
+	int (*listen)(struct rpcrdma_pmd_dev *dev, const char *addr,
+		      struct rpcrdma_pmd_listener **listener);
+	void (*listener_close)(struct rpcrdma_pmd_listener *listener);
+	int (*connect)(struct rpcrdma_pmd_qp *qp, const char *addr, const void *pdata,
+		       uint8_t pdata_len);
+	int (*accept)(struct rpcrdma_pmd_conn_req *req, struct rpcrdma_pmd_qp *qp,
+		      const void *pdata, uint8_t pdata_len);
+	int (*reject)(struct rpcrdma_pmd_conn_req *req, const void *pdata, uint8_t pdata_len);
+	int (*disconnect)(struct rpcrdma_pmd_qp *qp);
+	int (*event_poll)(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_event *ev,
+			  unsigned int n);
+	int (*event_fd)(struct rpcrdma_pmd_dev *dev); /**< optional */
+
+	/** Registry link, owned by pmd.c. */
+	TAILQ_ENTRY(rpcrdma_pmd_ops) next;
+};
+
+/** Add a driver to the registry (called from RPCRDMA_PMD_REGISTER constructors). */
+void rpcrdma_pmd_register(struct rpcrdma_pmd_ops *ops);
+
+/** Register driver @p ops at load time. The library is linked whole so this runs. */
+#define RPCRDMA_PMD_REGISTER(ops)                                                 \
+	__attribute__((constructor)) static void rpcrdma_pmd_register_##ops(void) \
+	{                                                                         \
+		rpcrdma_pmd_register(&(ops));                                     \
+	}
+
+/** Log a PMD message (control path): "rpcrdma pmd <driver>: <message>" on stderr. */
+void rpcrdma_pmd_log(const char *driver, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RPCRDMA_PMD_DRIVER_H */

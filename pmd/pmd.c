@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The common PMD layer: the driver registry, and the control-path entry
+ * points. Each checks its arguments, calls the driver, and keeps the counts
+ * of live objects that let close/free return -EBUSY instead of leaving
+ * dangling pointers. The fast path does not come here (rpcrdma_pmd.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_pmd_driver.h>
+
+static TAILQ_HEAD(, rpcrdma_pmd_ops) drivers = TAILQ_HEAD_INITIALIZER(drivers);
+
+void rpcrdma_pmd_register(struct rpcrdma_pmd_ops *ops)
+{
+	TAILQ_INSERT_TAIL(&drivers, ops, next);
+}
+
+void rpcrdma_pmd_log(const char *driver, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "rpcrdma pmd %s: %s\n", driver, msg);
+}
+
+unsigned int rpcrdma_pmd_driver_count(void)
+{
+	const struct rpcrdma_pmd_ops *ops;
+	unsigned int n = 0;
+
+	TAILQ_FOREACH(ops, &drivers, next)
+	n++;
+	return n;
+}
+
+const char *rpcrdma_pmd_driver_name(unsigned int i)
+{
+	const struct rpcrdma_pmd_ops *ops;
+
+	TAILQ_FOREACH(ops, &drivers, next)
+	if (i-- == 0)
+		return ops->name;
+	return NULL;
+}
+
+int rpcrdma_pmd_dev_open(const char *driver, const char *devargs, struct rpcrdma_pmd_dev **dev)
+{
+	const struct rpcrdma_pmd_ops *ops;
+	int ret;
+
+	if (driver == NULL || dev == NULL)
+		return -EINVAL;
+	TAILQ_FOREACH(ops, &drivers, next)
+	{
+		if (strcmp(ops->name, driver) != 0)
+			continue;
+		ret = ops->dev_open(devargs != NULL ? devargs : "", dev);
+		if (ret < 0)
+			return ret;
+		(*dev)->ops = ops;
+		(*dev)->nb_pds = 0;
+		(*dev)->nb_cqs = 0;
+		(*dev)->nb_listeners = 0;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int rpcrdma_pmd_dev_close(struct rpcrdma_pmd_dev *dev)
+{
+	if (dev == NULL)
+		return -EINVAL;
+	if (dev->nb_pds != 0 || dev->nb_cqs != 0 || dev->nb_listeners != 0)
+		return -EBUSY;
+	dev->ops->dev_close(dev);
+	return 0;
+}
+
+const char *rpcrdma_pmd_dev_driver(const struct rpcrdma_pmd_dev *dev)
+{
+	return dev->ops->name;
+}
+
+int rpcrdma_pmd_pd_alloc(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_pd **pd)
+{
+	int ret;
+
+	if (dev == NULL || pd == NULL)
+		return -EINVAL;
+	ret = dev->ops->pd_alloc(dev, pd);
+	if (ret < 0)
+		return ret;
+	(*pd)->dev = dev;
+	(*pd)->nb_mrs = 0;
+	(*pd)->nb_qps = 0;
+	dev->nb_pds++;
+	return 0;
+}
+
+int rpcrdma_pmd_pd_free(struct rpcrdma_pmd_pd *pd)
+{
+	struct rpcrdma_pmd_dev *dev;
+
+	if (pd == NULL)
+		return -EINVAL;
+	if (pd->nb_mrs != 0 || pd->nb_qps != 0)
+		return -EBUSY;
+	dev = pd->dev;
+	dev->ops->pd_free(pd);
+	dev->nb_pds--;
+	return 0;
+}
+
+#define ACCESS_ALL                                                          \
+	(RPCRDMA_PMD_ACCESS_LOCAL_WRITE | RPCRDMA_PMD_ACCESS_REMOTE_WRITE | \
+	 RPCRDMA_PMD_ACCESS_REMOTE_READ)
+
+int rpcrdma_pmd_mr_reg(struct rpcrdma_pmd_pd *pd, void *addr, size_t len, uint32_t access, int fd,
+		       uint64_t fd_offset, struct rpcrdma_pmd_mr **mr)
+{
+	int ret;
+
+	if (pd == NULL || addr == NULL || len == 0 || mr == NULL || (access & ~ACCESS_ALL) != 0 ||
+	    fd < -1)
+		return -EINVAL;
+	/* verbs: remote write needs local write (ibv_reg_mr returns EINVAL) */
+	if ((access & RPCRDMA_PMD_ACCESS_REMOTE_WRITE) &&
+	    !(access & RPCRDMA_PMD_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	if ((uintptr_t)addr + len < (uintptr_t)addr)
+		return -EINVAL;
+	ret = pd->dev->ops->mr_reg(pd, addr, len, access, fd, fd_offset, mr);
+	if (ret < 0)
+		return ret;
+	(*mr)->pd = pd;
+	pd->nb_mrs++;
+	return 0;
+}
+
+int rpcrdma_pmd_mr_dereg(struct rpcrdma_pmd_mr *mr)
+{
+	struct rpcrdma_pmd_pd *pd;
+
+	if (mr == NULL)
+		return -EINVAL;
+	pd = mr->pd;
+	pd->dev->ops->mr_dereg(mr);
+	pd->nb_mrs--;
+	return 0;
+}
+
+int rpcrdma_pmd_mr_invalidate(struct rpcrdma_pmd_pd *pd, uint32_t rkey)
+{
+	if (pd == NULL)
+		return -EINVAL;
+	return pd->dev->ops->mr_invalidate(pd, rkey);
+}
+
+int rpcrdma_pmd_mr_rekey(struct rpcrdma_pmd_mr *mr)
+{
+	if (mr == NULL)
+		return -EINVAL;
+	return mr->pd->dev->ops->mr_rekey(mr);
+}
+
+int rpcrdma_pmd_cq_create(struct rpcrdma_pmd_dev *dev, uint32_t cqe, struct rpcrdma_pmd_cq **cq)
+{
+	int ret;
+
+	if (dev == NULL || cq == NULL || cqe == 0)
+		return -EINVAL;
+	ret = dev->ops->cq_create(dev, cqe, cq);
+	if (ret < 0)
+		return ret;
+	(*cq)->dev = dev;
+	(*cq)->nb_qps = 0;
+	memset(&(*cq)->stats, 0, sizeof((*cq)->stats));
+	dev->nb_cqs++;
+	return 0;
+}
+
+int rpcrdma_pmd_cq_destroy(struct rpcrdma_pmd_cq *cq)
+{
+	struct rpcrdma_pmd_dev *dev;
+
+	if (cq == NULL)
+		return -EINVAL;
+	if (cq->nb_qps != 0)
+		return -EBUSY;
+	dev = cq->dev;
+	dev->ops->cq_destroy(cq);
+	dev->nb_cqs--;
+	return 0;
+}
+
+void rpcrdma_pmd_qp_attr_init(struct rpcrdma_pmd_qp_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->max_send_wr = 128;
+	attr->max_recv_wr = 128;
+	attr->max_send_sge = 4;
+	attr->max_recv_sge = 2;
+	attr->rnr_retry = 7;
+	attr->rnr_timer_us = 10;
+}
+
+int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
+			  struct rpcrdma_pmd_qp **qp)
+{
+	struct rpcrdma_pmd_qp *q;
+	int ret;
+
+	if (pd == NULL || attr == NULL || qp == NULL || attr->send_cq == NULL ||
+	    attr->recv_cq == NULL || attr->send_cq->dev != pd->dev ||
+	    attr->recv_cq->dev != pd->dev || attr->max_send_wr == 0 || attr->max_recv_wr == 0 ||
+	    attr->max_send_sge == 0 || attr->max_recv_sge == 0 || attr->rnr_retry > 7)
+		return -EINVAL;
+	ret = pd->dev->ops->qp_create(pd, attr, &q);
+	if (ret < 0)
+		return ret;
+	q->dev = pd->dev;
+	q->pd = pd;
+	q->send_cq = attr->send_cq;
+	q->recv_cq = attr->recv_cq;
+	q->context = attr->context;
+	memset(&q->stats, 0, sizeof(q->stats));
+	attr->send_cq->nb_qps++;
+	attr->recv_cq->nb_qps++;
+	pd->nb_qps++;
+	*qp = q;
+	return 0;
+}
+
+int rpcrdma_pmd_qp_destroy(struct rpcrdma_pmd_qp *qp)
+{
+	struct rpcrdma_pmd_cq *scq, *rcq;
+	struct rpcrdma_pmd_pd *pd;
+
+	if (qp == NULL)
+		return -EINVAL;
+	pd = qp->pd;
+	scq = qp->send_cq;
+	rcq = qp->recv_cq;
+	pd->dev->ops->qp_destroy(qp);
+	scq->nb_qps--;
+	rcq->nb_qps--;
+	pd->nb_qps--;
+	return 0;
+}
+
+int rpcrdma_pmd_listen(struct rpcrdma_pmd_dev *dev, const char *addr,
+		       struct rpcrdma_pmd_listener **listener)
+{
+	int ret;
+
+	if (dev == NULL || addr == NULL || listener == NULL)
+		return -EINVAL;
+	ret = dev->ops->listen(dev, addr, listener);
+	if (ret < 0)
+		return ret;
+	(*listener)->dev = dev;
+	dev->nb_listeners++;
+	return 0;
+}
+
+int rpcrdma_pmd_listener_close(struct rpcrdma_pmd_listener *listener)
+{
+	struct rpcrdma_pmd_dev *dev;
+
+	if (listener == NULL)
+		return -EINVAL;
+	dev = listener->dev;
+	dev->ops->listener_close(listener);
+	dev->nb_listeners--;
+	return 0;
+}
+
+int rpcrdma_pmd_connect(struct rpcrdma_pmd_qp *qp, const char *addr, const void *pdata,
+			uint8_t pdata_len)
+{
+	if (qp == NULL || addr == NULL || pdata_len > RPCRDMA_PMD_PRIVATE_DATA_MAX ||
+	    (pdata == NULL && pdata_len != 0))
+		return -EINVAL;
+	if (qp->state != RPCRDMA_PMD_QPS_INIT)
+		return -EINVAL;
+	return qp->dev->ops->connect(qp, addr, pdata, pdata_len);
+}
+
+int rpcrdma_pmd_accept(struct rpcrdma_pmd_conn_req *req, struct rpcrdma_pmd_qp *qp,
+		       const void *pdata, uint8_t pdata_len)
+{
+	if (req == NULL || qp == NULL || pdata_len > RPCRDMA_PMD_PRIVATE_DATA_MAX ||
+	    (pdata == NULL && pdata_len != 0) || qp->dev != req->dev)
+		return -EINVAL;
+	if (qp->state != RPCRDMA_PMD_QPS_INIT)
+		return -EINVAL;
+	return qp->dev->ops->accept(req, qp, pdata, pdata_len);
+}
+
+int rpcrdma_pmd_reject(struct rpcrdma_pmd_conn_req *req, const void *pdata, uint8_t pdata_len)
+{
+	if (req == NULL || pdata_len > RPCRDMA_PMD_PRIVATE_DATA_MAX ||
+	    (pdata == NULL && pdata_len != 0))
+		return -EINVAL;
+	return req->dev->ops->reject(req, pdata, pdata_len);
+}
+
+int rpcrdma_pmd_disconnect(struct rpcrdma_pmd_qp *qp)
+{
+	if (qp == NULL)
+		return -EINVAL;
+	return qp->dev->ops->disconnect(qp);
+}
+
+int rpcrdma_pmd_event_poll(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_event *ev,
+			   unsigned int n)
+{
+	if (dev == NULL || (ev == NULL && n != 0))
+		return -EINVAL;
+	return dev->ops->event_poll(dev, ev, n);
+}
+
+int rpcrdma_pmd_event_fd(struct rpcrdma_pmd_dev *dev)
+{
+	if (dev == NULL)
+		return -EINVAL;
+	if (dev->ops->event_fd == NULL)
+		return -ENOTSUP;
+	return dev->ops->event_fd(dev);
+}
+
+const char *rpcrdma_pmd_wc_status_str(unsigned int status)
+{
+	switch (status) {
+	case RPCRDMA_PMD_WC_SUCCESS:
+		return "SUCCESS";
+	case RPCRDMA_PMD_WC_LOC_LEN_ERR:
+		return "LOC_LEN_ERR";
+	case RPCRDMA_PMD_WC_LOC_QP_OP_ERR:
+		return "LOC_QP_OP_ERR";
+	case RPCRDMA_PMD_WC_LOC_PROT_ERR:
+		return "LOC_PROT_ERR";
+	case RPCRDMA_PMD_WC_WR_FLUSH_ERR:
+		return "WR_FLUSH_ERR";
+	case RPCRDMA_PMD_WC_REM_INV_REQ_ERR:
+		return "REM_INV_REQ_ERR";
+	case RPCRDMA_PMD_WC_REM_ACCESS_ERR:
+		return "REM_ACCESS_ERR";
+	case RPCRDMA_PMD_WC_REM_OP_ERR:
+		return "REM_OP_ERR";
+	case RPCRDMA_PMD_WC_RETRY_EXC_ERR:
+		return "RETRY_EXC_ERR";
+	case RPCRDMA_PMD_WC_RNR_RETRY_EXC_ERR:
+		return "RNR_RETRY_EXC_ERR";
+	case RPCRDMA_PMD_WC_GENERAL_ERR:
+		return "GENERAL_ERR";
+	default:
+		return "UNKNOWN";
+	}
+}

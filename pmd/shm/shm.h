@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * shm PMD, private objects. The shared layout is in rpcrdma_shm.h.
+ *
+ * shm_ctrl.c: devices, PDs, MRs, CQ/QP creation, connection management over
+ *             UNIX sockets, device arguments.
+ * shm_fp.c:   the fast path: post receives, queue/flush sends (the requester
+ *             executes its own work requests: one memcpy into or out of the
+ *             peer's mapped memory), poll completion queues.
+ */
+#ifndef RPCRDMA_PMD_SHM_H
+#define RPCRDMA_PMD_SHM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_pmd_driver.h>
+#include <rpcrdma/rpcrdma_shm.h>
+
+#define SHM_DRIVER   "shm"
+#define SHM_SGE_MAX  32	   /* per work request */
+#define SHM_WR_MAX   32768 /* per queue */
+#define SHM_CQE_MAX  (1u << 20)
+#define SHM_MR_DEF   4096 /* MR table entries (devarg mr_max) */
+#define SHM_MR_LIMIT (1u << 20)
+
+/* A region of this device: memory registered with a file descriptor. */
+struct shm_region {
+	uint8_t *base;	   /* local address of the window */
+	size_t len;	   /* window length */
+	uint64_t fd_off;   /* window offset in the fd */
+	int fd;		   /* our dup; -1 once no MR uses the region */
+	unsigned int refs; /* MRs in the region */
+};
+
+/* A peer device mapped in this process (shared by every QP connected to it). */
+struct shm_rdev {
+	TAILQ_ENTRY(shm_rdev) next;
+	uint64_t dev_id;
+	unsigned int refs;
+	bool same_process;
+	struct rpcrdma_shm_dev_area *area; /* NULL until HELLO/ACCEPT */
+	size_t area_size;
+	struct rpcrdma_shm_mr *mrs;
+	uint32_t mr_max;
+	struct {
+		uint8_t *base;
+		size_t len;
+	} regions[RPCRDMA_SHM_REGION_MAX];
+};
+
+/* Per-device fault injection (devargs). 0: off. */
+struct shm_faults {
+	uint64_t fail_wr;	   /* the Nth send-queue WR executed fails (RETRY_EXC_ERR) */
+	uint64_t drop_after_sends; /* drop a connection after N SENDs on it */
+	uint32_t cq_delay;	   /* completions become visible N polls later */
+	uint64_t wr_count;	   /* WRs executed so far, for fail_wr */
+};
+
+struct shm_event {
+	struct rpcrdma_pmd_event ev;
+};
+
+/* What an epoll entry points at. */
+enum shm_ep_kind {
+	SHM_EP_LISTENER,
+	SHM_EP_REQ,
+	SHM_EP_QP
+};
+struct shm_ep {
+	enum shm_ep_kind kind;
+	void *obj;
+};
+
+struct shm_qp;
+struct shm_req;
+struct shm_listener;
+
+struct shm_dev {
+	struct rpcrdma_pmd_dev common;
+	uint64_t dev_id;
+	int area_fd;
+	struct rpcrdma_shm_dev_area *area;
+	size_t area_size;
+	struct rpcrdma_shm_mr *mrs; /* in the area */
+	uint32_t mr_max;
+	uint32_t mr_hint;
+	struct shm_mr **mr_objs; /* index -> our MR object */
+	uint8_t *mr_gen;	 /* index -> last generation used */
+	struct shm_region regions[RPCRDMA_SHM_REGION_MAX];
+	uint32_t nb_regions;
+	uint32_t next_pd_id;
+	uint32_t next_qp_num;
+	int epfd;
+	TAILQ_HEAD(, shm_qp) qps;
+	TAILQ_HEAD(, shm_req) reqs;
+	TAILQ_HEAD(, shm_rdev) rdevs;
+	struct shm_event *evq; /* FIFO of events not yet returned */
+	unsigned int evq_head, evq_len, evq_cap;
+	struct shm_faults faults;
+};
+
+struct shm_mr {
+	struct rpcrdma_pmd_mr common;
+	uint32_t index;
+	uint32_t region;
+};
+
+struct shm_cqe {
+	struct rpcrdma_pmd_wc wc;
+	uint64_t ready_at; /* poll count when visible (cq_delay) */
+	uint64_t pad;
+};
+
+struct shm_cq {
+	struct rpcrdma_pmd_cq common;
+	struct shm_cqe *ring;
+	uint32_t mask;
+	uint32_t head; /* produced */
+	uint32_t tail; /* consumed */
+	uint32_t delay;
+	uint64_t polls;
+	TAILQ_HEAD(, shm_qp) stalled; /* QPs whose send queue waits (RNR, CQ full, flush) */
+	TAILQ_HEAD(, shm_qp) rqs;     /* QPs whose receive completions land here */
+};
+
+/* A staged send-queue WR: private to the requester. */
+struct shm_swqe {
+	uint64_t wr_id;
+	uint64_t remote_addr;
+	uint32_t rkey;
+	uint32_t inv_rkey;
+	uint8_t opcode;
+	uint8_t flags;
+	uint16_t num_sge;
+	uint32_t pad;
+	struct rpcrdma_pmd_sge sge[];
+};
+
+enum shm_conn_state {
+	SHM_CONN_NONE,	     /* no socket */
+	SHM_CONN_CONNECTING, /* client: HELLO sent */
+	SHM_CONN_ACCEPTED,   /* server: ACCEPT sent, waiting for RTU */
+	SHM_CONN_UP,	     /* established */
+	SHM_CONN_DOWN,	     /* disconnected; socket closed */
+};
+
+struct shm_qp {
+	struct rpcrdma_pmd_qp common;
+	struct shm_dev *dev;
+	struct shm_cq *scq;
+	struct shm_cq *rcq;
+	uint32_t pd_id;
+
+	/* send queue (private) */
+	uint8_t *sq;
+	uint32_t sq_mask;
+	uint32_t sq_stride;
+	uint16_t max_send_sge;
+	uint8_t rnr_retry;
+	uint8_t stalled;  /* on scq->stalled */
+	uint32_t sq_head; /* next slot to stage */
+	uint32_t sq_db;	  /* staged up to here rang the doorbell */
+	uint32_t sq_exec; /* next to execute */
+	uint32_t rnr_tries;
+	uint64_t rnr_next; /* tsc of the next RNR retry; 0: none pending */
+	uint64_t rnr_timer;
+
+	/* our receive queue (shared with the peer) */
+	int area_fd;
+	struct rpcrdma_shm_qp_area *area;
+	size_t area_size;
+	uint8_t *rq;
+	uint32_t rq_mask;
+	uint32_t rq_slot_size;
+	uint16_t max_recv_sge;
+	uint32_t rq_post; /* posted */
+	uint32_t rq_reap; /* completions returned */
+	uint64_t *rq_wr_id;
+
+	/* the peer */
+	struct shm_rdev *rdev;
+	struct rpcrdma_shm_qp_area *peer;
+	size_t peer_size;
+	uint8_t *peer_rq;
+	uint32_t peer_rq_mask;
+	uint32_t peer_slot_size;
+	uint32_t peer_max_sge;
+	uint32_t peer_pd;
+	uint32_t peer_cons; /* next slot of the peer's RQ we consume */
+	bool peer_gone;	    /* socket hung up: CLAIMED slots will never complete */
+	uint64_t sends;	    /* SENDs executed, for drop_after_sends */
+	bool drop_pending;  /* drop_after_sends fired: close at the next event poll */
+
+	/* connection */
+	enum shm_conn_state conn;
+	int sock;
+	struct shm_ep ep;
+	bool disc_reported;
+
+	TAILQ_ENTRY(shm_qp) dev_next;
+	TAILQ_ENTRY(shm_qp) stall_next;
+	TAILQ_ENTRY(shm_qp) rq_next;
+};
+
+/* shm_fp.c */
+void shm_qp_set_fast_path(struct shm_qp *qp);
+void shm_cq_set_fast_path(struct shm_cq *cq);
+void shm_qp_to_error(struct shm_qp *qp);
+void shm_sq_progress(struct shm_qp *qp);
+
+static inline struct shm_dev *to_shm_dev(struct rpcrdma_pmd_dev *d)
+{
+	return container_of(d, struct shm_dev, common);
+}
+
+static inline struct shm_qp *to_shm_qp(struct rpcrdma_pmd_qp *q)
+{
+	return container_of(q, struct shm_qp, common);
+}
+
+static inline struct shm_cq *to_shm_cq(struct rpcrdma_pmd_cq *c)
+{
+	return container_of(c, struct shm_cq, common);
+}
+
+static inline struct shm_mr *to_shm_mr(struct rpcrdma_pmd_mr *m)
+{
+	return container_of(m, struct shm_mr, common);
+}
+
+static inline struct rpcrdma_shm_rq_slot *shm_slot(uint8_t *rq, uint32_t slot_size, uint32_t i)
+{
+	return (struct rpcrdma_shm_rq_slot *)(void *)(rq + (size_t)i * slot_size);
+}
+
+#endif /* RPCRDMA_PMD_SHM_H */

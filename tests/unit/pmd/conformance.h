@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * PMD conformance suite: the framework.
+ *
+ * Each case has a server half and a client half, written against the public
+ * PMD API only. The halves run on two lcores of one process (in-process) or
+ * in two processes (cross-process: this binary re-executes itself as the
+ * client). They keep in step through an out-of-band socket (barriers, and
+ * values such as an rkey that a real protocol would carry in a message).
+ * Every wait is bounded; each half counts its own failed checks.
+ */
+#ifndef TEST_PMD_CONFORMANCE_H
+#define TEST_PMD_CONFORMANCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_pmd.h>
+
+#define EP_QPS_MAX 128
+
+struct ep {
+	bool server;
+	bool xproc; /* the halves are in different processes */
+	const char *pmd;
+	char addr[64];
+	int oob;
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_pd *pd;
+	struct rpcrdma_pmd_cq *cq;
+	struct rpcrdma_pmd_listener *listener;
+	struct rpcrdma_mempool_set *set;
+	struct rpcrdma_pmd_qp *qps[EP_QPS_MAX];
+	unsigned int nb_qps;
+	int failures;
+};
+
+struct tcase {
+	const char *name;
+	void (*server)(struct ep *ep);
+	void (*client)(struct ep *ep);
+	const char *server_devargs;
+	const char *client_devargs;
+	bool xproc_only;
+	bool inproc_only;
+	bool kills_peer; /* the client process dies in the case: no closing barrier */
+};
+
+extern const struct tcase tcases[];
+extern const unsigned int nb_tcases;
+
+#define CHECK(ep, cond)                                                                         \
+	do {                                                                                    \
+		if (!(cond)) {                                                                  \
+			fprintf(stderr, "[%s] %s:%d: CHECK failed: %s\n",                       \
+				(ep)->server ? "server" : "client", __FILE__, __LINE__, #cond); \
+			(ep)->failures++;                                                       \
+		}                                                                               \
+	} while (0)
+
+/* Out-of-band: barrier on a tag, and fixed-size values. Fatal on timeout. */
+void oob_sync(struct ep *ep, const char *tag);
+void oob_put(struct ep *ep, const void *v, size_t len);
+void oob_get(struct ep *ep, void *v, size_t len);
+
+/* Default QP attributes on the endpoint's CQ. */
+void ep_qp_attr(struct ep *ep, struct rpcrdma_pmd_qp_attr *attr);
+struct rpcrdma_pmd_qp *ep_qp_create(struct ep *ep, const struct rpcrdma_pmd_qp_attr *attr);
+void ep_qp_destroy(struct ep *ep, struct rpcrdma_pmd_qp *qp);
+
+/* Server: wait for a request and accept it on @qp; client: connect @qp. Both wait for ESTABLISHED. */
+bool srv_accept(struct ep *ep, struct rpcrdma_pmd_qp *qp);
+bool cli_connect(struct ep *ep, struct rpcrdma_pmd_qp *qp);
+
+/* Wait for an event of @type (for @qp if not NULL); false on timeout. */
+bool wait_event(struct ep *ep, int type, struct rpcrdma_pmd_qp *qp, struct rpcrdma_pmd_event *out);
+
+/* Poll until @n completions or the timeout; returns how many. */
+unsigned int poll_n(struct ep *ep, struct rpcrdma_pmd_wc *wc, unsigned int n, unsigned int ms);
+
+/* Buffers of the endpoint's pools; the SGE of a buffer. */
+void *inl_get(struct ep *ep);
+void inl_put(struct ep *ep, void *buf);
+struct rpcrdma_pmd_sge sge_of(struct rpcrdma_mempool *pool, void *buf, uint32_t len);
+
+/* Post one receive of an inline buffer (wr_id = the buffer). */
+bool post_inline_recv(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint32_t len);
+
+/* Return the buffer of each receive completion (wr_id) to the inline pool. */
+void put_recv_bufs(struct ep *ep, const struct rpcrdma_pmd_wc *wc, unsigned int n);
+
+/* Post one send-queue WR and flush. */
+bool post_send1(struct rpcrdma_pmd_qp *qp, const struct rpcrdma_pmd_send_wr *wr);
+
+uint64_t now_ms(void);
+
+#endif

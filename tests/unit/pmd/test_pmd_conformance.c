@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * PMD conformance suite: driver.
+ *
+ *   test_pmd_conformance <pmd> inproc   server half on this lcore, client on another
+ *   test_pmd_conformance <pmd> xproc    client halves in a second process (re-exec)
+ *
+ * Exit 77 when the PMD has no device here (for example "verbs" without an
+ * RDMA NIC), 1 when any check of either half failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "conformance.h"
+
+#define OOB_TAG	    48
+#define OOB_TIMEOUT 20000 /* ms */
+#define WAIT_MS	    5000
+
+pid_t conformance_child_pid;
+
+uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void oob_write(struct ep *ep, const void *v, size_t len)
+{
+	const char *p = v;
+
+	while (len > 0) {
+		ssize_t n = write(ep->oob, p, len);
+
+		if (n <= 0) {
+			fprintf(stderr, "[%s] out-of-band channel broken\n",
+				ep->server ? "server" : "client");
+			exit(1);
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static void oob_read(struct ep *ep, void *v, size_t len)
+{
+	char *p = v;
+
+	while (len > 0) {
+		struct pollfd pfd = { .fd = ep->oob, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&pfd, 1, OOB_TIMEOUT) != 1) {
+			fprintf(stderr, "[%s] timeout waiting for the other half\n",
+				ep->server ? "server" : "client");
+			exit(1);
+		}
+		n = read(ep->oob, p, len);
+		if (n <= 0) {
+			fprintf(stderr, "[%s] the other half went away\n",
+				ep->server ? "server" : "client");
+			exit(1);
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+void oob_sync(struct ep *ep, const char *tag)
+{
+	char mine[OOB_TAG], theirs[OOB_TAG];
+
+	memset(mine, 0, sizeof(mine));
+	snprintf(mine, sizeof(mine), "%s", tag);
+	oob_write(ep, mine, sizeof(mine));
+	oob_read(ep, theirs, sizeof(theirs));
+	if (memcmp(mine, theirs, sizeof(mine)) != 0) {
+		fprintf(stderr, "[%s] out of step: at \"%s\", the other half at \"%.*s\"\n",
+			ep->server ? "server" : "client", mine, OOB_TAG, theirs);
+		exit(1);
+	}
+}
+
+void oob_put(struct ep *ep, const void *v, size_t len)
+{
+	oob_write(ep, v, len);
+}
+
+void oob_get(struct ep *ep, void *v, size_t len)
+{
+	oob_read(ep, v, len);
+}
+
+void ep_qp_attr(struct ep *ep, struct rpcrdma_pmd_qp_attr *attr)
+{
+	rpcrdma_pmd_qp_attr_init(attr);
+	attr->send_cq = ep->cq;
+	attr->recv_cq = ep->cq;
+	attr->max_send_wr = 64;
+	attr->max_recv_wr = 64;
+	attr->rnr_retry = 7;
+	attr->rnr_timer_us = 5;
+}
+
+struct rpcrdma_pmd_qp *ep_qp_create(struct ep *ep, const struct rpcrdma_pmd_qp_attr *attr)
+{
+	struct rpcrdma_pmd_qp_attr def;
+	struct rpcrdma_pmd_qp *qp;
+	int ret;
+
+	if (attr == NULL) {
+		ep_qp_attr(ep, &def);
+		attr = &def;
+	}
+	ret = rpcrdma_pmd_qp_create(ep->pd, attr, &qp);
+	CHECK(ep, ret == 0);
+	if (ret != 0 || ep->nb_qps == EP_QPS_MAX)
+		return NULL;
+	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_INIT);
+	ep->qps[ep->nb_qps++] = qp;
+	return qp;
+}
+
+void ep_qp_destroy(struct ep *ep, struct rpcrdma_pmd_qp *qp)
+{
+	unsigned int i;
+
+	for (i = 0; i < ep->nb_qps; i++)
+		if (ep->qps[i] == qp) {
+			ep->qps[i] = ep->qps[--ep->nb_qps];
+			CHECK(ep, rpcrdma_pmd_qp_destroy(qp) == 0);
+			return;
+		}
+	CHECK(ep, !"qp not found");
+}
+
+bool wait_event(struct ep *ep, int type, struct rpcrdma_pmd_qp *qp, struct rpcrdma_pmd_event *out)
+{
+	uint64_t end = now_ms() + WAIT_MS;
+	unsigned int spins = 0;
+
+	while (now_ms() < end) {
+		struct rpcrdma_pmd_event ev;
+		int n = rpcrdma_pmd_event_poll(ep->dev, &ev, 1);
+
+		CHECK(ep, n >= 0);
+		if (n == 1) {
+			if ((int)ev.type == type && (qp == NULL || ev.qp == qp)) {
+				if (out != NULL)
+					*out = ev;
+				return true;
+			}
+			fprintf(stderr, "[%s] note: skipped event %d while waiting for %d\n",
+				ep->server ? "server" : "client", ev.type, type);
+			continue;
+		}
+		if (++spins % 64 == 0)
+			sched_yield();
+	}
+	fprintf(stderr, "[%s] timeout waiting for event %d\n", ep->server ? "server" : "client",
+		type);
+	return false;
+}
+
+bool srv_accept(struct ep *ep, struct rpcrdma_pmd_qp *qp)
+{
+	struct rpcrdma_pmd_event ev;
+
+	if (!wait_event(ep, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, &ev))
+		return false;
+	CHECK(ep, ev.req != NULL && ev.listener == ep->listener);
+	if (rpcrdma_pmd_accept(ev.req, qp, NULL, 0) != 0)
+		return false;
+	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_RTS);
+	return wait_event(ep, RPCRDMA_PMD_EVENT_ESTABLISHED, qp, NULL);
+}
+
+bool cli_connect(struct ep *ep, struct rpcrdma_pmd_qp *qp)
+{
+	int ret = rpcrdma_pmd_connect(qp, ep->addr, NULL, 0);
+
+	CHECK(ep, ret == 0);
+	if (ret != 0)
+		return false;
+	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_CONNECTING);
+	if (!wait_event(ep, RPCRDMA_PMD_EVENT_ESTABLISHED, qp, NULL))
+		return false;
+	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_RTS);
+	return true;
+}
+
+unsigned int poll_n(struct ep *ep, struct rpcrdma_pmd_wc *wc, unsigned int n, unsigned int ms)
+{
+	uint64_t end = now_ms() + ms;
+	unsigned int got = 0, spins = 0;
+
+	while (got < n) {
+		uint16_t k = rpcrdma_pmd_poll_cq_burst(ep->cq, wc + got, (uint16_t)(n - got));
+
+		got += k;
+		if (k == 0) {
+			if (now_ms() >= end)
+				break;
+			if (++spins % 64 == 0)
+				sched_yield();
+		}
+	}
+	return got;
+}
+
+void *inl_get(struct ep *ep)
+{
+	void *b = rpcrdma_mempool_get(ep->set->inline_pool);
+
+	CHECK(ep, b != NULL);
+	return b;
+}
+
+void inl_put(struct ep *ep, void *buf)
+{
+	rpcrdma_mempool_put(ep->set->inline_pool, buf);
+}
+
+struct rpcrdma_pmd_sge sge_of(struct rpcrdma_mempool *pool, void *buf, uint32_t len)
+{
+	struct rpcrdma_pmd_sge s = { .addr = (uintptr_t)buf, .length = len, .lkey = pool->lkey };
+
+	return s;
+}
+
+bool post_inline_recv(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint32_t len)
+{
+	void *b = inl_get(ep);
+	struct rpcrdma_pmd_sge s = sge_of(ep->set->inline_pool, b, len);
+	struct rpcrdma_pmd_recv_wr wr = { .wr_id = (uintptr_t)b, .sg_list = &s, .num_sge = 1 };
+
+	if (b == NULL)
+		return false;
+	if (rpcrdma_pmd_post_recv_burst(qp, &wr, 1) != 1) {
+		inl_put(ep, b);
+		CHECK(ep, !"post_recv_burst");
+		return false;
+	}
+	return true;
+}
+
+void put_recv_bufs(struct ep *ep, const struct rpcrdma_pmd_wc *wc, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (wc[i].opcode == RPCRDMA_PMD_WC_RECV)
+			inl_put(ep, (void *)(uintptr_t)wc[i].wr_id);
+}
+
+bool post_send1(struct rpcrdma_pmd_qp *qp, const struct rpcrdma_pmd_send_wr *wr)
+{
+	if (rpcrdma_pmd_queue_send_burst(qp, wr, 1) != 1)
+		return false;
+	return rpcrdma_pmd_flush(qp) == 1;
+}
+
+/* ---------------- running halves ---------------- */
+
+static int ep_open(struct ep *ep, const char *devargs)
+{
+	struct rpcrdma_mempool_set_params sp;
+	int ret;
+
+	ret = rpcrdma_pmd_dev_open(ep->pmd, devargs, &ep->dev);
+	if (ret != 0) {
+		fprintf(stderr, "[%s] dev_open(%s, %s): %s\n", ep->server ? "server" : "client",
+			ep->pmd, devargs ? devargs : "", strerror(-ret));
+		return ret;
+	}
+	CHECK(ep, rpcrdma_pmd_pd_alloc(ep->dev, &ep->pd) == 0);
+	rpcrdma_mempool_set_params_init(&sp);
+	sp.name = ep->server ? "srv" : "cli";
+	sp.inline_count = 256;
+	sp.classes[0].count = 16;
+	sp.classes[1].count = 2;
+	sp.cache_size = 8;
+	ret = rpcrdma_mempool_set_create(&sp, ep->pd, &ep->set);
+	CHECK(ep, ret == 0);
+	CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 1024, &ep->cq) == 0);
+	if (ep->server)
+		CHECK(ep, rpcrdma_pmd_listen(ep->dev, ep->addr, &ep->listener) == 0);
+	return ret;
+}
+
+static void ep_close(struct ep *ep)
+{
+	while (ep->nb_qps > 0)
+		ep_qp_destroy(ep, ep->qps[ep->nb_qps - 1]);
+	if (ep->listener != NULL)
+		CHECK(ep, rpcrdma_pmd_listener_close(ep->listener) == 0);
+	ep->listener = NULL;
+	CHECK(ep, rpcrdma_pmd_cq_destroy(ep->cq) == 0);
+	if (ep->set != NULL) {
+		/* every case gives back every buffer */
+		CHECK(ep, rpcrdma_mempool_set_check_all_back(ep->set) == 0);
+		rpcrdma_mempool_set_free(ep->set);
+	}
+	ep->set = NULL;
+	CHECK(ep, rpcrdma_pmd_pd_free(ep->pd) == 0);
+	CHECK(ep, rpcrdma_pmd_dev_close(ep->dev) == 0);
+}
+
+static void run_half(struct ep *ep, const struct tcase *tc, unsigned int idx, int parent_pid)
+{
+	char tag[OOB_TAG];
+	int before = ep->failures;
+
+	snprintf(ep->addr, sizeof(ep->addr), "@rpcrdma-conf-%d-%u", parent_pid, idx);
+	ep->nb_qps = 0;
+	ep->listener = NULL;
+	if (ep_open(ep, ep->server ? tc->server_devargs : tc->client_devargs) != 0) {
+		ep->failures++;
+		return;
+	}
+	snprintf(tag, sizeof(tag), "open %s", tc->name);
+	oob_sync(ep, tag);
+	if (ep->server)
+		tc->server(ep);
+	else
+		tc->client(ep);
+	snprintf(tag, sizeof(tag), "done %s", tc->name);
+	if (!tc->kills_peer)
+		oob_sync(ep, tag);
+	ep_close(ep);
+	printf("%-4s %-24s (%s, %s)\n", ep->failures == before ? "ok" : "FAIL", tc->name,
+	       ep->server ? "server" : "client", ep->xproc ? "cross-process" : "in-process");
+	fflush(stdout);
+}
+
+static bool case_runs(const struct tcase *tc, bool xproc)
+{
+	return xproc ? !tc->inproc_only : !tc->xproc_only;
+}
+
+struct inproc_arg {
+	struct ep *ep;
+	const struct tcase *tc;
+	unsigned int idx;
+};
+
+static int client_lcore(void *a)
+{
+	struct inproc_arg *arg = a;
+
+	run_half(arg->ep, arg->tc, arg->idx, getpid());
+	return 0;
+}
+
+static int run_inproc(const char *pmd)
+{
+	struct ep srv, cli;
+	unsigned int i, lcore = rte_get_next_lcore(-1, 1, 0);
+	int sv[2];
+
+	if (lcore >= RTE_MAX_LCORE) {
+		fprintf(stderr, "in-process mode needs two lcores\n");
+		return 1;
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return 1;
+	memset(&srv, 0, sizeof(srv));
+	memset(&cli, 0, sizeof(cli));
+	srv.server = true;
+	srv.pmd = cli.pmd = pmd;
+	srv.oob = sv[0];
+	cli.oob = sv[1];
+	for (i = 0; i < nb_tcases; i++) {
+		struct inproc_arg arg = { .ep = &cli, .tc = &tcases[i], .idx = i };
+
+		if (!case_runs(&tcases[i], false))
+			continue;
+		if (rte_eal_remote_launch(client_lcore, &arg, lcore) != 0)
+			return 1;
+		run_half(&srv, &tcases[i], i, getpid());
+		rte_eal_wait_lcore(lcore);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	if (srv.failures + cli.failures != 0) {
+		fprintf(stderr, "%d check(s) failed\n", srv.failures + cli.failures);
+		return 1;
+	}
+	return 0;
+}
+
+static int run_peer(const char *pmd, int oob, int parent_pid)
+{
+	struct ep cli;
+	unsigned int i;
+
+	memset(&cli, 0, sizeof(cli));
+	cli.pmd = pmd;
+	cli.oob = oob;
+	cli.xproc = true;
+	for (i = 0; i < nb_tcases; i++)
+		if (case_runs(&tcases[i], true))
+			run_half(&cli, &tcases[i], i, parent_pid);
+	return cli.failures != 0 ? 1 : 0;
+}
+
+static int run_xproc(const char *prog, const char *pmd, const char *child_lcores)
+{
+	struct ep srv;
+	char fdarg[16], pidarg[16];
+	bool killed = false;
+	unsigned int i;
+	int sv[2], status;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+		return 1;
+	fcntl(sv[0], F_SETFD, FD_CLOEXEC);
+	snprintf(fdarg, sizeof(fdarg), "%d", sv[1]);
+	snprintf(pidarg, sizeof(pidarg), "%d", getpid());
+	conformance_child_pid = fork();
+	if (conformance_child_pid < 0)
+		return 1;
+	if (conformance_child_pid == 0) {
+		/* a fresh process: its own EAL, pools and devices (no fork after EAL state) */
+		execl("/proc/self/exe", prog, "--peer", pmd, fdarg, pidarg, child_lcores,
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(sv[1]);
+	memset(&srv, 0, sizeof(srv));
+	srv.server = true;
+	srv.xproc = true;
+	srv.pmd = pmd;
+	srv.oob = sv[0];
+	for (i = 0; i < nb_tcases; i++) {
+		if (!case_runs(&tcases[i], true))
+			continue;
+		run_half(&srv, &tcases[i], i, getpid());
+	}
+	close(sv[0]);
+	if (waitpid(conformance_child_pid, &status, 0) != conformance_child_pid)
+		return 1;
+	for (i = 0; i < nb_tcases; i++)
+		if (strcmp(tcases[i].name, "peer_killed") == 0)
+			killed = true;
+	if (killed ? !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		   : !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		fprintf(stderr, "client process failed (status 0x%x)\n", status);
+		return 1;
+	}
+	if (srv.failures != 0) {
+		fprintf(stderr, "%d check(s) failed\n", srv.failures);
+		return 1;
+	}
+	return 0;
+}
+
+/* The first two CPUs this process may use, for the two halves. */
+static void pick_cpus(int *a, int *b)
+{
+	cpu_set_t set;
+	int cpu;
+
+	*a = *b = -1;
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (*a < 0)
+			*a = cpu;
+		else if (*b < 0)
+			*b = cpu;
+	}
+	if (*a < 0)
+		*a = 0;
+	if (*b < 0)
+		*b = *a;
+}
+
+int main(int argc, char **argv)
+{
+	struct rpcrdma_pmd_dev *probe;
+	char lcores[32], child_lcores[16];
+	int a, b, ret;
+	bool xproc;
+
+	pick_cpus(&a, &b);
+	if (argc == 6 && strcmp(argv[1], "--peer") == 0) {
+		ret = rpcrdma_mempool_eal_init(argv[0], argv[5]);
+		if (ret < 0)
+			return 1;
+		return run_peer(argv[2], atoi(argv[3]), atoi(argv[4]));
+	}
+	if (argc != 3 || (strcmp(argv[2], "inproc") != 0 && strcmp(argv[2], "xproc") != 0)) {
+		fprintf(stderr, "usage: %s <pmd> inproc|xproc\n", argv[0]);
+		return 1;
+	}
+	xproc = strcmp(argv[2], "xproc") == 0;
+	if (xproc) {
+		snprintf(lcores, sizeof(lcores), "%d", a);
+		snprintf(child_lcores, sizeof(child_lcores), "%d", b);
+	} else if (a == b) {
+		printf("SKIP: in-process mode needs two CPUs\n");
+		return 77;
+	} else {
+		snprintf(lcores, sizeof(lcores), "%d,%d", a, b);
+	}
+	ret = rpcrdma_mempool_eal_init(argv[0], lcores);
+	if (ret < 0) {
+		fprintf(stderr, "EAL init failed: %s\n", strerror(-ret));
+		return 1;
+	}
+	ret = rpcrdma_pmd_dev_open(argv[1], NULL, &probe);
+	if (ret == -ENOENT || ret == -ENODEV) {
+		printf("SKIP: PMD \"%s\" %s\n", argv[1],
+		       ret == -ENOENT ? "is not built in" : "has no device on this machine");
+		return 77;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "dev_open(%s): %s\n", argv[1], strerror(-ret));
+		return 1;
+	}
+	rpcrdma_pmd_dev_close(probe);
+	signal(SIGPIPE, SIG_IGN);
+	return xproc ? run_xproc(argv[0], argv[1], child_lcores) : run_inproc(argv[1]);
+}
