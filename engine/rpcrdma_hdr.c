@@ -297,10 +297,8 @@ int rpcrdma_hdr_decode_full(struct rpcrdma_hdr *hdr, const void *buf, uint32_t l
 		hdr->xid = len >= 4 ? xdr_load32(d.p) : 0;
 		return -RPCRDMA_E_TRUNC;
 	}
-	hdr->xid = xdr_get32(&d);
-	hdr->vers = xdr_get32(&d);
-	hdr->credit = xdr_get32(&d);
-	hdr->proc = xdr_get32(&d);
+	rpcrdma_wire_swap4(hdr, d.p); /* xid vers credit proc, in wire order */
+	d.p += RPCRDMA_HDR_FIXED_LEN;
 
 	if (unlikely(hdr->vers != RPCRDMA_VERS_1 && hdr->vers != RPCRDMA_VERS_2))
 		return -RPCRDMA_E_VERS;
@@ -477,10 +475,8 @@ int rpcrdma_hdr_encode_full(const struct rpcrdma_hdr *hdr, void *buf, uint32_t b
 	if (unlikely((uint32_t)len > buflen))
 		return -ENOSPC;
 
-	xdr_put32(&e, hdr->xid);
-	xdr_put32(&e, hdr->vers);
-	xdr_put32(&e, hdr->credit);
-	xdr_put32(&e, hdr->proc);
+	rpcrdma_wire_swap4(e.p, hdr); /* xid vers credit proc, in wire order */
+	e.p += RPCRDMA_HDR_FIXED_LEN;
 	switch (hdr->proc) {
 	case RPCRDMA_MSG:
 	case RPCRDMA_NOMSG:

@@ -10,8 +10,9 @@
 # default arguments are 5 repetitions with aggregates only and 0.2 s per
 # run; BENCH_ARGS is appended (later flags win), e.g.
 #   BENCH_ARGS='--benchmark_filter=nullcall --benchmark_repetitions=10'
-# The programs run pinned to one CPU with taskset when it is there:
-# BENCH_CPU, default the last CPU. scripts/bench_summary.py then prints, for
+# Single-threaded programs run pinned to one CPU with taskset when it is
+# there: BENCH_CPU, default the last CPU. bench-pmd pins its two lcores
+# through the EAL. scripts/bench_summary.py then prints, for
 # each shape and operation, the rpcrdma and rpcgen medians and their ratio.
 set -eu
 cd "$(dirname "$0")/.."
@@ -44,8 +45,13 @@ for exe in "$BUILD"/bench/bench-*; do
 	name=$(basename "$exe")
 	out="$BUILD/bench/$name.json"
 	echo "bench: $name -> $out"
+	# Programs that run two lcores pin them through the EAL themselves.
+	run_pin=$pin
+	case "$name" in
+	bench-pmd) run_pin="" ;;
+	esac
 	# shellcheck disable=SC2086
-	$pin "$exe" $DEFAULT_ARGS ${BENCH_ARGS:-} \
+	$run_pin "$exe" $DEFAULT_ARGS ${BENCH_ARGS:-} \
 		--benchmark_out="$out" --benchmark_out_format=json
 	jsons="$jsons $out"
 done

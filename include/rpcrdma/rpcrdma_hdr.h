@@ -23,6 +23,7 @@
 #ifndef RPCRDMA_HDR_H
 #define RPCRDMA_HDR_H
 
+#include <assert.h>
 #include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,6 +31,7 @@
 #include <string.h>
 
 #include <rpcrdma/rpcrdma_errno.h>
+#include <rpcrdma/rpcrdma_wire.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -154,6 +156,11 @@ struct rpcrdma_hdr {
 	struct rpcrdma_hdr_cap cap; /**< decode capacity; unused by encode */
 };
 
+static_assert(offsetof(struct rpcrdma_hdr, vers) == 4 &&
+		      offsetof(struct rpcrdma_hdr, credit) == 8 &&
+		      offsetof(struct rpcrdma_hdr, proc) == 12,
+	      "xid, vers, credit, proc lie in wire order (rpcrdma_wire_swap4)");
+
 /** Default decode capacity: at least what the specs' common uses need. */
 #define RPCRDMA_HDR_DEFAULT_READS      16
 #define RPCRDMA_HDR_DEFAULT_WRITES     8
@@ -225,13 +232,21 @@ struct rpcrdma_hdr *rpcrdma_hdr_storage_init(struct rpcrdma_hdr_storage *st);
  */
 int rpcrdma_hdr_decode_full(struct rpcrdma_hdr *hdr, const void *buf, uint32_t len);
 
-/* Load word i of a wire buffer; receive buffers need not be aligned. */
-static inline uint32_t rpcrdma_hdr_word(const void *buf, unsigned int i)
+/* The fast path's result: a Short message's header, already checked. */
+static inline int rpcrdma_hdr_decode_short(struct rpcrdma_hdr *hdr, const void *buf, uint32_t dir,
+					   uint32_t hdr_len)
 {
-	uint32_t v;
-
-	memcpy(&v, (const uint8_t *)buf + 4 * i, sizeof(v));
-	return be32toh(v);
+	rpcrdma_wire_swap4(hdr, buf); /* xid vers credit proc */
+	hdr->hdr_len = hdr_len;
+	hdr->chunks.direction = dir;
+	hdr->chunks.align = 0;
+	hdr->chunks.thresh = 0;
+	hdr->chunks.nreads = 0;
+	hdr->chunks.nwrites = 0;
+	hdr->chunks.has_reply = false;
+	hdr->chunks.reads = hdr->cap.reads;
+	hdr->chunks.writes = hdr->cap.writes;
+	return (int)hdr_len;
 }
 
 static inline int rpcrdma_hdr_decode(struct rpcrdma_hdr *hdr, const void *buf, uint32_t len)
@@ -244,35 +259,19 @@ static inline int rpcrdma_hdr_decode(struct rpcrdma_hdr *hdr, const void *buf, u
 	 * Anything else, including every malformed header, takes the full
 	 * decoder, which gives the same result for these two forms.
 	 */
-	if (len >= 28 && rpcrdma_hdr_word(buf, 3) == RPCRDMA_MSG) {
-		uint32_t vers = rpcrdma_hdr_word(buf, 1);
-		uint32_t dir = 0;
-		unsigned int w = 4;
+	if (len >= 28 && rpcrdma_wire_get32(buf, 3) == RPCRDMA_MSG) {
+		uint32_t vers = rpcrdma_wire_get32(buf, 1);
 
-		if (vers == RPCRDMA_VERS_2 && len >= 32)
-			dir = rpcrdma_hdr_word(buf, w++);
-		else if (vers != RPCRDMA_VERS_1)
-			goto full;
-		if (dir <= RPCRDMA_REPLY &&
-		    (rpcrdma_hdr_word(buf, w) | rpcrdma_hdr_word(buf, w + 1) |
-		     rpcrdma_hdr_word(buf, w + 2)) == 0) {
-			hdr->xid = rpcrdma_hdr_word(buf, 0);
-			hdr->vers = vers;
-			hdr->credit = rpcrdma_hdr_word(buf, 2);
-			hdr->proc = RPCRDMA_MSG;
-			hdr->chunks.direction = dir;
-			hdr->chunks.align = 0;
-			hdr->chunks.thresh = 0;
-			hdr->chunks.nreads = 0;
-			hdr->chunks.nwrites = 0;
-			hdr->chunks.has_reply = false;
-			hdr->chunks.reads = hdr->cap.reads;
-			hdr->chunks.writes = hdr->cap.writes;
-			hdr->hdr_len = 4 * (w + 3);
-			return (int)hdr->hdr_len;
-		}
+		if (vers == RPCRDMA_VERS_1 &&
+		    (rpcrdma_wire_get32(buf, 4) | rpcrdma_wire_get32(buf, 5) |
+		     rpcrdma_wire_get32(buf, 6)) == 0)
+			return rpcrdma_hdr_decode_short(hdr, buf, 0, 28);
+		if (vers == RPCRDMA_VERS_2 && len >= 32 &&
+		    rpcrdma_wire_get32(buf, 4) <= RPCRDMA_REPLY &&
+		    (rpcrdma_wire_get32(buf, 5) | rpcrdma_wire_get32(buf, 6) |
+		     rpcrdma_wire_get32(buf, 7)) == 0)
+			return rpcrdma_hdr_decode_short(hdr, buf, rpcrdma_wire_get32(buf, 4), 32);
 	}
-full:
 	return rpcrdma_hdr_decode_full(hdr, buf, len);
 }
 
@@ -307,24 +306,15 @@ int rpcrdma_hdr_encoded_len(const struct rpcrdma_hdr *hdr);
  */
 int rpcrdma_hdr_encode_full(const struct rpcrdma_hdr *hdr, void *buf, uint32_t buflen);
 
-static inline void rpcrdma_hdr_put_word(void *buf, unsigned int i, uint32_t v)
-{
-	v = htobe32(v);
-	memcpy((uint8_t *)buf + 4 * i, &v, sizeof(v));
-}
-
 static inline int rpcrdma_hdr_encode(const struct rpcrdma_hdr *hdr, void *buf, uint32_t buflen)
 {
 	/* Fast path: v1 RDMA_MSG with empty chunk lists (xid 1 credit 0 - 0 0 0). */
 	if (hdr->vers == RPCRDMA_VERS_1 && hdr->proc == RPCRDMA_MSG && buflen >= 28 &&
 	    (hdr->chunks.nreads | hdr->chunks.nwrites | hdr->chunks.has_reply) == 0) {
-		rpcrdma_hdr_put_word(buf, 0, hdr->xid);
-		rpcrdma_hdr_put_word(buf, 1, RPCRDMA_VERS_1);
-		rpcrdma_hdr_put_word(buf, 2, hdr->credit);
-		rpcrdma_hdr_put_word(buf, 3, RPCRDMA_MSG);
-		rpcrdma_hdr_put_word(buf, 4, 0);
-		rpcrdma_hdr_put_word(buf, 5, 0);
-		rpcrdma_hdr_put_word(buf, 6, 0);
+		rpcrdma_wire_swap4(buf, hdr); /* xid vers credit proc */
+		rpcrdma_wire_put32(buf, 4, 0);
+		rpcrdma_wire_put32(buf, 5, 0);
+		rpcrdma_wire_put32(buf, 6, 0);
 		return 28;
 	}
 	return rpcrdma_hdr_encode_full(hdr, buf, buflen);

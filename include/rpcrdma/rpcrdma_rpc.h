@@ -13,6 +13,7 @@
 #ifndef RPCRDMA_RPC_H
 #define RPCRDMA_RPC_H
 
+#include <assert.h>
 #include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include <rpcrdma/rpcrdma_errno.h>
+#include <rpcrdma/rpcrdma_wire.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -121,16 +123,25 @@ struct rpcrdma_rpc_reply {
 	uint32_t auth_stat; /**< AUTH_ERROR */
 };
 
-/** rpc_msg: one RPC message header. */
+/**
+ * rpc_msg: one RPC message header. xid, type and the first fields of a call
+ * (rpcvers, prog, vers, proc, cred.flavor, cred.len) lie in wire order, so
+ * the decoder's fast path moves them with one byte-swapping vector copy.
+ */
 struct rpcrdma_rpc_msg {
 	uint32_t xid;
-	uint32_t type;	  /**< enum rpcrdma_rpc_msg_type */
-	uint32_t hdr_len; /**< set by decode: arguments or results start here */
+	uint32_t type; /**< enum rpcrdma_rpc_msg_type */
 	union {
 		struct rpcrdma_rpc_call call;
 		struct rpcrdma_rpc_reply reply;
 	};
+	uint32_t hdr_len; /**< set by decode: arguments or results start here */
 };
+
+static_assert(offsetof(struct rpcrdma_rpc_msg, call.rpcvers) == 8 &&
+		      offsetof(struct rpcrdma_rpc_msg, call.vers) == 16 &&
+		      offsetof(struct rpcrdma_rpc_msg, call.cred.len) == 28,
+	      "a call's first eight words lie in wire order (rpcrdma_wire_swap4)");
 
 /**
  * Decode an RPC message header.
@@ -162,21 +173,6 @@ struct rpcrdma_rpc_msg {
  */
 int rpcrdma_rpc_decode_full(struct rpcrdma_rpc_msg *msg, const void *buf, uint32_t len);
 
-/* Load word i of a wire buffer; buffers need not be aligned. */
-static inline uint32_t rpcrdma_rpc_word(const void *buf, unsigned int i)
-{
-	uint32_t v;
-
-	memcpy(&v, (const uint8_t *)buf + 4 * i, sizeof(v));
-	return be32toh(v);
-}
-
-static inline void rpcrdma_rpc_put_word(void *buf, unsigned int i, uint32_t v)
-{
-	v = htobe32(v);
-	memcpy((uint8_t *)buf + 4 * i, &v, sizeof(v));
-}
-
 static inline int rpcrdma_rpc_decode(struct rpcrdma_rpc_msg *msg, const void *buf, uint32_t len)
 {
 	/*
@@ -185,31 +181,27 @@ static inline int rpcrdma_rpc_decode(struct rpcrdma_rpc_msg *msg, const void *bu
 	 *                                                   body is never empty)
 	 *   xid REPLY MSG_ACCEPTED flavor 0 SUCCESS
 	 */
-	if (len >= 40 && rpcrdma_rpc_word(buf, 1) == RPCRDMA_RPC_CALL &&
-	    rpcrdma_rpc_word(buf, 2) == RPCRDMA_RPC_VERS &&
-	    rpcrdma_rpc_word(buf, 6) != RPCRDMA_RPC_AUTH_SYS &&
-	    (rpcrdma_rpc_word(buf, 7) | rpcrdma_rpc_word(buf, 9)) == 0) {
-		msg->xid = rpcrdma_rpc_word(buf, 0);
-		msg->type = RPCRDMA_RPC_CALL;
-		msg->call.rpcvers = RPCRDMA_RPC_VERS;
-		msg->call.prog = rpcrdma_rpc_word(buf, 3);
-		msg->call.vers = rpcrdma_rpc_word(buf, 4);
-		msg->call.proc = rpcrdma_rpc_word(buf, 5);
-		msg->call.cred.flavor = rpcrdma_rpc_word(buf, 6);
-		msg->call.cred.len = 0;
+	if (len >= 40 && rpcrdma_wire_get32(buf, 1) == RPCRDMA_RPC_CALL &&
+	    rpcrdma_wire_get32(buf, 2) == RPCRDMA_RPC_VERS &&
+	    rpcrdma_wire_get32(buf, 6) != RPCRDMA_RPC_AUTH_SYS &&
+	    (rpcrdma_wire_get32(buf, 7) | rpcrdma_wire_get32(buf, 9)) == 0) {
+		/* xid type rpcvers prog, vers proc flavor len: in wire order */
+		rpcrdma_wire_swap4(msg, buf);
+		rpcrdma_wire_swap4((uint8_t *)msg + 16, (const uint8_t *)buf + 16);
 		msg->call.cred.body = (const uint8_t *)buf + 32;
-		msg->call.verf.flavor = rpcrdma_rpc_word(buf, 8);
+		msg->call.verf.flavor = rpcrdma_wire_get32(buf, 8);
 		msg->call.verf.len = 0;
 		msg->call.verf.body = (const uint8_t *)buf + 40;
 		msg->hdr_len = 40;
 		return 40;
 	}
-	if (len >= 24 && rpcrdma_rpc_word(buf, 1) == RPCRDMA_RPC_REPLY &&
-	    (rpcrdma_rpc_word(buf, 2) | rpcrdma_rpc_word(buf, 4) | rpcrdma_rpc_word(buf, 5)) == 0) {
-		msg->xid = rpcrdma_rpc_word(buf, 0);
+	if (len >= 24 && rpcrdma_wire_get32(buf, 1) == RPCRDMA_RPC_REPLY &&
+	    (rpcrdma_wire_get32(buf, 2) | rpcrdma_wire_get32(buf, 4) |
+	     rpcrdma_wire_get32(buf, 5)) == 0) {
+		msg->xid = rpcrdma_wire_get32(buf, 0);
 		msg->type = RPCRDMA_RPC_REPLY;
 		msg->reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
-		msg->reply.verf.flavor = rpcrdma_rpc_word(buf, 3);
+		msg->reply.verf.flavor = rpcrdma_wire_get32(buf, 3);
 		msg->reply.verf.len = 0;
 		msg->reply.verf.body = (const uint8_t *)buf + 20;
 		msg->reply.accept_stat = RPCRDMA_RPC_SUCCESS;
@@ -239,16 +231,11 @@ static inline int rpcrdma_rpc_encode(const struct rpcrdma_rpc_msg *msg, void *bu
 	/* xid CALL rpcvers prog vers proc flavor 0 flavor 0 */
 	if (msg->type == RPCRDMA_RPC_CALL && buflen >= 40 &&
 	    (msg->call.cred.len | msg->call.verf.len) == 0) {
-		rpcrdma_rpc_put_word(buf, 0, msg->xid);
-		rpcrdma_rpc_put_word(buf, 1, RPCRDMA_RPC_CALL);
-		rpcrdma_rpc_put_word(buf, 2, msg->call.rpcvers);
-		rpcrdma_rpc_put_word(buf, 3, msg->call.prog);
-		rpcrdma_rpc_put_word(buf, 4, msg->call.vers);
-		rpcrdma_rpc_put_word(buf, 5, msg->call.proc);
-		rpcrdma_rpc_put_word(buf, 6, msg->call.cred.flavor);
-		rpcrdma_rpc_put_word(buf, 7, 0);
-		rpcrdma_rpc_put_word(buf, 8, msg->call.verf.flavor);
-		rpcrdma_rpc_put_word(buf, 9, 0);
+		/* xid type rpcvers prog, vers proc flavor len: in wire order */
+		rpcrdma_wire_swap4(buf, msg);
+		rpcrdma_wire_swap4((uint8_t *)buf + 16, (const uint8_t *)msg + 16);
+		rpcrdma_wire_put32(buf, 8, msg->call.verf.flavor);
+		rpcrdma_wire_put32(buf, 9, 0);
 		return 40;
 	}
 	return rpcrdma_rpc_encode_full(msg, buf, buflen);
