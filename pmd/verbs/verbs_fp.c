@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * verbs PMD fast path.
+ *
+ * Sends: queue_send_burst translates each PMD work request and writes it
+ * into the send queue at once (ibv_wr_start on the first of a batch, then
+ * ibv_wr_send / _send_inv / _rdma_write / _rdma_read with the SGL or inline
+ * data); flush calls ibv_wr_complete, which rings one doorbell for the whole
+ * batch. Without the ibv_wr API the work requests are staged as a chain of
+ * ibv_send_wr and flush posts the chain with one ibv_post_send.
+ *
+ * Every work request we post carries our own wr_id (verbs_xlate.h): the
+ * completion names the QP and the ring slot that holds the user's wr_id and
+ * opcode, and retires every send slot up to it (completions are in order on
+ * a queue, and an unsignaled work request's slot is retired by the next
+ * completion after it). The PMD counts the send and receive queue depths
+ * itself, so the provider is never asked for more than it has room for.
+ *
+ * No system call, lock or allocation here, other than what the provider
+ * does: the mlx5 provider takes the send queue's spinlock between
+ * ibv_wr_start and ibv_wr_complete unless MLX5_SINGLE_THREADED=1 (each QP
+ * has one owner here, so the lock is never contended).
+ */
+#include <string.h>
+
+#include "verbs_pmd.h"
+
+/* ---------------- receives ---------------- */
+
+static uint16_t verbs_post_recv_burst(struct rpcrdma_pmd_qp *q,
+				      const struct rpcrdma_pmd_recv_wr *wrs, uint16_t n)
+{
+	struct verbs_qp *qp = to_verbs_qp(q);
+	struct ibv_recv_wr rw[VERBS_POLL_CHUNK];
+	uint32_t space = qp->max_recv_wr - (qp->rq_head - qp->rq_tail);
+	uint16_t done = 0;
+	bool stop = false;
+
+	if (n > space)
+		n = (uint16_t)space;
+	while (done < n && !stop) {
+		struct ibv_recv_wr *bad = NULL;
+		unsigned int k = 0;
+		int ret;
+
+		while (k < VERBS_POLL_CHUNK && done + k < n) {
+			const struct rpcrdma_pmd_recv_wr *wr = &wrs[done + k];
+			uint32_t slot = (qp->rq_head + k) & qp->rq_mask;
+
+			if (verbs_unlikely(wr->num_sge > qp->max_recv_sge)) {
+				stop = true;
+				break;
+			}
+			rw[k].wr_id = verbs_wrid(qp->tag, true, slot);
+			/* same layout (verbs_xlate.h); the provider only reads it */
+			rw[k].sg_list = (struct ibv_sge *)(uintptr_t)wr->sg_list;
+			rw[k].num_sge = wr->num_sge;
+			rw[k].next = &rw[k + 1];
+			qp->rq[slot] = wr->wr_id;
+			k++;
+		}
+		if (k == 0)
+			break;
+		rw[k - 1].next = NULL;
+		ret = ibv_post_recv(qp->qp, rw, &bad);
+		if (verbs_unlikely(ret != 0)) {
+			/* the ones before bad were posted */
+			k = bad != NULL && bad >= rw && bad < rw + k ? (unsigned int)(bad - rw) : 0;
+			stop = true;
+		}
+		qp->rq_head += k;
+		done = (uint16_t)(done + k);
+	}
+	q->stats.recv_wrs += done;
+	return done;
+}
+
+/* ---------------- sends ---------------- */
+
+static inline bool send_ready(const struct rpcrdma_pmd_qp *q)
+{
+	return q->state == RPCRDMA_PMD_QPS_RTS || q->state == RPCRDMA_PMD_QPS_ERROR;
+}
+
+static uint16_t verbs_queue_send_wr(struct rpcrdma_pmd_qp *q, const struct rpcrdma_pmd_send_wr *wrs,
+				    uint16_t n)
+{
+	struct verbs_qp *qp = to_verbs_qp(q);
+	struct ibv_qp_ex *qpx = qp->qpx;
+	uint32_t space = qp->max_send_wr - (qp->sq_head - qp->sq_tail);
+	uint16_t i;
+
+	if (verbs_unlikely(!send_ready(q)))
+		return 0;
+	if (n > space)
+		n = (uint16_t)space;
+	for (i = 0; i < n; i++) {
+		const struct rpcrdma_pmd_send_wr *wr = &wrs[i];
+		uint32_t slot = qp->sq_head & qp->sq_mask;
+		struct verbs_swr x;
+
+		if (verbs_unlikely(verbs_send_wr_xlate(wr, qp->max_send_sge, qp->max_inline, &x) !=
+				   0))
+			break;
+		if (!qp->batch) {
+			ibv_wr_start(qpx);
+			qp->batch = true;
+		}
+		qpx->wr_id = verbs_wrid(qp->tag, false, slot);
+		/* the ibv_wr API chooses inline by the data call, not by a flag */
+		qpx->wr_flags = x.send_flags & ~(unsigned int)IBV_SEND_INLINE;
+		switch (x.opcode) {
+		case IBV_WR_SEND:
+			ibv_wr_send(qpx);
+			break;
+		case IBV_WR_SEND_WITH_INV:
+			ibv_wr_send_inv(qpx, x.invalidate_rkey);
+			break;
+		case IBV_WR_RDMA_WRITE:
+			ibv_wr_rdma_write(qpx, x.rkey, x.remote_addr);
+			break;
+		default:
+			ibv_wr_rdma_read(qpx, x.rkey, x.remote_addr);
+			break;
+		}
+		if (x.send_flags & IBV_SEND_INLINE) {
+			if (wr->num_sge == 1) {
+				ibv_wr_set_inline_data(qpx, (void *)(uintptr_t)wr->sg_list[0].addr,
+						       wr->sg_list[0].length);
+			} else {
+				struct ibv_data_buf b[VERBS_SGE_MAX];
+				uint16_t j;
+
+				for (j = 0; j < wr->num_sge; j++) {
+					b[j].addr = (void *)(uintptr_t)wr->sg_list[j].addr;
+					b[j].length = wr->sg_list[j].length;
+				}
+				ibv_wr_set_inline_data_list(qpx, wr->num_sge, b);
+			}
+		} else {
+			ibv_wr_set_sge_list(qpx, wr->num_sge, (const struct ibv_sge *)wr->sg_list);
+		}
+		qp->sq[slot].wr_id = wr->wr_id;
+		qp->sq[slot].opcode = wr->opcode;
+		qp->sq_head++;
+	}
+	q->stats.send_wrs += i;
+	return i;
+}
+
+static uint16_t verbs_queue_send_post(struct rpcrdma_pmd_qp *q,
+				      const struct rpcrdma_pmd_send_wr *wrs, uint16_t n)
+{
+	struct verbs_qp *qp = to_verbs_qp(q);
+	uint32_t space = qp->max_send_wr - (qp->sq_head - qp->sq_tail);
+	uint16_t i;
+
+	if (verbs_unlikely(!send_ready(q)))
+		return 0;
+	if (n > space)
+		n = (uint16_t)space;
+	for (i = 0; i < n; i++) {
+		const struct rpcrdma_pmd_send_wr *wr = &wrs[i];
+		uint32_t slot = qp->sq_head & qp->sq_mask;
+		struct verbs_swr x;
+
+		if (verbs_unlikely(verbs_send_wr_xlate(wr, qp->max_send_sge, qp->max_inline, &x) !=
+				   0))
+			break;
+		verbs_swr_to_ibv(&x, wr, verbs_wrid(qp->tag, false, slot), &qp->pwr[slot],
+				 &qp->psge[(size_t)slot * qp->max_send_sge]);
+		qp->sq[slot].wr_id = wr->wr_id;
+		qp->sq[slot].opcode = wr->opcode;
+		qp->sq_head++;
+	}
+	q->stats.send_wrs += i;
+	return i;
+}
+
+/* Complete [from, to) of the send ring ourselves, with WR_FLUSH_ERR. */
+static void sq_lost(struct verbs_qp *qp, uint32_t from, uint32_t to)
+{
+	struct verbs_cq *cq = qp->scq;
+
+	for (; from != to; from++) {
+		const struct verbs_sqe *e = &qp->sq[from & qp->sq_mask];
+
+		if (cq->sw_head - cq->sw_tail > cq->sw_mask) {
+			cq->sw_lost++;
+			continue;
+		}
+		verbs_wc_fill(&cq->sw[cq->sw_head & cq->sw_mask], e->wr_id, &qp->common,
+			      IBV_WC_WR_FLUSH_ERR, verbs_wc_opcode_of_wr(e->opcode), 0, 0, 0);
+		cq->sw_head++;
+	}
+	/*
+	 * sq_tail stays: the device still completes what came before @from, and
+	 * the first completion after @to retires these slots with it.
+	 */
+}
+
+static unsigned int verbs_flush_wr(struct rpcrdma_pmd_qp *q)
+{
+	struct verbs_qp *qp = to_verbs_qp(q);
+	unsigned int n = qp->sq_head - qp->sq_db;
+	int ret;
+
+	if (n == 0)
+		return 0;
+	ret = ibv_wr_complete(qp->qpx);
+	qp->batch = false;
+	if (verbs_unlikely(ret != 0)) {
+		/* nothing of the batch was posted (ibv_wr_complete(3)) */
+		sq_lost(qp, qp->sq_db, qp->sq_head);
+		qp->sq_db = qp->sq_head;
+		verbs_qp_fatal(qp, verbs_err(ret));
+		return 0;
+	}
+	qp->sq_db = qp->sq_head;
+	q->stats.doorbells++;
+	return n;
+}
+
+static unsigned int verbs_flush_post(struct rpcrdma_pmd_qp *q)
+{
+	struct verbs_qp *qp = to_verbs_qp(q);
+	unsigned int n = qp->sq_head - qp->sq_db, posted, i;
+	struct ibv_send_wr *first, *bad = NULL;
+	uint32_t s;
+	int ret;
+
+	if (n == 0)
+		return 0;
+	/* chain the staged work requests in ring order */
+	for (s = qp->sq_db, i = 1; i < n; s++, i++)
+		qp->pwr[s & qp->sq_mask].next = &qp->pwr[(s + 1) & qp->sq_mask];
+	qp->pwr[s & qp->sq_mask].next = NULL;
+	first = &qp->pwr[qp->sq_db & qp->sq_mask];
+	ret = ibv_post_send(qp->qp, first, &bad);
+	if (verbs_unlikely(ret != 0)) {
+		/* bad and everything after it were not posted */
+		posted = 0;
+		if (bad != NULL && bad >= qp->pwr && bad <= qp->pwr + qp->sq_mask)
+			posted = ((uint32_t)(bad - qp->pwr) - qp->sq_db) & qp->sq_mask;
+		if (posted > n)
+			posted = 0;
+		if (posted != 0)
+			q->stats.doorbells++;
+		sq_lost(qp, qp->sq_db + posted, qp->sq_head);
+		qp->sq_db = qp->sq_head;
+		verbs_qp_fatal(qp, verbs_err(ret));
+		return posted;
+	}
+	qp->sq_db = qp->sq_head;
+	q->stats.doorbells++;
+	return n;
+}
+
+/* ---------------- completions ---------------- */
+
+/*
+ * One completion: find its QP and slot from our wr_id and fill @wc.
+ * @return 1, or 0 for a completion of a QP destroyed since (dropped).
+ * Exactly one of @cqx and @w is used (constant at each call site).
+ */
+static inline __attribute__((always_inline)) unsigned int
+wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint64_t id,
+       enum ibv_wc_status status, struct rpcrdma_pmd_wc *wc)
+{
+	struct verbs_dev *dev = cq->dev;
+	uint32_t tag = verbs_wrid_tag(id), slot = verbs_wrid_slot(id);
+	uint16_t idx = verbs_tag_index(tag);
+	struct verbs_qp *qp;
+
+	qp = idx < dev->qp_cap ? dev->qps[idx] : NULL;
+	if (verbs_unlikely(qp == NULL || qp->tag != tag)) {
+		cq->stale++;
+		return 0;
+	}
+	if (verbs_wrid_is_recv(id)) {
+		uint32_t len = 0, inv = 0;
+		unsigned int flags = 0;
+
+		slot &= qp->rq_mask;
+		qp->rq_tail++;
+		if (status == IBV_WC_SUCCESS) {
+			if (cqx != NULL) {
+				len = ibv_wc_read_byte_len(cqx);
+				flags = ibv_wc_read_wc_flags(cqx);
+				if (flags & IBV_WC_WITH_INV)
+					inv = ibv_wc_read_invalidated_rkey(cqx);
+			} else {
+				len = w->byte_len;
+				flags = w->wc_flags;
+				inv = w->invalidated_rkey;
+			}
+		}
+		verbs_wc_fill(wc, qp->rq[slot], &qp->common, status, RPCRDMA_PMD_WC_RECV, len,
+			      flags, inv);
+	} else {
+		const struct verbs_sqe *e;
+		uint32_t len = 0, adv;
+
+		slot &= qp->sq_mask;
+		e = &qp->sq[slot];
+		adv = ((slot - qp->sq_tail) & qp->sq_mask) + 1;
+		/* this slot and every unsignaled one before it are done */
+		if (verbs_likely(adv <= qp->sq_head - qp->sq_tail))
+			qp->sq_tail += adv;
+		if (status == IBV_WC_SUCCESS && e->opcode == RPCRDMA_PMD_WR_RDMA_READ)
+			len = cqx != NULL ? ibv_wc_read_byte_len(cqx) : w->byte_len;
+		verbs_wc_fill(wc, e->wr_id, &qp->common, status, verbs_wc_opcode_of_wr(e->opcode),
+			      len, 0, 0);
+	}
+	return 1;
+}
+
+static inline uint16_t sw_pop(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint16_t n)
+{
+	uint16_t k = 0;
+
+	while (k < n && cq->sw_tail != cq->sw_head)
+		wc[k++] = cq->sw[cq->sw_tail++ & cq->sw_mask];
+	return k;
+}
+
+static inline uint16_t poll_done(struct verbs_cq *cq, uint16_t k)
+{
+	cq->common.stats.polls++;
+	cq->common.stats.wcs += k;
+	if (k == 0)
+		cq->common.stats.empty_polls++;
+	return k;
+}
+
+static uint16_t verbs_poll_cq_ex(struct rpcrdma_pmd_cq *c, struct rpcrdma_pmd_wc *wc, uint16_t n)
+{
+	struct verbs_cq *cq = to_verbs_cq(c);
+	struct ibv_cq_ex *cqx = cq->cqx;
+	struct ibv_poll_cq_attr attr = { .comp_mask = 0 };
+	uint16_t k = 0;
+
+	/* ENOENT: empty; any other error: nothing polled either */
+	if (n != 0 && ibv_start_poll(cqx, &attr) == 0) {
+		for (;;) {
+			k = (uint16_t)(k + wc_one(cq, cqx, NULL, cqx->wr_id, cqx->status, &wc[k]));
+			if (k == n || ibv_next_poll(cqx) != 0)
+				break;
+		}
+		ibv_end_poll(cqx);
+	}
+	if (verbs_unlikely(cq->sw_tail != cq->sw_head))
+		k = (uint16_t)(k + sw_pop(cq, wc + k, (uint16_t)(n - k)));
+	return poll_done(cq, k);
+}
+
+static uint16_t verbs_poll_cq(struct rpcrdma_pmd_cq *c, struct rpcrdma_pmd_wc *wc, uint16_t n)
+{
+	struct verbs_cq *cq = to_verbs_cq(c);
+	struct ibv_wc w[VERBS_POLL_CHUNK];
+	uint16_t k = 0;
+
+	while (k < n) {
+		int want = n - k < VERBS_POLL_CHUNK ? n - k : VERBS_POLL_CHUNK;
+		int got = ibv_poll_cq(cq->cq, want, w), i;
+
+		if (got <= 0)
+			break;
+		for (i = 0; i < got; i++)
+			k = (uint16_t)(k +
+				       wc_one(cq, NULL, &w[i], w[i].wr_id, w[i].status, &wc[k]));
+		if (got < want)
+			break;
+	}
+	if (verbs_unlikely(cq->sw_tail != cq->sw_head))
+		k = (uint16_t)(k + sw_pop(cq, wc + k, (uint16_t)(n - k)));
+	return poll_done(cq, k);
+}
+
+void verbs_qp_set_fast_path(struct verbs_qp *qp)
+{
+	qp->common.post_recv_burst = verbs_post_recv_burst;
+	if (qp->qpx != NULL) {
+		qp->common.queue_send_burst = verbs_queue_send_wr;
+		qp->common.flush = verbs_flush_wr;
+	} else {
+		qp->common.queue_send_burst = verbs_queue_send_post;
+		qp->common.flush = verbs_flush_post;
+	}
+}
+
+void verbs_cq_set_fast_path(struct verbs_cq *cq)
+{
+	cq->common.poll_burst = cq->cqx != NULL ? verbs_poll_cq_ex : verbs_poll_cq;
+}

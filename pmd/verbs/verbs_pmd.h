@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * verbs PMD, private objects.
+ *
+ * verbs_xlate.[ch]: pure translations (tested without a device).
+ * verbs_ctrl.c:     devices, PDs, MRs, CQs, QPs, rdma_cm connection
+ *                   management and asynchronous events.
+ * verbs_fp.c:       the fast path: post receives, stage sends between
+ *                   ibv_wr_start and ibv_wr_complete (or as an ibv_send_wr
+ *                   chain), one doorbell per flush, poll CQs in bursts.
+ *
+ * QPs are created by the PMD (ibv_create_qp_ex or mlx5dv_create_qp), not by
+ * rdma_cm, and moved to INIT at once so that receives can be posted before
+ * connecting; rdma_cm only exchanges the connection messages and gives the
+ * RTR/RTS attributes (rdma_init_qp_attr), as SPDK's mlx5_dv provider does.
+ */
+#ifndef RPCRDMA_PMD_VERBS_H
+#define RPCRDMA_PMD_VERBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_pmd_driver.h>
+#include <rpcrdma/rpcrdma_verbs.h>
+
+#include "verbs_config.h"
+#include "verbs_xlate.h"
+
+#define VERBS_DRIVER	   RPCRDMA_VERBS_DRIVER
+#define VERBS_QP_INDEX_MAX 65536u /* QPs per device (16 bits of the wr_id tag) */
+#define VERBS_POLL_CHUNK   32	  /* ibv_wc / ibv_recv_wr on the stack per call */
+
+#if defined(__GNUC__)
+#define verbs_likely(x)	  __builtin_expect(!!(x), 1)
+#define verbs_unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define verbs_likely(x)	  (x)
+#define verbs_unlikely(x) (x)
+#endif
+
+/* How a QP posts its send queue. */
+enum verbs_send_path {
+	VERBS_SEND_MLX5DV,  /* mlx5dv_create_qp; ibv_wr_* through the mlx5 provider */
+	VERBS_SEND_WR_API,  /* ibv_create_qp_ex; ibv_wr_start ... ibv_wr_complete */
+	VERBS_SEND_POST_WR, /* ibv_create_qp; a chain of ibv_send_wr per ibv_post_send */
+};
+
+/* What an rdma_cm_id's context points at. */
+enum verbs_ep_kind {
+	VERBS_EP_LISTENER,
+	VERBS_EP_REQ,
+	VERBS_EP_QP,
+};
+struct verbs_ep {
+	enum verbs_ep_kind kind;
+	void *obj;
+};
+
+struct verbs_qp;
+struct verbs_req;
+
+struct verbs_dev {
+	struct rpcrdma_pmd_dev common;
+	/* read by the fast path: the QP of a wr_id tag */
+	struct verbs_qp **qps; /* by tag index; NULL: free */
+	uint32_t qp_cap;
+
+	struct verbs_devargs args;
+	struct ibv_context *ctx;
+	char name[64];
+	uint8_t port;
+	uint8_t link_layer; /* IBV_LINK_LAYER_* */
+	struct ibv_device_attr attr;
+	enum verbs_send_path send_path; /* what QP creation tries first */
+	bool cq_ex;			/* CQs are extended CQs */
+	bool fatal;			/* device fatal or removed: nothing works any more */
+	bool path_logged;
+	struct rdma_event_channel *cm; /* non-blocking */
+	int epfd;		       /* event_fd(): the CM channel and the async fd */
+	uint16_t *qp_gen;	       /* by tag index: generation of the next QP there */
+	uint32_t qp_hint;
+	uint32_t next_pd_id;
+	TAILQ_HEAD(, verbs_qp) qp_list;
+	TAILQ_HEAD(, verbs_req) reqs;
+	struct rpcrdma_pmd_event *evq; /* FIFO of events not yet returned */
+	unsigned int evq_head, evq_len, evq_cap;
+};
+
+struct verbs_pd {
+	struct rpcrdma_pmd_pd common;
+	struct ibv_pd *pd;
+	TAILQ_HEAD(, verbs_mr) mrs;
+};
+
+struct verbs_mr {
+	struct rpcrdma_pmd_mr common;
+	struct ibv_mr *mr; /* NULL while invalidated */
+	int ibv_access;
+	TAILQ_ENTRY(verbs_mr) next;
+};
+
+struct verbs_cq {
+	struct rpcrdma_pmd_cq common;
+	struct verbs_dev *dev;
+	struct ibv_cq *cq;
+	struct ibv_cq_ex *cqx; /* NULL: polled with ibv_poll_cq */
+	/*
+	 * Completions the PMD makes itself: work requests of a flush that the
+	 * provider refused (ibv_wr_complete or ibv_post_send failed) complete
+	 * here with WR_FLUSH_ERR, after the QP is moved to error.
+	 */
+	struct rpcrdma_pmd_wc *sw;
+	uint32_t sw_mask;
+	uint32_t sw_head;
+	uint32_t sw_tail;
+	uint64_t stale;	  /* completions of destroyed QPs, dropped */
+	uint64_t sw_lost; /* own completions dropped: the software ring was full */
+};
+
+/* What the PMD remembers of a staged send-queue work request. */
+struct verbs_sqe {
+	uint64_t wr_id; /* the user's */
+	uint8_t opcode; /* enum rpcrdma_pmd_wr_opcode */
+};
+
+enum verbs_conn_state {
+	VERBS_CONN_IDLE,       /* no connection; QP in INIT */
+	VERBS_CONN_RESOLVING,  /* client: address and route resolution */
+	VERBS_CONN_CONNECTING, /* client: connect request sent, waiting for the reply */
+	VERBS_CONN_ACCEPTED,   /* server: accepted (QP in RTS), waiting for the RTU */
+	VERBS_CONN_UP,	       /* established */
+	VERBS_CONN_DOWN,       /* disconnected or failed; QP in error */
+};
+
+struct verbs_qp {
+	struct rpcrdma_pmd_qp common;
+	/* fast path */
+	struct ibv_qp *qp;
+	struct ibv_qp_ex *qpx;	 /* the ibv_wr_* paths; NULL on VERBS_SEND_POST_WR */
+	struct verbs_sqe *sq;	 /* by send slot */
+	uint64_t *rq;		 /* by receive slot: the user's wr_id */
+	struct ibv_send_wr *pwr; /* VERBS_SEND_POST_WR: staged WRs by send slot */
+	struct ibv_sge *psge;	 /* ... and their SGEs, max_send_sge per slot */
+	uint32_t tag;		 /* upper half of our wr_ids */
+	uint32_t sq_mask;
+	uint32_t sq_head; /* next slot to stage */
+	uint32_t sq_db;	  /* staged before this rang the doorbell */
+	uint32_t sq_tail; /* completed before this */
+	uint32_t rq_mask;
+	uint32_t rq_head; /* posted */
+	uint32_t rq_tail; /* completed */
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_inline;
+	uint16_t max_send_sge;
+	uint16_t max_recv_sge;
+	bool batch; /* ibv_wr_start called, ibv_wr_complete not yet */
+
+	/* control path */
+	struct verbs_dev *dev;
+	struct verbs_cq *scq;
+	struct verbs_cq *rcq;
+	enum verbs_send_path path;
+	enum verbs_conn_state conn;
+	struct rdma_cm_id *cm_id;
+	struct verbs_ep ep;
+	uint8_t rnr_retry;
+	uint8_t rnr_timer; /* IB code */
+	bool disc_reported;
+	uint8_t pdata_len; /* connect(): private data for rdma_connect */
+	uint8_t pdata[RPCRDMA_PMD_PRIVATE_DATA_MAX];
+	TAILQ_ENTRY(verbs_qp) next;
+};
+
+enum verbs_req_state {
+	VERBS_REQ_REQUESTED, /* CONNECT_REQUEST returned; waiting for accept or reject */
+	VERBS_REQ_DEAD,	     /* the client went away, or the listener closed */
+};
+
+struct verbs_req {
+	struct rpcrdma_pmd_conn_req common;
+	enum verbs_req_state state;
+	struct rdma_cm_id *id; /* NULL once dead */
+	struct verbs_ep ep;
+	uint8_t initiator_depth;     /* the client's, from its request */
+	uint8_t responder_resources; /* ... */
+	TAILQ_ENTRY(verbs_req) next;
+};
+
+/* verbs_fp.c */
+void verbs_qp_set_fast_path(struct verbs_qp *qp);
+void verbs_cq_set_fast_path(struct verbs_cq *cq);
+
+/*
+ * verbs_ctrl.c: the provider refused a flush; move the QP to error (its
+ * outstanding work requests flush). Called from the fast path, which is
+ * then no longer fast: this is a provider failure, not a normal event.
+ */
+void verbs_qp_fatal(struct verbs_qp *qp, int err);
+
+static inline struct verbs_dev *to_verbs_dev(struct rpcrdma_pmd_dev *d)
+{
+	return container_of(d, struct verbs_dev, common);
+}
+
+static inline struct verbs_pd *to_verbs_pd(struct rpcrdma_pmd_pd *p)
+{
+	return container_of(p, struct verbs_pd, common);
+}
+
+static inline struct verbs_mr *to_verbs_mr(struct rpcrdma_pmd_mr *m)
+{
+	return container_of(m, struct verbs_mr, common);
+}
+
+static inline struct verbs_cq *to_verbs_cq(struct rpcrdma_pmd_cq *c)
+{
+	return container_of(c, struct verbs_cq, common);
+}
+
+static inline struct verbs_qp *to_verbs_qp(struct rpcrdma_pmd_qp *q)
+{
+	return container_of(q, struct verbs_qp, common);
+}
+
+#endif /* RPCRDMA_PMD_VERBS_H */
