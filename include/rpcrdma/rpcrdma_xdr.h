@@ -76,12 +76,14 @@ struct rpcrdma_xdr_region {
 static inline struct rpcrdma_xdr_region rpcrdma_xdr_region_va(void *addr, uint32_t len,
 							      uint32_t lkey, uint32_t rkey)
 {
-	struct rpcrdma_xdr_region r = { .addr = addr,
-					.iova = (uint64_t)(uintptr_t)addr,
-					.len = len,
-					.lkey = lkey,
-					.rkey = rkey };
+	struct rpcrdma_xdr_region r;
 
+	/* Member by member: the header is also included from C++17. */
+	r.addr = addr;
+	r.iova = (uint64_t)(uintptr_t)addr;
+	r.len = len;
+	r.lkey = lkey;
+	r.rkey = rkey;
 	return r;
 }
 
