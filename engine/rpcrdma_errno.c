@@ -72,6 +72,19 @@ static const struct {
 	[RPCRDMA_E_PCAP_TRUNC -
 		RPCRDMA_ERRNO_BASE] = { "PCAP_TRUNC",
 					"capture file ends inside a record or block" },
+	[RPCRDMA_E_CHUNK_POS -
+		RPCRDMA_ERRNO_BASE] = { "CHUNK_POS",
+					"read chunk position out of order or outside the message" },
+	[RPCRDMA_E_CHUNK_LEN -
+		RPCRDMA_ERRNO_BASE] = { "CHUNK_LEN",
+					"chunk length zero, too long, or not its XDR length" },
+	[RPCRDMA_E_NOMSG -
+		RPCRDMA_ERRNO_BASE] = { "NOMSG",
+					"RDMA_NOMSG without its chunk or with inline data" },
+	[RPCRDMA_E_CHUNK_OFFER -
+		RPCRDMA_ERRNO_BASE] = { "CHUNK_OFFER",
+					"reply chunk lists disagree with the call's offer" },
+	[RPCRDMA_E_XDR_END - RPCRDMA_ERRNO_BASE] = { "XDR_END", "XDR stream ends before the item" },
 };
 
 const char *rpcrdma_strerror(int err)

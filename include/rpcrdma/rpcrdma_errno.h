@@ -83,6 +83,19 @@ enum rpcrdma_errno {
 	RPCRDMA_E_PCAP_TOO_BIG,
 	/** A capture file that ends inside a record or block. */
 	RPCRDMA_E_PCAP_TRUNC,
+	/** A read chunk position out of order, unaligned, or outside the message (ERR_CHUNK). */
+	RPCRDMA_E_CHUNK_POS,
+	/** A chunk of length zero, too long, or disagreeing with its XDR length word. */
+	RPCRDMA_E_CHUNK_LEN,
+	/**
+	 * RDMA_NOMSG without the chunk that carries the message, or with inline
+	 * data; or a position-zero read chunk in RDMA_MSG (ERR_CHUNK).
+	 */
+	RPCRDMA_E_NOMSG,
+	/** A reply's chunk lists disagree with the chunks its call offered. */
+	RPCRDMA_E_CHUNK_OFFER,
+	/** An XDR stream (RPC message) ends before the item being decoded. */
+	RPCRDMA_E_XDR_END,
 	/** One past the last rpcrdma error number. */
 	RPCRDMA_E_MAX,
 };
