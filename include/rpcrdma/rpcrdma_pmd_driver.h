@@ -102,6 +102,19 @@ struct rpcrdma_pmd_ops {
 	TAILQ_ENTRY(rpcrdma_pmd_ops) next;
 };
 
+/** The completion opcode of a send-queue work request of opcode @p wr_opcode. */
+static inline uint8_t rpcrdma_pmd_wc_opcode_of_wr(uint8_t wr_opcode)
+{
+	switch (wr_opcode) {
+	case RPCRDMA_PMD_WR_RDMA_WRITE:
+		return RPCRDMA_PMD_WC_RDMA_WRITE;
+	case RPCRDMA_PMD_WR_RDMA_READ:
+		return RPCRDMA_PMD_WC_RDMA_READ;
+	default: /* SEND, SEND_WITH_INV */
+		return RPCRDMA_PMD_WC_SEND;
+	}
+}
+
 /** Add a driver to the registry (called from RPCRDMA_PMD_REGISTER constructors). */
 void rpcrdma_pmd_register(struct rpcrdma_pmd_ops *ops);
 

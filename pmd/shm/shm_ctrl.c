@@ -67,18 +67,7 @@ struct shm_req {
 	TAILQ_ENTRY(shm_req) next;
 };
 
-static void shm_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void shm_log(const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	rpcrdma_pmd_log(SHM_DRIVER, "%s", msg);
-}
+#define shm_log(...) rpcrdma_pmd_log(SHM_DRIVER, __VA_ARGS__)
 
 static size_t align_up(size_t v, size_t a)
 {

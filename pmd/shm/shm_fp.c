@@ -49,18 +49,6 @@ static inline struct shm_swqe *sq_slot(struct shm_qp *qp, uint32_t i)
 	return (struct shm_swqe *)(void *)(qp->sq + (size_t)(i & qp->sq_mask) * qp->sq_stride);
 }
 
-static inline uint8_t wc_opcode(uint8_t wr_opcode)
-{
-	switch (wr_opcode) {
-	case RPCRDMA_PMD_WR_RDMA_WRITE:
-		return RPCRDMA_PMD_WC_RDMA_WRITE;
-	case RPCRDMA_PMD_WR_RDMA_READ:
-		return RPCRDMA_PMD_WC_RDMA_READ;
-	default:
-		return RPCRDMA_PMD_WC_SEND;
-	}
-}
-
 /*
  * Check a local key in our own MR table. The table is ours, but a peer may
  * clear @valid at any time (SEND_WITH_INV): a key invalidated during the
@@ -376,8 +364,8 @@ void shm_sq_progress(struct shm_qp *qp)
 		if (cq_space(cq) == 0)
 			goto wait;
 		if (qp->common.state == RPCRDMA_PMD_QPS_ERROR) {
-			cq_push(cq, qp, w->wr_id, RPCRDMA_PMD_WC_WR_FLUSH_ERR, wc_opcode(w->opcode),
-				0, 0, 0);
+			cq_push(cq, qp, w->wr_id, RPCRDMA_PMD_WC_WR_FLUSH_ERR,
+				rpcrdma_pmd_wc_opcode_of_wr(w->opcode), 0, 0, 0);
 			qp->sq_exec++;
 			continue;
 		}
@@ -409,12 +397,14 @@ void shm_sq_progress(struct shm_qp *qp)
 		qp->rnr_next = 0;
 		qp->sq_exec++;
 		if (st != RPCRDMA_PMD_WC_SUCCESS) {
-			cq_push(cq, qp, w->wr_id, st, wc_opcode(w->opcode), 0, 0, 0);
+			cq_push(cq, qp, w->wr_id, st, rpcrdma_pmd_wc_opcode_of_wr(w->opcode), 0, 0,
+				0);
 			shm_qp_to_error(qp);
 			continue;
 		}
 		if (w->flags & RPCRDMA_PMD_SEND_SIGNALED)
-			cq_push(cq, qp, w->wr_id, st, wc_opcode(w->opcode), byte_len, 0, 0);
+			cq_push(cq, qp, w->wr_id, st, rpcrdma_pmd_wc_opcode_of_wr(w->opcode),
+				byte_len, 0, 0);
 		if (w->opcode <= RPCRDMA_PMD_WR_SEND_WITH_INV && f->drop_after_sends != 0 &&
 		    ++qp->sends == f->drop_after_sends) {
 			/* the connection drops now; the event poll closes it and reports it */

@@ -46,18 +46,7 @@ struct verbs_listener {
 	char addr[64];
 };
 
-static void verbs_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void verbs_log(const char *fmt, ...)
-{
-	char msg[240];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	rpcrdma_pmd_log(VERBS_DRIVER, "%s", msg);
-}
+#define verbs_log(...) rpcrdma_pmd_log(VERBS_DRIVER, __VA_ARGS__)
 
 static uint32_t pow2_at_least(uint32_t v)
 {

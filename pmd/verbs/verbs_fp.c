@@ -190,7 +190,7 @@ static void sq_lost(struct verbs_qp *qp, uint32_t from, uint32_t to)
 			continue;
 		}
 		verbs_wc_fill(&cq->sw[cq->sw_head & cq->sw_mask], e->wr_id, &qp->common,
-			      IBV_WC_WR_FLUSH_ERR, verbs_wc_opcode_of_wr(e->opcode), 0, 0, 0);
+			      IBV_WC_WR_FLUSH_ERR, rpcrdma_pmd_wc_opcode_of_wr(e->opcode), 0, 0, 0);
 		cq->sw_head++;
 	}
 	/*
@@ -309,8 +309,8 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 			qp->sq_tail += adv;
 		if (status == IBV_WC_SUCCESS && e->opcode == RPCRDMA_PMD_WR_RDMA_READ)
 			len = cqx != NULL ? ibv_wc_read_byte_len(cqx) : w->byte_len;
-		verbs_wc_fill(wc, e->wr_id, &qp->common, status, verbs_wc_opcode_of_wr(e->opcode),
-			      len, 0, 0);
+		verbs_wc_fill(wc, e->wr_id, &qp->common, status,
+			      rpcrdma_pmd_wc_opcode_of_wr(e->opcode), len, 0, 0);
 	}
 	return 1;
 }

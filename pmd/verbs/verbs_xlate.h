@@ -193,19 +193,6 @@ static inline void verbs_swr_to_ibv(const struct verbs_swr *x, const struct rpcr
 	out->wr.rdma.rkey = x->rkey;
 }
 
-/* The completion opcode of a send-queue work request of PMD opcode @wr_opcode. */
-static inline uint8_t verbs_wc_opcode_of_wr(uint8_t wr_opcode)
-{
-	switch (wr_opcode) {
-	case RPCRDMA_PMD_WR_RDMA_WRITE:
-		return RPCRDMA_PMD_WC_RDMA_WRITE;
-	case RPCRDMA_PMD_WR_RDMA_READ:
-		return RPCRDMA_PMD_WC_RDMA_READ;
-	default:
-		return RPCRDMA_PMD_WC_SEND;
-	}
-}
-
 /* ---------------- completions ---------------- */
 
 /*

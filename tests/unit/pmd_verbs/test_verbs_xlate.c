@@ -9,6 +9,8 @@
 #include <netinet/in.h>
 #include <string.h>
 
+#include <rpcrdma/rpcrdma_pmd_driver.h>
+
 #include "verbs_xlate.h"
 
 #include "check.h"
@@ -205,10 +207,10 @@ static void test_wc(void)
 	CHECK_EQ(RPCRDMA_PMD_WC_RNR_RETRY_EXC_ERR, IBV_WC_RNR_RETRY_EXC_ERR);
 	CHECK_EQ(RPCRDMA_PMD_WC_WITH_INV, IBV_WC_WITH_INV);
 
-	CHECK_EQ(verbs_wc_opcode_of_wr(RPCRDMA_PMD_WR_SEND), RPCRDMA_PMD_WC_SEND);
-	CHECK_EQ(verbs_wc_opcode_of_wr(RPCRDMA_PMD_WR_SEND_WITH_INV), RPCRDMA_PMD_WC_SEND);
-	CHECK_EQ(verbs_wc_opcode_of_wr(RPCRDMA_PMD_WR_RDMA_WRITE), RPCRDMA_PMD_WC_RDMA_WRITE);
-	CHECK_EQ(verbs_wc_opcode_of_wr(RPCRDMA_PMD_WR_RDMA_READ), RPCRDMA_PMD_WC_RDMA_READ);
+	CHECK_EQ(rpcrdma_pmd_wc_opcode_of_wr(RPCRDMA_PMD_WR_SEND), RPCRDMA_PMD_WC_SEND);
+	CHECK_EQ(rpcrdma_pmd_wc_opcode_of_wr(RPCRDMA_PMD_WR_SEND_WITH_INV), RPCRDMA_PMD_WC_SEND);
+	CHECK_EQ(rpcrdma_pmd_wc_opcode_of_wr(RPCRDMA_PMD_WR_RDMA_WRITE), RPCRDMA_PMD_WC_RDMA_WRITE);
+	CHECK_EQ(rpcrdma_pmd_wc_opcode_of_wr(RPCRDMA_PMD_WR_RDMA_READ), RPCRDMA_PMD_WC_RDMA_READ);
 
 	memset(&qp, 0, sizeof(qp));
 	qp.qp_num = 0x77;
