@@ -39,10 +39,13 @@ int rt_eal_init(const char *prog, unsigned int nb_lcores, const char *prefix)
 	argv[argc++] = lcores;
 	argv[argc++] = (char *)"--log-level=lib.eal:error";
 	if (prefix) {
-		/* --no-shconf would still create the runtime directory; keep the files */
+		/*
+		 * --no-shconf still creates the runtime directory where the
+		 * socket lives; --in-memory is refused with --no-huge.
+		 */
 		snprintf(pfx, sizeof(pfx), "--file-prefix=%s", prefix);
 		argv[argc++] = pfx;
-		argv[argc++] = (char *)"--in-memory";
+		argv[argc++] = (char *)"--no-shconf";
 	} else {
 		argv[argc++] = (char *)"--no-shconf";
 		argv[argc++] = (char *)"--no-telemetry";
