@@ -455,6 +455,35 @@ int rpcrdma_rt_queue(struct rpcrdma_rt_poller *p, struct rpcrdma_rt_item *item)
 	return 0;
 }
 
+int rpcrdma_rt_queue_burst(struct rpcrdma_rt_poller *p, struct rpcrdma_rt_item **items,
+			   unsigned int n)
+{
+	unsigned int i, k, taken = 0;
+
+	if (unlikely(p->draining))
+		return -ESHUTDOWN;
+	if (p->nworkers == 0) {
+		for (i = 0; i < n; i++)
+			rpcrdma_rt_queue(p, items[i]);
+		return (int)n;
+	}
+	while (taken < n) {
+		if (p->nstaged == RPCRDMA_RT_BURST) {
+			rpcrdma_rt_flush(p);
+			if (p->nstaged == RPCRDMA_RT_BURST)
+				break;
+		}
+		k = RTE_MIN(n - taken, (unsigned int)(RPCRDMA_RT_BURST - p->nstaged));
+		for (i = 0; i < k; i++) {
+			items[taken + i]->poller = p->id;
+			p->staged[p->nstaged + i] = items[taken + i];
+		}
+		p->nstaged += (uint16_t)k;
+		taken += k;
+	}
+	return (int)taken;
+}
+
 int rpcrdma_rt_poller_iterate(struct rpcrdma_rt_poller *p)
 {
 	struct rpcrdma_rt_item *items[RPCRDMA_RT_BURST];

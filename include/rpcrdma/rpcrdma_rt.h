@@ -148,6 +148,13 @@ int rpcrdma_rt_poller_add(struct rpcrdma_rt_poller *p, rpcrdma_rt_poll_t fn, voi
  */
 int rpcrdma_rt_queue(struct rpcrdma_rt_poller *p, struct rpcrdma_rt_item *item);
 
+/**
+ * Hand off n items at once (as rpcrdma_rt_queue() each, one call).
+ * @return how many were taken (0..n; the first ones), or -ESHUTDOWN.
+ */
+int rpcrdma_rt_queue_burst(struct rpcrdma_rt_poller *p, struct rpcrdma_rt_item **items,
+			   unsigned int n);
+
 /** Send the staged items now. @return how many left the staging area. */
 unsigned int rpcrdma_rt_flush(struct rpcrdma_rt_poller *p);
 
