@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// bench-rt: the lcore runtime's ring handoff (poller -> worker -> poller,
+// 32 items per round) next to plain rte_ring bursts of the same 32, in the
+// same run. items_per_second counts items; divide into 1 s for the cost per
+// call. "st" runs both sides on one thread (the code's cost); "lcores"
+// uses two lcores, the poller waiting for each round (this machine has two
+// CPUs shared with other users: cross-lcore figures here are for
+// correctness and trend, not for a larger machine's rate).
+#include <benchmark/benchmark.h>
+
+#include "bench_rt_shim.h"
+
+static void st_plain(benchmark::State &state)
+{
+	for (auto _ : state)
+		bench_rt_plain_round();
+	state.SetItemsProcessed(state.iterations() * 32);
+}
+
+static void st_plain_cb(benchmark::State &state)
+{
+	for (auto _ : state)
+		bench_rt_plain_cb_round();
+	state.SetItemsProcessed(state.iterations() * 32);
+}
+
+static void st_rt(benchmark::State &state)
+{
+	for (auto _ : state)
+		bench_rt_rt_round();
+	state.SetItemsProcessed(state.iterations() * 32);
+}
+
+static void lcores(benchmark::State &state, int rt)
+{
+	const uint64_t n = 20000;
+
+	for (auto _ : state) {
+		uint64_t c = bench_rt_lcores_rounds(rt, n);
+
+		if (c == 0) {
+			state.SkipWithError("rounds failed");
+			break;
+		}
+		state.SetIterationTime((double)c * bench_rt_ns_per_cycle() * 1e-9);
+	}
+	state.SetItemsProcessed(state.iterations() * n * 32);
+}
+
+int main(int argc, char **argv)
+{
+	if (bench_rt_eal_init(argv[0]) != 0 || bench_rt_setup() != 0) {
+		fprintf(stderr, "bench-rt: EAL or setup failed\n");
+		return 1;
+	}
+	benchmark::RegisterBenchmark("handoff/st_plain_rte_ring_round32", st_plain);
+	benchmark::RegisterBenchmark("handoff/st_plain_rte_ring_callbacks_round32", st_plain_cb);
+	benchmark::RegisterBenchmark("handoff/st_rt_round32", st_rt);
+	benchmark::RegisterBenchmark("handoff/lcores_plain_rte_ring_round32", lcores, 0)
+		->UseManualTime()
+		->Iterations(5);
+	benchmark::RegisterBenchmark("handoff/lcores_rt_round32", lcores, 1)
+		->UseManualTime()
+		->Iterations(5);
+	benchmark::Initialize(&argc, argv);
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	return 0;
+}

@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RPC program dispatch (rpcrdma_svc.h): program lookup, the errors the
+ * stack answers itself (RFC 5531 9), and per-slot counters.
+ *
+ * Counter layout: the registry's own counters are one cache line per slot;
+ * each program has one block per slot, cache-line aligned, holding the
+ * program counters followed by the procedure counters of every version in
+ * table order. A slot is written by one thread, so an increment is a plain
+ * load and store (relaxed atomics only so that readers on another thread
+ * see whole values).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rpcrdma/rpcrdma_svc.h>
+
+#define CACHE_LINE    64
+#define SLOTS_MAX     1024
+#define PROG_NAME_LEN 32
+
+/* Increment a counter owned by the calling thread's slot. */
+#define CTR_INC(p) \
+	__atomic_store_n((p), __atomic_load_n((p), __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED)
+#define CTR_GET(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+
+struct reg_ctr {
+	struct rpcrdma_svc_stats s;
+} __attribute__((aligned(CACHE_LINE)));
+
+struct prog_ent {
+	struct rpcrdma_svc_program def;
+	char name[PROG_NAME_LEN];
+	uint32_t low, high;
+	/* per version: first procedure counter index, and counters (>= 1: procedure 0) */
+	uint32_t first[RPCRDMA_SVC_VERS_MAX];
+	uint32_t nctr[RPCRDMA_SVC_VERS_MAX];
+	size_t stride; /* bytes per slot block */
+	uint8_t *ctr;  /* nb_slots blocks: struct rpcrdma_svc_prog_stats, then procedure counters */
+};
+
+struct rpcrdma_svc_registry {
+	uint32_t nb_slots;
+	unsigned int nprogs;
+	struct prog_ent progs[RPCRDMA_SVC_PROGS_MAX];
+	struct reg_ctr *ctr;
+};
+
+static struct rpcrdma_svc_prog_stats *prog_ctr(const struct prog_ent *pe, uint32_t slot)
+{
+	return (struct rpcrdma_svc_prog_stats *)(pe->ctr + (size_t)slot * pe->stride);
+}
+
+static struct rpcrdma_svc_proc_stats *proc_ctr(const struct prog_ent *pe, uint32_t slot,
+					       unsigned int vi, uint32_t proc)
+{
+	struct rpcrdma_svc_proc_stats *first =
+		(struct rpcrdma_svc_proc_stats *)(prog_ctr(pe, slot) + 1);
+
+	return first + pe->first[vi] + proc;
+}
+
+void rpcrdma_svc_params_init(struct rpcrdma_svc_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->nb_slots = 1;
+}
+
+int rpcrdma_svc_registry_create(const struct rpcrdma_svc_params *p,
+				struct rpcrdma_svc_registry **regp)
+{
+	struct rpcrdma_svc_registry *reg;
+
+	if (p->nb_slots == 0 || p->nb_slots > SLOTS_MAX)
+		return -EINVAL;
+	reg = calloc(1, sizeof(*reg));
+	if (reg == NULL)
+		return -ENOMEM;
+	reg->nb_slots = p->nb_slots;
+	reg->ctr = aligned_alloc(CACHE_LINE, sizeof(*reg->ctr) * p->nb_slots);
+	if (reg->ctr == NULL)
+		goto err_ctr;
+	memset(reg->ctr, 0, sizeof(*reg->ctr) * p->nb_slots);
+	*regp = reg;
+	return 0;
+
+err_ctr:
+	free(reg);
+	return -ENOMEM;
+}
+
+void rpcrdma_svc_registry_free(struct rpcrdma_svc_registry *reg)
+{
+	unsigned int i;
+
+	if (reg == NULL)
+		return;
+	for (i = 0; i < reg->nprogs; i++)
+		free(reg->progs[i].ctr);
+	free(reg->ctr);
+	free(reg);
+}
+
+static struct prog_ent *prog_find(const struct rpcrdma_svc_registry *reg, uint32_t prog)
+{
+	unsigned int i;
+
+	for (i = 0; i < reg->nprogs; i++)
+		if (reg->progs[i].def.prog == prog)
+			return (struct prog_ent *)&reg->progs[i];
+	return NULL;
+}
+
+static int vers_find(const struct prog_ent *pe, uint32_t vers)
+{
+	unsigned int i;
+
+	for (i = 0; i < pe->def.nvers; i++)
+		if (pe->def.vers[i].vers == vers)
+			return (int)i;
+	return -1;
+}
+
+static int check_program(const struct rpcrdma_svc_program *def)
+{
+	unsigned int i, j;
+
+	if (def->nvers == 0 || def->nvers > RPCRDMA_SVC_VERS_MAX || def->vers == NULL)
+		return -EINVAL;
+	for (i = 0; i < def->nvers; i++) {
+		const struct rpcrdma_svc_version *v = &def->vers[i];
+
+		if (v->nprocs > RPCRDMA_SVC_PROCS_MAX || (v->nprocs > 0 && v->procs == NULL))
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (def->vers[j].vers == v->vers)
+				return -EINVAL;
+		for (j = 0; j < v->nprocs; j++)
+			if (v->procs[j].args_size > RPCRDMA_SVC_ARGS_MAX ||
+			    v->procs[j].res_size > RPCRDMA_SVC_RES_MAX)
+				return -E2BIG;
+	}
+	return 0;
+}
+
+int rpcrdma_svc_register(struct rpcrdma_svc_registry *reg, const struct rpcrdma_svc_program *def)
+{
+	struct prog_ent *pe;
+	uint32_t nctr = 0;
+	unsigned int i;
+	size_t bytes;
+	int ret;
+
+	ret = check_program(def);
+	if (ret)
+		return ret;
+	if (prog_find(reg, def->prog))
+		return -EEXIST;
+	if (reg->nprogs == RPCRDMA_SVC_PROGS_MAX)
+		return -ENOSPC;
+
+	pe = &reg->progs[reg->nprogs];
+	memset(pe, 0, sizeof(*pe));
+	pe->def = *def;
+	snprintf(pe->name, sizeof(pe->name), "%s", def->name ? def->name : "");
+	pe->def.name = pe->name;
+	pe->low = UINT32_MAX;
+	for (i = 0; i < def->nvers; i++) {
+		uint32_t v = def->vers[i].vers;
+
+		pe->low = v < pe->low ? v : pe->low;
+		pe->high = v > pe->high ? v : pe->high;
+		pe->first[i] = nctr;
+		/* procedure 0 always has counters: the default NULL procedure */
+		pe->nctr[i] = def->vers[i].nprocs ? def->vers[i].nprocs : 1;
+		nctr += pe->nctr[i];
+	}
+	bytes = sizeof(struct rpcrdma_svc_prog_stats) +
+		nctr * sizeof(struct rpcrdma_svc_proc_stats);
+	pe->stride = (bytes + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1);
+	pe->ctr = aligned_alloc(CACHE_LINE, pe->stride * reg->nb_slots);
+	if (pe->ctr == NULL)
+		return -ENOMEM;
+	memset(pe->ctr, 0, pe->stride * reg->nb_slots);
+	reg->nprogs++;
+	return 0;
+}
+
+/* ------------------------------------------------------------ replies */
+
+/* Append an RPC reply header built from msg; -ENOSPC leaves the stream as it was. */
+static int put_reply_hdr(struct rpcrdma_xdr_enc *reply, const struct rpcrdma_rpc_msg *msg)
+{
+	uint8_t hdr[32];
+	int n = rpcrdma_rpc_encode(msg, hdr, sizeof(hdr));
+
+	if (n < 0)
+		return n;
+	return rpcrdma_xdr_put_opaque_fixed(reply, hdr, (uint32_t)n);
+}
+
+static void reply_init(struct rpcrdma_rpc_msg *msg, uint32_t xid, uint32_t stat)
+{
+	memset(msg, 0, sizeof(*msg));
+	msg->xid = xid;
+	msg->type = RPCRDMA_RPC_REPLY;
+	msg->reply.stat = stat;
+	msg->reply.verf.flavor = RPCRDMA_RPC_AUTH_NONE;
+}
+
+/*
+ * accepted_reply (RFC 5531 9):
+ *   xid REPLY MSG_ACCEPTED verf(flavor 0) accept_stat [low high]
+ */
+static int put_accepted(struct rpcrdma_xdr_enc *reply, uint32_t xid, uint32_t stat, uint32_t low,
+			uint32_t high)
+{
+	struct rpcrdma_rpc_msg msg;
+
+	reply_init(&msg, xid, RPCRDMA_RPC_MSG_ACCEPTED);
+	msg.reply.accept_stat = stat;
+	msg.reply.low = low;
+	msg.reply.high = high;
+	return put_reply_hdr(reply, &msg);
+}
+
+/*
+ * rejected_reply (RFC 5531 9):
+ *   xid REPLY MSG_DENIED RPC_MISMATCH low high
+ *   xid REPLY MSG_DENIED AUTH_ERROR auth_stat
+ */
+static int put_denied(struct rpcrdma_xdr_enc *reply, uint32_t xid, uint32_t reject,
+		      uint32_t auth_stat)
+{
+	struct rpcrdma_rpc_msg msg;
+
+	reply_init(&msg, xid, RPCRDMA_RPC_MSG_DENIED);
+	msg.reply.reject_stat = reject;
+	msg.reply.low = RPCRDMA_RPC_VERS;
+	msg.reply.high = RPCRDMA_RPC_VERS;
+	msg.reply.auth_stat = auth_stat;
+	return put_reply_hdr(reply, &msg);
+}
+
+static void stream_mark(struct rpcrdma_svc_req *req, const struct rpcrdma_xdr_enc *reply)
+{
+	req->mark_len = reply->len;
+	req->mark_pos = reply->pos;
+	req->mark_nddp = reply->nddp;
+}
+
+static void stream_rewind(const struct rpcrdma_svc_req *req, struct rpcrdma_xdr_enc *reply)
+{
+	reply->len = req->mark_len;
+	reply->pos = req->mark_pos;
+	reply->nddp = req->mark_nddp;
+}
+
+static int reply_nospc(struct rpcrdma_svc_registry *reg, uint32_t slot)
+{
+	CTR_INC(&reg->ctr[slot].s.reply_nospc);
+	return -ENOSPC;
+}
+
+/*
+ * Finish a call whose SUCCESS header is in the stream: encode the results,
+ * or rewind and answer GARBAGE_ARGS or SYSTEM_ERR.
+ */
+static int finish(struct rpcrdma_svc_req *req, int status)
+{
+	struct rpcrdma_svc_proc_stats *pc =
+		proc_ctr(req->pent, req->slot, req->vidx, req->call->call.proc);
+	const struct rpcrdma_svc_proc *proc = req->proc;
+	struct rpcrdma_xdr_enc *reply = req->reply;
+	uint32_t xid = req->call->xid;
+	uint32_t stat;
+
+	if (status == RPCRDMA_SVC_OK) {
+		if (proc == NULL || proc->encode == NULL || proc->raw ||
+		    proc->encode(reply, req->res_buf) == 0) {
+			CTR_INC(&pc->success);
+			return 0;
+		}
+		status = -EIO;
+	}
+	if (status == RPCRDMA_SVC_GARBAGE) {
+		stat = RPCRDMA_RPC_GARBAGE_ARGS;
+		CTR_INC(&pc->garbage_args);
+	} else {
+		stat = RPCRDMA_RPC_SYSTEM_ERR;
+		CTR_INC(&pc->system_err);
+	}
+	stream_rewind(req, reply);
+	if (put_accepted(reply, xid, stat, 0, 0))
+		return reply_nospc(req->reg, req->slot);
+	return 0;
+}
+
+static bool badcred_error(int err)
+{
+	return err == -RPCRDMA_E_OPAQUE_BOUND || err == -RPCRDMA_E_GIDS ||
+	       err == -RPCRDMA_E_AUTH_LEN;
+}
+
+int rpcrdma_svc_dispatch(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_req *req,
+			 const struct rpcrdma_rpc_msg *call, int decode_ret,
+			 struct rpcrdma_xdr_dec *args, struct rpcrdma_xdr_enc *reply)
+{
+	const struct rpcrdma_svc_proc *proc = NULL;
+	struct rpcrdma_svc_stats *rc;
+	struct rpcrdma_svc_prog_stats *gc;
+	struct rpcrdma_svc_proc_stats *pc;
+	const struct rpcrdma_svc_version *v;
+	uint32_t flavor, xid = call->xid;
+	struct prog_ent *pe;
+	void *argp, *resp;
+	int vi, ret;
+
+	if (req->slot >= reg->nb_slots)
+		return -EINVAL;
+	rc = &reg->ctr[req->slot].s;
+	CTR_INC(&rc->calls);
+	stream_mark(req, reply);
+
+	/* rpcvers first: nothing else of a call of another version is known */
+	if (decode_ret == -RPCRDMA_E_RPCVERS ||
+	    (decode_ret >= 0 && call->type == RPCRDMA_RPC_CALL &&
+	     call->call.rpcvers != RPCRDMA_RPC_VERS)) {
+		CTR_INC(&rc->rpc_mismatch);
+		if (put_denied(reply, xid, RPCRDMA_RPC_RPC_MISMATCH, 0))
+			return reply_nospc(reg, req->slot);
+		return RPCRDMA_SVC_OK;
+	}
+	flavor = call->call.cred.flavor;
+	if (badcred_error(decode_ret) ||
+	    (decode_ret >= 0 && call->type == RPCRDMA_RPC_CALL && flavor != RPCRDMA_RPC_AUTH_NONE &&
+	     flavor != RPCRDMA_RPC_AUTH_SYS)) {
+		CTR_INC(&rc->auth_badcred);
+		if (put_denied(reply, xid, RPCRDMA_RPC_AUTH_ERROR, RPCRDMA_RPC_AUTH_BADCRED))
+			return reply_nospc(reg, req->slot);
+		return RPCRDMA_SVC_OK;
+	}
+	if (decode_ret < 0 || call->type != RPCRDMA_RPC_CALL) {
+		CTR_INC(&rc->dropped);
+		return -EPROTO;
+	}
+
+	pe = prog_find(reg, call->call.prog);
+	if (pe == NULL) {
+		CTR_INC(&rc->prog_unavail);
+		if (put_accepted(reply, xid, RPCRDMA_RPC_PROG_UNAVAIL, 0, 0))
+			return reply_nospc(reg, req->slot);
+		return RPCRDMA_SVC_OK;
+	}
+	gc = prog_ctr(pe, req->slot);
+	CTR_INC(&gc->calls);
+	vi = vers_find(pe, call->call.vers);
+	if (vi < 0) {
+		CTR_INC(&gc->prog_mismatch);
+		if (put_accepted(reply, xid, RPCRDMA_RPC_PROG_MISMATCH, pe->low, pe->high))
+			return reply_nospc(reg, req->slot);
+		return RPCRDMA_SVC_OK;
+	}
+	v = &pe->def.vers[vi];
+	if ((pe->def.flags & RPCRDMA_SVC_F_AUTH_SYS) && flavor != RPCRDMA_RPC_AUTH_SYS &&
+	    call->call.proc != 0) {
+		CTR_INC(&gc->auth_tooweak);
+		if (put_denied(reply, xid, RPCRDMA_RPC_AUTH_ERROR, RPCRDMA_RPC_AUTH_TOOWEAK))
+			return reply_nospc(reg, req->slot);
+		return RPCRDMA_SVC_OK;
+	}
+	if (call->call.proc < v->nprocs && v->procs[call->call.proc].handler != NULL)
+		proc = &v->procs[call->call.proc];
+	else if (call->call.proc != 0) {
+		CTR_INC(&gc->proc_unavail);
+		if (put_accepted(reply, xid, RPCRDMA_RPC_PROC_UNAVAIL, 0, 0))
+			return reply_nospc(reg, req->slot);
+		return RPCRDMA_SVC_OK;
+	}
+
+	pc = proc_ctr(pe, req->slot, (unsigned int)vi, call->call.proc);
+	CTR_INC(&pc->calls);
+	req->reg = reg;
+	req->call = call;
+	req->args = args;
+	req->reply = reply;
+	req->prog_ctx = pe->def.ctx;
+	req->proc = proc;
+	req->pent = pe;
+	req->vidx = (uint32_t)vi;
+
+	/* the SUCCESS header goes first; failures rewind to the mark */
+	if (put_accepted(reply, xid, RPCRDMA_RPC_SUCCESS, 0, 0))
+		return reply_nospc(reg, req->slot);
+	if (proc == NULL) /* the default NULL procedure: no results */
+		return finish(req, RPCRDMA_SVC_OK);
+
+	argp = NULL;
+	resp = NULL;
+	if (!proc->raw) {
+		argp = req->args_buf;
+		resp = req->res_buf;
+		memset(argp, 0, proc->args_size);
+		memset(resp, 0, proc->res_size);
+		if (proc->decode != NULL && proc->decode(args, argp) != 0)
+			return finish(req, RPCRDMA_SVC_GARBAGE);
+	}
+	ret = proc->handler(req, argp, resp);
+	if (ret == RPCRDMA_SVC_PENDING) {
+		CTR_INC(&pc->async);
+		return RPCRDMA_SVC_PENDING;
+	}
+	ret = finish(req, ret);
+	return ret < 0 ? ret : RPCRDMA_SVC_OK;
+}
+
+void rpcrdma_svc_complete(struct rpcrdma_svc_req *req, int status)
+{
+	int ret;
+
+	ret = finish(req, status);
+	req->done(req, ret < 0 ? ret : 0);
+}
+
+/* ------------------------------------------------------------ counters */
+
+void rpcrdma_svc_stats(const struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_stats *st)
+{
+	uint32_t s;
+
+	memset(st, 0, sizeof(*st));
+	for (s = 0; s < reg->nb_slots; s++) {
+		const struct rpcrdma_svc_stats *c = &reg->ctr[s].s;
+
+		st->calls += CTR_GET(&c->calls);
+		st->rpc_mismatch += CTR_GET(&c->rpc_mismatch);
+		st->auth_badcred += CTR_GET(&c->auth_badcred);
+		st->prog_unavail += CTR_GET(&c->prog_unavail);
+		st->dropped += CTR_GET(&c->dropped);
+		st->reply_nospc += CTR_GET(&c->reply_nospc);
+	}
+}
+
+int rpcrdma_svc_prog_stats(const struct rpcrdma_svc_registry *reg, uint32_t prog,
+			   struct rpcrdma_svc_prog_stats *st)
+{
+	const struct prog_ent *pe = prog_find(reg, prog);
+	uint32_t s;
+
+	if (pe == NULL)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	for (s = 0; s < reg->nb_slots; s++) {
+		const struct rpcrdma_svc_prog_stats *c = prog_ctr(pe, s);
+
+		st->calls += CTR_GET(&c->calls);
+		st->prog_mismatch += CTR_GET(&c->prog_mismatch);
+		st->proc_unavail += CTR_GET(&c->proc_unavail);
+		st->auth_tooweak += CTR_GET(&c->auth_tooweak);
+	}
+	return 0;
+}
+
+int rpcrdma_svc_proc_stats(const struct rpcrdma_svc_registry *reg, uint32_t prog, uint32_t vers,
+			   uint32_t proc, struct rpcrdma_svc_proc_stats *st)
+{
+	const struct prog_ent *pe = prog_find(reg, prog);
+	uint32_t s;
+	int vi;
+
+	if (pe == NULL)
+		return -ENOENT;
+	vi = vers_find(pe, vers);
+	if (vi < 0 || proc >= pe->nctr[vi])
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	for (s = 0; s < reg->nb_slots; s++) {
+		const struct rpcrdma_svc_proc_stats *c = proc_ctr(pe, s, (unsigned int)vi, proc);
+
+		st->calls += CTR_GET(&c->calls);
+		st->success += CTR_GET(&c->success);
+		st->garbage_args += CTR_GET(&c->garbage_args);
+		st->system_err += CTR_GET(&c->system_err);
+		st->async += CTR_GET(&c->async);
+	}
+	return 0;
+}
+
+const struct rpcrdma_svc_program *rpcrdma_svc_program_at(const struct rpcrdma_svc_registry *reg,
+							 unsigned int i)
+{
+	return i < reg->nprogs ? &reg->progs[i].def : NULL;
+}
+
+int rpcrdma_svc_prog_versions(const struct rpcrdma_svc_registry *reg, uint32_t prog, uint32_t *low,
+			      uint32_t *high)
+{
+	const struct prog_ent *pe = prog_find(reg, prog);
+
+	if (pe == NULL)
+		return -ENOENT;
+	*low = pe->low;
+	*high = pe->high;
+	return 0;
+}

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * The lcore runtime: poller and worker lcores on the DPDK EAL.
+ *
+ * Roles are given in EAL's terms, as lcore ids or counts (see
+ * rpcrdma_rt_roles_parse()). A poller lcore owns connections: it runs its
+ * registered poll functions in a busy loop with no interrupts, each
+ * returning the work it did (0: idle), and counts busy and idle TSC cycles
+ * and iterations. Work that should not run on the poller is handed off as
+ * items: rpcrdma_rt_queue() stages an item, the poller's loop flushes the
+ * staged items once per iteration with one rte_ring burst to a worker (the
+ * one with the fewest of this poller's items in flight, so a worker stuck in
+ * a long handler is avoided), the worker dequeues up to
+ * RPCRDMA_RT_BURST items at a time, runs item->run, and enqueues the items
+ * to a return ring to their owning poller, whose loop calls item->done
+ * (which sends the reply). With no workers, rpcrdma_rt_queue() runs run and
+ * done at once on the poller (run to completion).
+ *
+ * Each poller-worker pair has its own two single-producer single-consumer
+ * rings, so the data path takes no lock and no atomic read-modify-write.
+ *
+ * An item is a small struct embedded first in the caller's request (reach
+ * the request with container_of): the engine's RPC calls use it for
+ * rpcrdma_svc_dispatch() on a worker and the Send on the poller.
+ *
+ * Start and stop: rpcrdma_rt_start() launches every role lcore with
+ * rte_eal_remote_launch(); rpcrdma_rt_stop() sets the stop flag, lets each
+ * poller finish its items in flight (rpcrdma_rt_queue() then refuses new
+ * ones), waits for the pollers, then the workers (rte_eal_wait_lcore()).
+ */
+#ifndef RPCRDMA_RT_H
+#define RPCRDMA_RT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Items per ring burst, staging area and worker dequeue. */
+#define RPCRDMA_RT_BURST 32
+/** Pollers and workers of a runtime. */
+#define RPCRDMA_RT_POLLERS_MAX 16
+#define RPCRDMA_RT_WORKERS_MAX 16
+/** Poll functions per poller. */
+#define RPCRDMA_RT_POLLS_MAX 64
+/** item->worker of an item run on its poller. */
+#define RPCRDMA_RT_INLINE 0xffff
+
+struct rpcrdma_rt;
+struct rpcrdma_rt_poller;
+struct rpcrdma_rt_item;
+
+/** A poll function: returns the work it did (0: idle). */
+typedef int (*rpcrdma_rt_poll_t)(void *arg);
+
+/** What an item does on a worker (run) and back on its poller (done). */
+typedef void (*rpcrdma_rt_item_fn_t)(struct rpcrdma_rt_item *item);
+
+/** A unit of handoff. The caller sets run and done; the runtime the rest. */
+struct rpcrdma_rt_item {
+	rpcrdma_rt_item_fn_t run;  /**< on a worker, or on the poller with no workers */
+	rpcrdma_rt_item_fn_t done; /**< on the owning poller, after run */
+	uint16_t poller;	   /**< the owning poller's index */
+	uint16_t worker;	   /**< the worker that ran it, or RPCRDMA_RT_INLINE */
+	uint32_t reserved;
+};
+
+/** Lcore roles; rpcrdma_rt_roles_parse() fills it. */
+struct rpcrdma_rt_roles {
+	/** Counts: lcores taken in order from EAL's worker lcores, pollers first. */
+	uint16_t nb_pollers, nb_workers;
+	/** Explicit lcore ids, when pollers_explicit / workers_explicit. */
+	bool pollers_explicit, workers_explicit;
+	uint16_t pollers[RPCRDMA_RT_POLLERS_MAX];
+	uint16_t workers[RPCRDMA_RT_WORKERS_MAX];
+	/** Neither role given: pollers on every EAL worker lcore, no workers. */
+	bool pollers_default;
+};
+
+/**
+ * Parse a roles string: comma-separated "pollers=X" and "workers=X", where X
+ * is a count ("pollers=1,workers=2") or a list of lcore ids in parentheses,
+ * with ranges as in EAL's --lcores ("pollers=(1,3-4),workers=(2)"). NULL or
+ * "" means the default: pollers on every EAL worker lcore, no workers.
+ * "workers=0" gives run-to-completion. Pure: no EAL needed.
+ *
+ * @return 0, or -EINVAL (syntax, an unknown key, a key twice, an lcore id
+ *   at or above 1024, an id twice), -E2BIG (over RPCRDMA_RT_POLLERS_MAX or
+ *   RPCRDMA_RT_WORKERS_MAX).
+ */
+int rpcrdma_rt_roles_parse(const char *spec, struct rpcrdma_rt_roles *roles);
+
+/** Runtime parameters; initialise with rpcrdma_rt_params_init(). */
+struct rpcrdma_rt_params {
+	const char *name;   /**< for ring names, at most 8 characters (default "rt") */
+	const char *roles;  /**< as rpcrdma_rt_roles_parse() (default NULL) */
+	uint32_t ring_size; /**< entries of each ring, a power of 2 (default 1024) */
+};
+
+void rpcrdma_rt_params_init(struct rpcrdma_rt_params *p);
+
+/**
+ * Create a runtime: resolve the roles against the EAL's lcores and create
+ * the rings. Needs the EAL. Control path.
+ *
+ * @return 0 and *rt; -EINVAL: bad roles or parameters, or no poller;
+ *   -ENODEV: an lcore that is not an enabled EAL worker lcore (the main
+ *   lcore stays the control thread), used twice, or not enough worker
+ *   lcores for the counts; -ENOMEM; -EEXIST: the ring names are in use
+ *   (another runtime with this name). Nothing is left on error.
+ */
+int rpcrdma_rt_create(const struct rpcrdma_rt_params *p, struct rpcrdma_rt **rt);
+
+/** Free a stopped runtime (NULL is ignored). */
+void rpcrdma_rt_free(struct rpcrdma_rt *rt);
+
+unsigned int rpcrdma_rt_nb_pollers(const struct rpcrdma_rt *rt);
+unsigned int rpcrdma_rt_nb_workers(const struct rpcrdma_rt *rt);
+
+/** The i-th poller (NULL past the end). */
+struct rpcrdma_rt_poller *rpcrdma_rt_poller(struct rpcrdma_rt *rt, unsigned int i);
+
+/** The EAL lcore id of a poller, or of worker i. */
+unsigned int rpcrdma_rt_poller_lcore(const struct rpcrdma_rt_poller *p);
+unsigned int rpcrdma_rt_worker_lcore(const struct rpcrdma_rt *rt, unsigned int i);
+
+/**
+ * Add a poll function to a poller. Control path; also while the runtime
+ * runs (one control thread at a time): the entry is written before the
+ * count that publishes it (release), which the poller reads with acquire.
+ *
+ * @return 0, or -ENOSPC: RPCRDMA_RT_POLLS_MAX functions already.
+ */
+int rpcrdma_rt_poller_add(struct rpcrdma_rt_poller *p, rpcrdma_rt_poll_t fn, void *arg);
+
+/**
+ * Hand an item off, from the poller's own lcore (a poll function or a done
+ * callback). With workers, the item is staged and sent at the end of the
+ * iteration (or at once when RPCRDMA_RT_BURST are staged); without, run and
+ * done are called before this returns.
+ *
+ * @return 0, or (the item not taken):
+ *   - -ENOBUFS: RPCRDMA_RT_BURST items staged and every worker's ring full;
+ *   - -ESHUTDOWN: the runtime is stopping.
+ */
+int rpcrdma_rt_queue(struct rpcrdma_rt_poller *p, struct rpcrdma_rt_item *item);
+
+/**
+ * Hand off n items at once (as rpcrdma_rt_queue() each, one call).
+ * @return how many were taken (0..n; the first ones), or -ESHUTDOWN.
+ */
+int rpcrdma_rt_queue_burst(struct rpcrdma_rt_poller *p, struct rpcrdma_rt_item **items,
+			   unsigned int n);
+
+/** Send the staged items now. @return how many left the staging area. */
+unsigned int rpcrdma_rt_flush(struct rpcrdma_rt_poller *p);
+
+/**
+ * One iteration of a poller's loop, or of worker i's loop, on the calling
+ * thread: for tests and benchmarks that drive a runtime that is not
+ * started. @return the work done (0: idle).
+ */
+int rpcrdma_rt_poller_iterate(struct rpcrdma_rt_poller *p);
+int rpcrdma_rt_worker_iterate(struct rpcrdma_rt *rt, unsigned int i);
+
+/**
+ * Launch every role lcore.
+ * @return 0; -EBUSY: an lcore is not idle (nothing launched... the ones
+ *   launched before are stopped again); -EALREADY: started.
+ */
+int rpcrdma_rt_start(struct rpcrdma_rt *rt);
+
+/**
+ * Stop: pollers finish their items in flight and return, then workers.
+ * Blocks until every role lcore has returned. @return 0, or -EALREADY:
+ * not started.
+ */
+int rpcrdma_rt_stop(struct rpcrdma_rt *rt);
+
+/** Roles. */
+enum rpcrdma_rt_role {
+	RPCRDMA_RT_ROLE_POLLER,
+	RPCRDMA_RT_ROLE_WORKER,
+};
+
+/** Per-lcore counters. Written by their lcore only; read with relaxed loads. */
+struct rpcrdma_rt_lcore_stats {
+	uint32_t lcore;
+	uint32_t role;	      /**< enum rpcrdma_rt_role */
+	uint64_t iterations;  /**< loop iterations */
+	uint64_t busy_cycles; /**< TSC cycles of iterations that did work */
+	uint64_t idle_cycles; /**< TSC cycles of iterations that did none */
+	uint64_t items;	      /**< poller: items handed to workers; worker: items run */
+	uint64_t returned;    /**< poller: items back and done */
+	uint64_t inline_runs; /**< poller: items run to completion (no workers) */
+	uint64_t ring_full;   /**< poller: flushes that left items staged */
+};
+
+/**
+ * Counters of lcore @p i: pollers first (0..nb_pollers-1), then workers.
+ * @return 0, or -ENOENT past the end.
+ */
+int rpcrdma_rt_stats(const struct rpcrdma_rt *rt, unsigned int i,
+		     struct rpcrdma_rt_lcore_stats *st);
+
+/** The runtime's name. */
+const char *rpcrdma_rt_name(const struct rpcrdma_rt *rt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RPCRDMA_RT_H */
