@@ -1,0 +1,1825 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The RPC-over-RDMA version 1 engine: one connection (struct rpcrdma_xprt),
+ * its state machine, the requester's calls and the responder's svc calls.
+ *
+ * Every work request id points at a struct xprt_wr (a type and its owner),
+ * so a completion is dispatched with one switch. Every send-queue work
+ * request is signaled: the engine counts what is outstanding and knows when
+ * a connection has drained.
+ *
+ * A call and a svc call each have one state enum and one _process()
+ * function that advances until the state stops changing (SPDK
+ * nvmf_rdma_request_process). Objects waiting for a resource (a credit,
+ * send-queue room, read depth, a chunk buffer, a receive posted before a
+ * grant) sit in a FIFO that each poll runs again.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+
+#include <rpcrdma/rpcrdma_credit.h>
+#include <rpcrdma/rpcrdma_hdr.h>
+#include <rpcrdma/rpcrdma_marshal.h>
+#include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_xprt.h>
+
+#define XPRT_MAGIC     0x78707274u /* "xprt" */
+#define XPRT_BURST     32	   /* completions per poll */
+#define XPRT_STAGE_MAX 256	   /* send-queue WRs staged per doorbell */
+#define XPRT_HDR_AREA  2048	   /* transport header bytes per slot */
+#define XPRT_SVC_SQ    512	   /* server send queue */
+#define XPRT_SVC_EXTRA 8	   /* svc slots beyond the grant (calls over it) */
+#define XPRT_REPLY_WRS (RPCRDMA_MARSHAL_MAX_RDMA + 1)
+#define XPRT_CALLS_MAX 1024
+
+/* What a work request id points at. */
+enum xprt_wr_type {
+	WR_RECV,      /* a receive: owner is a struct xprt_rx */
+	WR_CALL_SEND, /* a call's Send: owner is a struct rpcrdma_xprt_call */
+	WR_SVC_READ,  /* an RDMA Read pulling a read chunk: struct rpcrdma_svc_call */
+	WR_SVC_WRITE, /* an RDMA Write of a reply */
+	WR_SVC_SEND,  /* a reply's Send (or RDMA_ERROR) */
+};
+
+struct xprt_wr {
+	uint8_t type; /* enum xprt_wr_type */
+	void *owner;
+};
+
+/* A receive: its context and, while posted or held, its inline buffer. */
+struct xprt_rx {
+	struct xprt_wr tag;
+	struct xprt_rx *next; /* free list */
+	void *buf;
+	uint32_t len; /* bytes received */
+	bool inv;     /* arrived with Send With Invalidate of inv_rkey */
+	uint32_t inv_rkey;
+};
+
+/* Requester call states. */
+enum call_state {
+	CALL_FREE,	  /* in the free list */
+	CALL_BUILDING,	  /* allocated: the caller writes the message */
+	CALL_NEED_CREDIT, /* submitted: waits for the connection, a credit and SQ room */
+	CALL_READY,	  /* holds a credit: marshal, expose its chunks, stage the Send */
+	CALL_SENT,	  /* Send staged: waits for its completion and for the reply */
+	CALL_COMPLETE,	  /* both seen (or failed): invalidate, return the credit, call back */
+	CALL_PARKED,	  /* connection lost, RETRANSMIT: waits for ESTABLISHED (same XID) */
+	CALL_DONE,	  /* callback made: waits for rpcrdma_xprt_call_release() */
+};
+
+struct rpcrdma_xprt_call {
+	struct xprt_wr tag; /* the Send */
+	enum call_state state;
+	struct rpcrdma_xprt *xprt;
+	TAILQ_ENTRY(rpcrdma_xprt_call) link; /* the wait FIFO */
+	struct rpcrdma_xprt_call *next_free;
+	uint32_t xid;
+	uint32_t flags;
+	int status;
+	bool queued;	 /* in the wait FIFO */
+	bool send_done;	 /* the Send completed (any status) */
+	bool lost;	 /* the connection went while the call was out */
+	bool stalled;	 /* counted once as a credit stall */
+	bool has_credit; /* holds a requester credit */
+	bool replied;	 /* a reply matched */
+	rpcrdma_xprt_call_cb_t cb;
+	void *arg;
+	void *msg_buf; /* inline pool buffer of the message */
+	struct rpcrdma_xdr_region hdr;
+	struct rpcrdma_xdr_enc enc;
+	struct rpcrdma_xdr_reply_spec spec;
+	struct xprt_rx *rx; /* the reply's receive */
+	uint16_t nmrs;
+	struct rpcrdma_pmd_mr *mrs[RPCRDMA_MARSHAL_MAX_EXPOSE];
+	struct rpcrdma_marshal_call_plan plan;
+	struct rpcrdma_hdr_storage rhdr;
+	struct rpcrdma_xdr_dec dec;
+};
+
+/* Responder call states. */
+enum svc_state {
+	SVC_FREE,	  /* in the free list */
+	SVC_RECEIVED,	  /* header valid, chunks mapped: get chunk buffers */
+	SVC_READ_PENDING, /* RDMA Reads in flight, or waiting for read depth / SQ room */
+	SVC_DISPATCHED,	  /* the upper layer has it */
+	SVC_REPLY_READY,  /* reply (or RDMA_ERROR) requested: waits for SQ room and a grant */
+	SVC_REPLY_WRITE_PENDING, /* the reply's RDMA Writes in flight */
+	SVC_SEND_PENDING,	 /* the reply's Send in flight */
+	SVC_DONE,		 /* return every buffer and the slot */
+};
+
+struct rpcrdma_svc_call {
+	struct xprt_wr tag_read, tag_write, tag_send;
+	enum svc_state state;
+	struct rpcrdma_xprt *xprt;
+	TAILQ_ENTRY(rpcrdma_svc_call) link;
+	struct rpcrdma_svc_call *next_free;
+	bool queued;
+	bool lost;	   /* the connection went */
+	bool credited;	   /* the reply was accounted as a reply (credit_resp_reply) */
+	bool replied;	   /* a reply was sent (for reply_done) */
+	bool deferred;	   /* SVC_REPLY_READY waited once for the receives to be reposted */
+	bool in_cb;	   /* inside recv_call: reply and drop only set the state */
+	uint32_t err_code; /* SVC_REPLY_READY: an RDMA_ERROR to send; 0: the reply */
+	uint32_t xid;
+	void *priv;
+	struct xprt_rx *rx; /* the call's receive */
+	uint16_t nbufs;
+	void *bufs[RPCRDMA_XDR_MAX_CHUNKS];
+	struct rpcrdma_mempool *bpools[RPCRDMA_XDR_MAX_CHUNKS];
+	uint16_t nops, ops_posted, ops_done;
+	uint16_t nwrites, writes_done;
+	bool send_done;
+	void *reply_buf;
+	struct rpcrdma_xdr_region hdr;
+	struct rpcrdma_pmd_sge rsge[RPCRDMA_MARSHAL_MAX_READS];
+	struct rpcrdma_marshal_rdma ops[RPCRDMA_MARSHAL_MAX_READS];
+	struct rpcrdma_pmd_sge wsge[RPCRDMA_MARSHAL_MAX_RDMA];
+	struct rpcrdma_pmd_sge esge;
+	struct rpcrdma_hdr_storage chdr;
+	struct rpcrdma_marshal_call_map map;
+	struct rpcrdma_rpc_msg msg;
+	struct rpcrdma_xdr_dec args;
+	struct rpcrdma_xdr_enc reply;
+	struct rpcrdma_marshal_reply_plan rplan;
+};
+
+TAILQ_HEAD(call_fifo, rpcrdma_xprt_call);
+TAILQ_HEAD(svc_fifo, rpcrdma_svc_call);
+
+struct rpcrdma_xprt {
+	uint32_t magic;
+	enum rpcrdma_xprt_state state;
+	struct rpcrdma_xprt_params p;
+	uint32_t vers;
+	bool backward;
+	bool peer_pdata;
+	bool disc_pending; /* server: accepted before the client's confirmation */
+	struct rpcrdma_xprt_pdata peer;
+	struct rpcrdma_marshal_conn mconn;
+	struct rpcrdma_mempool *ipool;
+	struct rpcrdma_pmd_cq *cq;
+	struct rpcrdma_pmd_qp *qp;
+	uint32_t sq_depth, rq_depth;
+	uint32_t recv_len; /* bytes of each posted receive */
+	/* receives */
+	struct xprt_rx *rxs;
+	uint32_t nrx;
+	struct xprt_rx *rx_free;
+	uint32_t rx_posted;
+	/* the send queue: staged WRs, and WRs staged or posted not yet completed */
+	uint32_t nstage;
+	uint32_t sq_out;
+	struct rpcrdma_pmd_send_wr stage[XPRT_STAGE_MAX];
+	/* requester */
+	struct rpcrdma_credit_req creq;
+	struct rpcrdma_xprt_call *calls;
+	uint32_t ncalls, call_shift;
+	uint32_t xid_seq;
+	struct rpcrdma_xprt_call *call_free;
+	struct call_fifo call_wait;
+	uint32_t calls_busy;
+	/* responder */
+	struct rpcrdma_credit_resp cresp;
+	struct rpcrdma_svc_call *svcs;
+	uint32_t nsvcs;
+	struct rpcrdma_svc_call *svc_free;
+	struct svc_fifo svc_wait;
+	uint32_t svc_active;
+	uint32_t reads_out;
+	/* transport header areas and the pad, carved from inline buffers */
+	uint32_t nhdr_bufs;
+	void **hdr_bufs;
+	struct rpcrdma_xdr_region pad;
+	int work;
+	struct rpcrdma_xprt_stats st;
+};
+
+static const char *const state_names[] = {
+	[RPCRDMA_XPRT_IDLE] = "IDLE",
+	[RPCRDMA_XPRT_CONNECTING] = "CONNECTING",
+	[RPCRDMA_XPRT_NEGOTIATING] = "NEGOTIATING",
+	[RPCRDMA_XPRT_ESTABLISHED] = "ESTABLISHED",
+	[RPCRDMA_XPRT_DRAINING] = "DRAINING",
+	[RPCRDMA_XPRT_CLOSED] = "CLOSED",
+	[RPCRDMA_XPRT_ERROR] = "ERROR",
+};
+
+const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st)
+{
+	if ((unsigned int)st >= sizeof(state_names) / sizeof(state_names[0]))
+		return "UNKNOWN";
+	return state_names[st];
+}
+
+static void call_process(struct rpcrdma_xprt_call *call);
+static void svc_process(struct rpcrdma_svc_call *svc);
+static void conn_lost(struct rpcrdma_xprt *x);
+
+/* ------------------------------------------------------------ setup */
+
+void rpcrdma_xprt_params_init(struct rpcrdma_xprt_params *p, enum rpcrdma_xprt_role role)
+{
+	memset(p, 0, sizeof(*p));
+	p->role = role;
+	p->vers = RPCRDMA_VERS_1;
+	p->max_credits = 32;
+	p->credits = 0;
+	p->max_calls = 64;
+	p->max_call = (1u << 20) + (64u << 10);
+	p->max_seg_len = 1u << 20;
+	p->read_depth = 16;
+	p->flags = RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV |
+		   RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS;
+}
+
+static bool is_pow2(uint32_t v)
+{
+	return v && (v & (v - 1)) == 0;
+}
+
+static int check_params(const struct rpcrdma_xprt_params *p)
+{
+	uint32_t bsz;
+
+	if (p->dev == NULL || p->pd == NULL || p->pools == NULL || p->pools->inline_pool == NULL)
+		return -EINVAL;
+	if (p->vers != RPCRDMA_VERS_1 || p->backward)
+		return -EINVAL;
+	if (p->max_credits == 0 || p->max_credits > 4096 || p->credits > p->max_credits)
+		return -EINVAL;
+	bsz = p->pools->inline_pool->buf_size;
+	if (p->send_inline > bsz || p->recv_inline > bsz || bsz < RPCRDMA_V1_INLINE_DEFAULT)
+		return -EINVAL;
+	if (p->max_seg_len == 0 || p->read_depth == 0)
+		return -EINVAL;
+	if (p->role == RPCRDMA_XPRT_CLIENT) {
+		if (!is_pow2(p->max_calls) || p->max_calls > XPRT_CALLS_MAX)
+			return -EINVAL;
+	} else if (p->role == RPCRDMA_XPRT_SERVER) {
+		if (p->recv_call == NULL)
+			return -EINVAL;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct rpcrdma_xdr_region pool_region(struct rpcrdma_mempool *pool, void *buf, uint32_t len)
+{
+	return rpcrdma_xdr_region_va(buf, len, pool->lkey, pool->rkey);
+}
+
+/* Carve n header areas and the pad from inline buffers. */
+static int hdr_areas(struct rpcrdma_xprt *x, uint32_t n, struct rpcrdma_xdr_region *out)
+{
+	uint32_t bsz = x->ipool->buf_size, per = bsz / XPRT_HDR_AREA, i;
+
+	/* one more area for the pad */
+	x->nhdr_bufs = (n + 1 + per - 1) / per;
+	x->hdr_bufs = calloc(x->nhdr_bufs, sizeof(void *));
+	if (x->hdr_bufs == NULL)
+		return -ENOMEM;
+	if (rpcrdma_mempool_get_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs) != 0) {
+		free(x->hdr_bufs);
+		x->hdr_bufs = NULL;
+		x->nhdr_bufs = 0;
+		return -ENOBUFS;
+	}
+	for (i = 0; i <= n; i++) {
+		uint8_t *b = (uint8_t *)x->hdr_bufs[i / per] + (i % per) * XPRT_HDR_AREA;
+
+		if (i == n) {
+			memset(b, 0, 4);
+			x->pad = pool_region(x->ipool, b, 4);
+		} else {
+			out[i] = pool_region(x->ipool, b, XPRT_HDR_AREA);
+		}
+	}
+	return 0;
+}
+
+static void xprt_free(struct rpcrdma_xprt *x)
+{
+	if (x->nhdr_bufs)
+		rpcrdma_mempool_put_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs);
+	free(x->hdr_bufs);
+	if (x->cq != NULL)
+		rpcrdma_pmd_cq_destroy(x->cq);
+	free(x->rxs);
+	free(x->calls);
+	free(x->svcs);
+	x->magic = 0;
+	free(x);
+}
+
+static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xp)
+{
+	struct rpcrdma_xdr_region *areas = NULL;
+	struct rpcrdma_xprt *x;
+	uint32_t i, nslots;
+	int ret;
+
+	ret = check_params(p);
+	if (ret)
+		return ret;
+	x = calloc(1, sizeof(*x));
+	if (x == NULL)
+		return -ENOMEM;
+	x->magic = XPRT_MAGIC;
+	x->p = *p;
+	x->state = RPCRDMA_XPRT_IDLE;
+	x->vers = p->vers;
+	x->backward = p->backward;
+	x->ipool = p->pools->inline_pool;
+	if (x->p.send_inline == 0)
+		x->p.send_inline = x->ipool->buf_size;
+	if (x->p.recv_inline == 0)
+		x->p.recv_inline = x->ipool->buf_size;
+	if (x->p.credits == 0)
+		x->p.credits = p->max_credits;
+	if (!(x->p.flags & RPCRDMA_XPRT_F_PER_CALL_MR))
+		x->p.flags &= ~RPCRDMA_XPRT_F_REMOTE_INV;
+	TAILQ_INIT(&x->call_wait);
+	TAILQ_INIT(&x->svc_wait);
+	x->recv_len = x->p.recv_inline;
+
+	if (p->role == RPCRDMA_XPRT_CLIENT) {
+		x->ncalls = p->max_calls;
+		while ((1u << x->call_shift) < x->ncalls)
+			x->call_shift++;
+		x->sq_depth = x->ncalls;
+		x->rq_depth = p->max_credits + 4;
+		x->nrx = p->max_credits + x->ncalls + 4;
+		nslots = x->ncalls;
+		ret = rpcrdma_credit_req_init(&x->creq, p->max_credits);
+	} else {
+		x->nsvcs = p->max_credits + XPRT_SVC_EXTRA;
+		x->sq_depth = XPRT_SVC_SQ;
+		x->rq_depth = p->max_credits;
+		x->nrx = x->rq_depth + x->nsvcs;
+		nslots = x->nsvcs;
+		ret = rpcrdma_credit_resp_init(&x->cresp, x->p.credits, p->max_credits);
+	}
+	if (ret)
+		goto err_free;
+	ret = -ENOMEM;
+	x->rxs = calloc(x->nrx, sizeof(*x->rxs));
+	areas = calloc(nslots, sizeof(*areas));
+	if (x->rxs == NULL || areas == NULL)
+		goto err_free;
+	for (i = 0; i < x->nrx; i++) {
+		x->rxs[i].tag.type = WR_RECV;
+		x->rxs[i].tag.owner = &x->rxs[i];
+		x->rxs[i].next = x->rx_free;
+		x->rx_free = &x->rxs[i];
+	}
+	if (p->role == RPCRDMA_XPRT_CLIENT) {
+		x->calls = calloc(x->ncalls, sizeof(*x->calls));
+		if (x->calls == NULL)
+			goto err_free;
+	} else {
+		x->svcs = calloc(x->nsvcs, sizeof(*x->svcs));
+		if (x->svcs == NULL)
+			goto err_free;
+	}
+	ret = hdr_areas(x, nslots, areas);
+	if (ret)
+		goto err_free;
+	x->xid_seq = (uint32_t)rte_rdtsc();
+	for (i = x->ncalls; i-- > 0;) {
+		struct rpcrdma_xprt_call *c = &x->calls[i];
+
+		c->tag.type = WR_CALL_SEND;
+		c->tag.owner = c;
+		c->xprt = x;
+		c->hdr = areas[i];
+		c->next_free = x->call_free;
+		x->call_free = c;
+	}
+	for (i = x->nsvcs; i-- > 0;) {
+		struct rpcrdma_svc_call *s = &x->svcs[i];
+
+		s->tag_read.type = WR_SVC_READ;
+		s->tag_write.type = WR_SVC_WRITE;
+		s->tag_send.type = WR_SVC_SEND;
+		s->tag_read.owner = s->tag_write.owner = s->tag_send.owner = s;
+		s->xprt = x;
+		s->hdr = areas[i];
+		s->next_free = x->svc_free;
+		x->svc_free = s;
+	}
+	free(areas);
+	areas = NULL;
+	ret = rpcrdma_pmd_cq_create(p->dev, x->sq_depth + x->rq_depth + XPRT_BURST, &x->cq);
+	if (ret) {
+		x->cq = NULL;
+		goto err_free;
+	}
+	*xp = x;
+	return 0;
+
+err_free:
+	free(areas);
+	xprt_free(x);
+	return ret;
+}
+
+int rpcrdma_xprt_create(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xprt)
+{
+	if (p->role != RPCRDMA_XPRT_CLIENT)
+		return -EINVAL;
+	return xprt_alloc(p, xprt);
+}
+
+static int qp_create(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_pmd_qp_attr attr;
+
+	rpcrdma_pmd_qp_attr_init(&attr);
+	attr.send_cq = x->cq;
+	attr.recv_cq = x->cq;
+	attr.context = x;
+	attr.max_send_wr = x->sq_depth;
+	attr.max_recv_wr = x->rq_depth;
+	attr.max_send_sge = RPCRDMA_MARSHAL_MAX_SGE;
+	attr.max_recv_sge = 1;
+	attr.rnr_retry = 7;
+	attr.rnr_timer_us = 5;
+	return rpcrdma_pmd_qp_create(x->p.pd, &attr, &x->qp);
+}
+
+static void our_pdata(const struct rpcrdma_xprt *x, uint8_t *buf)
+{
+	struct rpcrdma_xprt_pdata pd = {
+		.version = RPCRDMA_XPRT_PDATA_VERSION,
+		/* only a requester exposes memory a Send With Invalidate could name */
+		.remote_inv = x->p.role == RPCRDMA_XPRT_CLIENT &&
+			      (x->p.flags & RPCRDMA_XPRT_F_REMOTE_INV) != 0,
+		.send_inline = x->p.send_inline,
+		.recv_inline = x->p.recv_inline,
+	};
+
+	rpcrdma_xprt_pdata_encode(&pd, buf, RPCRDMA_XPRT_PDATA_LEN);
+}
+
+/*
+ * NEGOTIATING: apply the peer's private data (RFC 8797): we send at most
+ * what the peer receives, and receive at most what the peer sends.
+ */
+static void negotiate(struct rpcrdma_xprt *x, const void *pdata, size_t len)
+{
+	struct rpcrdma_marshal_conn *m = &x->mconn;
+
+	x->peer_pdata = rpcrdma_xprt_pdata_decode(&x->peer, pdata, len) == 0;
+	rpcrdma_marshal_conn_init(m);
+	m->vers = x->vers;
+	m->backward = x->backward;
+	m->send_inline = RTE_MIN(x->p.send_inline, x->peer.recv_inline);
+	m->recv_inline = RTE_MIN(x->p.recv_inline, x->peer.send_inline);
+	m->max_seg_len = x->p.max_seg_len;
+	m->max_send_sge = RPCRDMA_MARSHAL_MAX_SGE;
+	m->pad = x->pad;
+	m->flags = 0;
+	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+		if (x->p.flags & RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS)
+			m->flags |= RPCRDMA_MARSHAL_F_REPLY_CHUNK_ALWAYS;
+		if (x->peer.remote_inv)
+			m->flags |= RPCRDMA_MARSHAL_F_REMOTE_INV;
+	}
+}
+
+int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
+{
+	uint8_t pd[RPCRDMA_XPRT_PDATA_LEN];
+	int ret;
+
+	if (x->p.role != RPCRDMA_XPRT_CLIENT)
+		return -EINVAL;
+	if (x->state != RPCRDMA_XPRT_IDLE && x->state != RPCRDMA_XPRT_CLOSED &&
+	    x->state != RPCRDMA_XPRT_ERROR)
+		return -EISCONN;
+	ret = qp_create(x);
+	if (ret) {
+		x->qp = NULL;
+		x->state = RPCRDMA_XPRT_ERROR;
+		return ret;
+	}
+	our_pdata(x, pd);
+	ret = rpcrdma_pmd_connect(x->qp, addr, pd, sizeof(pd));
+	if (ret) {
+		rpcrdma_pmd_qp_destroy(x->qp);
+		x->qp = NULL;
+		x->state = RPCRDMA_XPRT_ERROR;
+		return ret;
+	}
+	if (x->state != RPCRDMA_XPRT_IDLE)
+		x->st.reconnects++;
+	rpcrdma_credit_req_reset(&x->creq);
+	x->state = RPCRDMA_XPRT_CONNECTING;
+	return 0;
+}
+
+static uint32_t post_recvs(struct rpcrdma_xprt *x);
+
+int rpcrdma_xprt_accept(const struct rpcrdma_xprt_params *p, const struct rpcrdma_pmd_event *ev,
+			struct rpcrdma_xprt **xp)
+{
+	uint8_t pd[RPCRDMA_XPRT_PDATA_LEN];
+	struct rpcrdma_xprt *x;
+	int ret;
+
+	if (p->role != RPCRDMA_XPRT_SERVER || ev->type != RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
+		return -EINVAL;
+	ret = xprt_alloc(p, &x);
+	if (ret)
+		goto err_reject;
+	ret = qp_create(x);
+	if (ret)
+		goto err_free;
+	x->state = RPCRDMA_XPRT_NEGOTIATING;
+	negotiate(x, ev->private_data, ev->private_data_len);
+	/* receives for the first grant are posted before the client can send */
+	post_recvs(x);
+	our_pdata(x, pd);
+	ret = rpcrdma_pmd_accept(ev->req, x->qp, pd, sizeof(pd));
+	if (ret)
+		goto err_qp;
+	x->state = RPCRDMA_XPRT_CONNECTING;
+	*xp = x;
+	return 0;
+
+err_qp:
+	/* the posted receives flush with the QP; their buffers come back here */
+	rpcrdma_pmd_qp_destroy(x->qp);
+	for (uint32_t i = 0; i < x->nrx; i++)
+		if (x->rxs[i].buf != NULL)
+			rpcrdma_mempool_put(x->ipool, x->rxs[i].buf);
+	xprt_free(x);
+	return ret;
+err_free:
+	xprt_free(x);
+err_reject:
+	rpcrdma_pmd_reject(ev->req, NULL, 0);
+	return ret;
+}
+
+int rpcrdma_xprt_event(const struct rpcrdma_pmd_event *ev)
+{
+	struct rpcrdma_xprt *x;
+
+	if (ev->qp == NULL || ev->qp->context == NULL)
+		return 0;
+	x = ev->qp->context;
+	if (x->magic != XPRT_MAGIC || x->qp != ev->qp)
+		return 0;
+	switch (ev->type) {
+	case RPCRDMA_PMD_EVENT_ESTABLISHED:
+		if (x->state != RPCRDMA_XPRT_CONNECTING)
+			break;
+		if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+			x->state = RPCRDMA_XPRT_NEGOTIATING;
+			negotiate(x, ev->private_data, ev->private_data_len);
+		} else {
+			x->state = RPCRDMA_XPRT_ESTABLISHED;
+		}
+		break;
+	case RPCRDMA_PMD_EVENT_REJECTED:
+	case RPCRDMA_PMD_EVENT_CONNECT_ERROR:
+		if (x->state == RPCRDMA_XPRT_CONNECTING) {
+			rpcrdma_pmd_qp_destroy(x->qp);
+			x->qp = NULL;
+			x->state = RPCRDMA_XPRT_ERROR;
+		}
+		break;
+	case RPCRDMA_PMD_EVENT_DISCONNECTED:
+		conn_lost(x);
+		break;
+	default:
+		return 0;
+	}
+	rpcrdma_xprt_process(x);
+	return 1;
+}
+
+int rpcrdma_xprt_disconnect(struct rpcrdma_xprt *x)
+{
+	if (x->state != RPCRDMA_XPRT_ESTABLISHED && x->state != RPCRDMA_XPRT_CONNECTING &&
+	    x->state != RPCRDMA_XPRT_NEGOTIATING)
+		return -ENOTCONN;
+	conn_lost(x);
+	return 0;
+}
+
+int rpcrdma_xprt_destroy(struct rpcrdma_xprt *x)
+{
+	if (x->state != RPCRDMA_XPRT_IDLE && x->state != RPCRDMA_XPRT_CLOSED &&
+	    x->state != RPCRDMA_XPRT_ERROR)
+		return -EBUSY;
+	if (x->calls_busy || x->svc_active)
+		return -EBUSY;
+	xprt_free(x);
+	return 0;
+}
+
+enum rpcrdma_xprt_state rpcrdma_xprt_state(const struct rpcrdma_xprt *x)
+{
+	return x->state;
+}
+
+int rpcrdma_xprt_set_credits(struct rpcrdma_xprt *x, uint32_t credits)
+{
+	if (x->p.role != RPCRDMA_XPRT_SERVER)
+		return -EINVAL;
+	return rpcrdma_credit_resp_set_target(&x->cresp, credits);
+}
+
+void rpcrdma_xprt_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->vers = x->vers;
+	info->backward = x->backward;
+	info->send_inline = x->mconn.send_inline;
+	info->recv_inline = x->mconn.recv_inline;
+	info->peer_remote_inv = x->peer.remote_inv;
+	info->peer_pdata = x->peer_pdata;
+	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+		info->grant = x->creq.grant;
+		info->outstanding = x->creq.outstanding;
+	} else {
+		info->grant = x->cresp.target;
+		info->outstanding = x->cresp.active;
+	}
+	info->qp = x->qp;
+}
+
+void rpcrdma_xprt_stats(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_stats *st)
+{
+	*st = x->st;
+	if (x->p.role == RPCRDMA_XPRT_SERVER)
+		st->excess_calls = x->cresp.excess;
+}
+
+/* ------------------------------------------------------------ fast path helpers */
+
+/* Send-queue room for n more WRs this poll. */
+static bool sq_room(const struct rpcrdma_xprt *x, uint32_t n)
+{
+	return x->nstage + n <= XPRT_STAGE_MAX && x->sq_out + n <= x->sq_depth;
+}
+
+static struct rpcrdma_pmd_send_wr *stage(struct rpcrdma_xprt *x, struct xprt_wr *tag)
+{
+	struct rpcrdma_pmd_send_wr *wr = &x->stage[x->nstage++];
+
+	x->sq_out++;
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = (uintptr_t)tag;
+	wr->flags = RPCRDMA_PMD_SEND_SIGNALED;
+	return wr;
+}
+
+/* Ring one doorbell for everything staged. */
+static void flush_sends(struct rpcrdma_xprt *x)
+{
+	uint16_t n;
+
+	if (x->nstage == 0 || x->qp == NULL)
+		return;
+	n = rpcrdma_pmd_queue_send_burst(x->qp, x->stage, (uint16_t)x->nstage);
+	if (n == 0 && x->qp->state != RPCRDMA_PMD_QPS_RTS && x->qp->state != RPCRDMA_PMD_QPS_ERROR)
+		return; /* not yet connected: they go at a later poll */
+	if (n < x->nstage)
+		memmove(x->stage, x->stage + n, (x->nstage - n) * sizeof(x->stage[0]));
+	x->nstage -= n;
+	x->st.wrs += n;
+	if (rpcrdma_pmd_flush(x->qp) != 0)
+		x->st.doorbells++;
+}
+
+static void rx_put(struct rpcrdma_xprt *x, struct xprt_rx *rx)
+{
+	if (rx->buf != NULL)
+		rpcrdma_mempool_put(x->ipool, rx->buf);
+	rx->buf = NULL;
+	rx->next = x->rx_free;
+	x->rx_free = rx;
+}
+
+static bool can_post(const struct rpcrdma_xprt *x)
+{
+	return x->qp != NULL &&
+	       (x->state == RPCRDMA_XPRT_ESTABLISHED || x->state == RPCRDMA_XPRT_NEGOTIATING ||
+		(x->state == RPCRDMA_XPRT_CONNECTING && x->p.role == RPCRDMA_XPRT_SERVER));
+}
+
+/* Post receives: the client keeps max_credits posted, the server what its grant needs. */
+static uint32_t post_recvs(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_pmd_recv_wr wrs[XPRT_BURST];
+	struct rpcrdma_pmd_sge sges[XPRT_BURST];
+	struct xprt_rx *rxs[XPRT_BURST];
+	uint32_t want, n = 0, i;
+	uint16_t got;
+
+	if (!can_post(x))
+		return 0;
+	if (x->p.role == RPCRDMA_XPRT_CLIENT)
+		want = x->p.max_credits > x->rx_posted ? x->p.max_credits - x->rx_posted : 0;
+	else
+		want = rpcrdma_credit_resp_to_post(&x->cresp);
+	if (want > XPRT_BURST)
+		want = XPRT_BURST;
+	if (want > x->rq_depth - x->rx_posted)
+		want = x->rq_depth - x->rx_posted;
+	while (n < want && x->rx_free != NULL) {
+		struct xprt_rx *rx = x->rx_free;
+		void *buf = rpcrdma_mempool_get(x->ipool);
+
+		if (buf == NULL)
+			break;
+		x->rx_free = rx->next;
+		rx->buf = buf;
+		rxs[n] = rx;
+		sges[n].addr = (uintptr_t)buf;
+		sges[n].length = x->recv_len;
+		sges[n].lkey = x->ipool->lkey;
+		wrs[n].wr_id = (uintptr_t)&rx->tag;
+		wrs[n].sg_list = &sges[n];
+		wrs[n].num_sge = 1;
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	got = rpcrdma_pmd_post_recv_burst(x->qp, wrs, (uint16_t)n);
+	for (i = got; i < n; i++)
+		rx_put(x, rxs[i]);
+	x->rx_posted += got;
+	x->st.recvs += got;
+	if (x->p.role == RPCRDMA_XPRT_SERVER)
+		rpcrdma_credit_resp_posted(&x->cresp, got);
+	return got;
+}
+
+/* ------------------------------------------------------------ requester */
+
+int rpcrdma_xprt_put_rpc(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_rpc_msg *msg)
+{
+	uint32_t room = xdr->mem.len - xdr->len;
+	int n;
+
+	n = rpcrdma_rpc_encode(msg, (uint8_t *)xdr->mem.addr + xdr->len, room);
+	if (n < 0)
+		return n;
+	if ((uint32_t)n > RPCRDMA_XDR_POS_MAX - xdr->pos)
+		return -ENOSPC;
+	xdr->len += (uint32_t)n;
+	xdr->pos += (uint32_t)n;
+	return 0;
+}
+
+int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *msg)
+{
+	const struct rpcrdma_xdr_piece *pc;
+	const void *p;
+	int ret;
+
+	if (dec->cur >= dec->npieces)
+		return -RPCRDMA_E_TRUNC;
+	pc = &dec->pieces[dec->cur];
+	if (dec->off > pc->len)
+		return -RPCRDMA_E_TRUNC;
+	ret = rpcrdma_rpc_decode(msg, pc->p + dec->off, pc->len - dec->off);
+	if (ret < 0)
+		return ret;
+	if (rpcrdma_xdr_get_opaque_fixed(dec, (uint32_t)ret, &p) != 0)
+		return -RPCRDMA_E_CHUNK_POS;
+	return 0;
+}
+
+int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **callp)
+{
+	struct rpcrdma_xprt_call *c = x->call_free;
+	struct rpcrdma_xdr_region mem;
+	void *buf;
+
+	if (c == NULL)
+		return -EBUSY;
+	buf = rpcrdma_mempool_get(x->ipool);
+	if (buf == NULL)
+		return -ENOBUFS;
+	x->call_free = c->next_free;
+	x->calls_busy++;
+	c->state = CALL_BUILDING;
+	c->msg_buf = buf;
+	c->xid = (x->xid_seq++ << x->call_shift) | (uint32_t)(c - x->calls);
+	c->flags = 0;
+	c->status = 0;
+	c->queued = c->send_done = c->lost = c->stalled = c->has_credit = c->replied = false;
+	c->rx = NULL;
+	c->nmrs = 0;
+	mem = pool_region(x->ipool, buf, x->ipool->buf_size);
+	rpcrdma_xdr_enc_init(&c->enc, &mem);
+	memset(&c->spec, 0, sizeof(c->spec));
+	*callp = c;
+	return 0;
+}
+
+uint32_t rpcrdma_xprt_call_xid(const struct rpcrdma_xprt_call *call)
+{
+	return call->xid;
+}
+
+struct rpcrdma_xdr_enc *rpcrdma_xprt_call_enc(struct rpcrdma_xprt_call *call)
+{
+	return &call->enc;
+}
+
+struct rpcrdma_xdr_reply_spec *rpcrdma_xprt_call_reply_spec(struct rpcrdma_xprt_call *call)
+{
+	return &call->spec;
+}
+
+static void call_wait(struct rpcrdma_xprt_call *c)
+{
+	if (!c->queued) {
+		TAILQ_INSERT_TAIL(&c->xprt->call_wait, c, link);
+		c->queued = true;
+	}
+}
+
+int rpcrdma_xprt_call_submit(struct rpcrdma_xprt_call *c, uint32_t flags, rpcrdma_xprt_call_cb_t cb,
+			     void *arg)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+
+	if (c->state != CALL_BUILDING || cb == NULL)
+		return -EINVAL;
+	c->flags = flags;
+	c->cb = cb;
+	c->arg = arg;
+	c->state = CALL_NEED_CREDIT;
+	if (TAILQ_EMPTY(&x->call_wait))
+		call_process(c);
+	else
+		call_wait(c);
+	return 0;
+}
+
+int rpcrdma_xprt_call_release(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+
+	if (c->state != CALL_DONE && c->state != CALL_BUILDING)
+		return -EBUSY;
+	if (c->rx != NULL) {
+		rx_put(x, c->rx);
+		c->rx = NULL;
+	}
+	rpcrdma_mempool_put(x->ipool, c->msg_buf);
+	c->msg_buf = NULL;
+	c->state = CALL_FREE;
+	c->next_free = x->call_free;
+	x->call_free = c;
+	x->calls_busy--;
+	return 0;
+}
+
+/* Register one region of a call as its own MR, and name it by the new rkey. */
+static int expose(struct rpcrdma_xprt_call *c, struct rpcrdma_xdr_region *r, uint32_t access)
+{
+	struct rpcrdma_pmd_mr *mr;
+	int ret;
+
+	if (r->len == 0 || c->nmrs == RPCRDMA_MARSHAL_MAX_EXPOSE)
+		return r->len == 0 ? 0 : -E2BIG;
+	ret = rpcrdma_pmd_mr_reg(c->xprt->p.pd, r->addr, r->len, access, -1, 0, &mr);
+	if (ret)
+		return ret == -ENOSPC ? -ENOMEM : ret;
+	c->mrs[c->nmrs++] = mr;
+	c->xprt->st.mr_regs++;
+	r->rkey = mr->rkey;
+	return 0;
+}
+
+/* Invalidate every registration of a call, but the one the responder invalidated. */
+static void unexpose(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+	uint16_t i;
+
+	for (i = 0; i < c->nmrs; i++) {
+		struct rpcrdma_pmd_mr *mr = c->mrs[i];
+
+		if (!(c->rx != NULL && c->rx->inv && c->rx->inv_rkey == mr->rkey)) {
+			rpcrdma_pmd_mr_invalidate(x->p.pd, mr->rkey);
+			x->st.mr_invalidates++;
+		}
+		rpcrdma_pmd_mr_dereg(mr);
+	}
+	c->nmrs = 0;
+}
+
+/*
+ * Marshal a call. With per-call exposure, a first pass with the pools' keys
+ * says which buffers the form exposes; they are registered, and the call is
+ * marshaled again naming them by their own rkeys.
+ */
+static int call_marshal(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+	const uint32_t rd = RPCRDMA_PMD_ACCESS_REMOTE_READ;
+	const uint32_t wr = RPCRDMA_PMD_ACCESS_REMOTE_WRITE | RPCRDMA_PMD_ACCESS_LOCAL_WRITE;
+	struct rpcrdma_marshal_call_args a;
+	struct rpcrdma_xdr_reply_spec spec;
+	struct rpcrdma_xdr_enc enc;
+	uint16_t i;
+	int ret;
+
+	a.xid = c->xid;
+	a.credit = rpcrdma_credit_req_request(&x->creq);
+	a.xdr = &c->enc;
+	a.reply = &c->spec;
+	a.hdr_buf = c->hdr;
+	ret = rpcrdma_marshal_call(&x->mconn, &a, &c->plan);
+	if (ret || c->plan.nexpose == 0 || !(x->p.flags & RPCRDMA_XPRT_F_PER_CALL_MR))
+		return ret;
+	enc = c->enc;
+	spec = c->spec;
+	if (c->plan.form != RPCRDMA_MARSHAL_SHORT)
+		for (i = 0; i < enc.nddp && ret == 0; i++)
+			ret = expose(c, &enc.ddp[i].data, rd);
+	if (c->plan.form == RPCRDMA_MARSHAL_LONG && ret == 0) {
+		struct rpcrdma_xdr_region m = enc.mem;
+
+		m.len = enc.len;
+		ret = expose(c, &m, rd);
+		enc.mem.rkey = m.rkey;
+	}
+	for (i = 0; i < spec.nddp && ret == 0; i++)
+		ret = expose(c, &spec.ddp[i], wr);
+	if (c->plan.long_reply && ret == 0)
+		ret = expose(c, &spec.long_buf, wr);
+	if (ret)
+		return ret;
+	a.xdr = &enc;
+	a.reply = &spec;
+	return rpcrdma_marshal_call(&x->mconn, &a, &c->plan);
+}
+
+static void call_fail(struct rpcrdma_xprt_call *c, int status)
+{
+	if (c->status == 0)
+		c->status = status;
+}
+
+static void call_process(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+	struct rpcrdma_pmd_send_wr *wr;
+	enum call_state prev;
+	int ret;
+
+	do {
+		prev = c->state;
+		switch (c->state) {
+		case CALL_NEED_CREDIT:
+			if (x->state != RPCRDMA_XPRT_ESTABLISHED) {
+				if ((x->state == RPCRDMA_XPRT_CONNECTING ||
+				     x->state == RPCRDMA_XPRT_NEGOTIATING) ||
+				    (c->flags & RPCRDMA_XPRT_CALL_F_RETRANSMIT)) {
+					call_wait(c);
+					break;
+				}
+				call_fail(c, -ENOTCONN);
+				c->state = CALL_COMPLETE;
+				break;
+			}
+			if (!sq_room(x, 1)) {
+				call_wait(c);
+				break;
+			}
+			if (rpcrdma_credit_req_acquire(&x->creq) != 0) {
+				if (!c->stalled)
+					x->st.credit_stalls++;
+				c->stalled = true;
+				call_wait(c);
+				break;
+			}
+			c->has_credit = true;
+			if (x->creq.outstanding > x->st.max_outstanding)
+				x->st.max_outstanding = x->creq.outstanding;
+			c->state = CALL_READY;
+			break;
+		case CALL_READY:
+			ret = call_marshal(c);
+			if (ret) {
+				call_fail(c, ret);
+				c->state = CALL_COMPLETE;
+				break;
+			}
+			wr = stage(x, &c->tag);
+			wr->opcode = RPCRDMA_PMD_WR_SEND;
+			wr->sg_list = (const struct rpcrdma_pmd_sge *)c->plan.sge;
+			wr->num_sge = c->plan.nsge;
+			c->send_done = false;
+			c->replied = false;
+			c->lost = false;
+			x->st.calls++;
+			if (c->plan.form == RPCRDMA_MARSHAL_SHORT)
+				x->st.short_msgs++;
+			else if (c->plan.form == RPCRDMA_MARSHAL_CHUNKED)
+				x->st.chunked_msgs++;
+			else
+				x->st.long_msgs++;
+			x->st.long_replies += c->plan.long_reply;
+			c->state = CALL_SENT;
+			break;
+		case CALL_SENT:
+			if (c->send_done && (c->replied || c->status || c->lost))
+				c->state = CALL_COMPLETE;
+			break;
+		case CALL_COMPLETE:
+			unexpose(c);
+			if (c->has_credit) {
+				rpcrdma_credit_req_release(&x->creq);
+				c->has_credit = false;
+			}
+			if (c->lost && !c->replied && c->status == 0) {
+				if (c->flags & RPCRDMA_XPRT_CALL_F_RETRANSMIT) {
+					c->state = CALL_PARKED;
+					call_wait(c);
+					break;
+				}
+				c->status = -ECONNRESET;
+			}
+			if (c->status) {
+				x->st.failed++;
+				if (c->rx != NULL) {
+					rx_put(x, c->rx);
+					c->rx = NULL;
+				}
+			}
+			c->state = CALL_DONE;
+			x->work++;
+			/* the callback may release the call: touch nothing after it */
+			c->cb(c->arg, c, c->status, c->status ? NULL : &c->dec);
+			return;
+		case CALL_PARKED:
+			if (x->state != RPCRDMA_XPRT_ESTABLISHED) {
+				call_wait(c);
+				break;
+			}
+			x->st.retransmits++;
+			c->stalled = false;
+			c->state = CALL_NEED_CREDIT;
+			break;
+		default:
+			return;
+		}
+	} while (c->state != prev);
+}
+
+/* Run the calls waiting for the connection, a credit or SQ room, in order. */
+static void call_run_waiters(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_xprt_call *c;
+	uint32_t n = x->ncalls;
+
+	while (n-- > 0 && (c = TAILQ_FIRST(&x->call_wait)) != NULL) {
+		TAILQ_REMOVE(&x->call_wait, c, link);
+		c->queued = false;
+		call_process(c);
+		if (c->queued) {
+			/* still waiting: keep it first, FIFO */
+			TAILQ_REMOVE(&x->call_wait, c, link);
+			TAILQ_INSERT_HEAD(&x->call_wait, c, link);
+			break;
+		}
+		x->work++;
+	}
+}
+
+/* A reply's status from an RDMA_ERROR. */
+static int error_status(const struct rpcrdma_hdr *h)
+{
+	return h->error.code == RPCRDMA_ERR_VERS ? -EPROTONOSUPPORT : -EREMOTEIO;
+}
+
+static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
+{
+	struct rpcrdma_xprt_call *c;
+	struct rpcrdma_hdr *h;
+	uint32_t xid;
+	int ret;
+
+	if (rx->len < RPCRDMA_HDR_FIXED_LEN) {
+		x->st.err_hdr++;
+		goto drop;
+	}
+	xid = rpcrdma_wire_get32(rx->buf, 0);
+	c = &x->calls[xid & (x->ncalls - 1)];
+	if (c->xid != xid || c->state != CALL_SENT || c->replied || c->rx != NULL) {
+		/* a late, duplicate or forged reply: never fatal */
+		x->st.unmatched++;
+		goto drop;
+	}
+	h = rpcrdma_hdr_storage_init(&c->rhdr);
+	ret = rpcrdma_hdr_decode(h, rx->buf, rx->len);
+	if (ret < 0 || h->vers != RPCRDMA_VERS_1) {
+		if (ret == -RPCRDMA_E_VERS || (ret >= 0 && h->vers != RPCRDMA_VERS_1))
+			x->st.err_vers++;
+		else
+			x->st.err_hdr++;
+		x->st.bad_replies++;
+		call_fail(c, -EBADMSG);
+		goto complete;
+	}
+	switch (h->proc) {
+	case RPCRDMA_DONE:
+		x->st.done_ignored++;
+		goto drop;
+	case RPCRDMA_ERROR:
+		x->st.errors_recv++;
+		rpcrdma_credit_req_update(&x->creq, h->credit);
+		call_fail(c, error_status(h));
+		goto complete;
+	case RPCRDMA_MSG:
+	case RPCRDMA_NOMSG:
+		break;
+	default: /* RDMA_MSGP */
+		x->st.err_chunk++;
+		x->st.bad_replies++;
+		call_fail(c, -EBADMSG);
+		goto complete;
+	}
+	ret = rpcrdma_marshal_call_reply(&c->plan, h, (uint8_t *)rx->buf + h->hdr_len,
+					 rx->len - h->hdr_len, &c->dec);
+	if (ret) {
+		x->st.bad_replies++;
+		x->st.err_chunk++;
+		call_fail(c, -EBADMSG);
+		goto complete;
+	}
+	rpcrdma_credit_req_update(&x->creq, h->credit);
+	x->st.replies++;
+	x->st.send_inv += rx->inv;
+complete:
+	c->rx = rx;
+	c->replied = true;
+	call_process(c);
+	return;
+drop:
+	rx_put(x, rx);
+}
+
+/* ------------------------------------------------------------ responder */
+
+const struct rpcrdma_rpc_msg *rpcrdma_svc_call_msg(const struct rpcrdma_svc_call *s)
+{
+	return &s->msg;
+}
+
+struct rpcrdma_xdr_dec *rpcrdma_svc_call_args(struct rpcrdma_svc_call *s)
+{
+	return &s->args;
+}
+
+struct rpcrdma_xprt *rpcrdma_svc_call_xprt(const struct rpcrdma_svc_call *s)
+{
+	return s->xprt;
+}
+
+void rpcrdma_svc_call_set_priv(struct rpcrdma_svc_call *s, void *priv)
+{
+	s->priv = priv;
+}
+
+void *rpcrdma_svc_call_priv(const struct rpcrdma_svc_call *s)
+{
+	return s->priv;
+}
+
+struct rpcrdma_xdr_enc *rpcrdma_svc_call_reply_enc(struct rpcrdma_svc_call *s)
+{
+	struct rpcrdma_mempool *pool = s->xprt->ipool;
+	struct rpcrdma_xdr_region mem;
+
+	if (s->reply_buf == NULL) {
+		s->reply_buf = rpcrdma_mempool_get(pool);
+		if (s->reply_buf == NULL)
+			return NULL;
+		mem = pool_region(pool, s->reply_buf, pool->buf_size);
+		rpcrdma_xdr_enc_init(&s->reply, &mem);
+	}
+	return &s->reply;
+}
+
+static void svc_wait(struct rpcrdma_svc_call *s)
+{
+	if (!s->queued) {
+		TAILQ_INSERT_TAIL(&s->xprt->svc_wait, s, link);
+		s->queued = true;
+	}
+}
+
+int rpcrdma_svc_call_reply(struct rpcrdma_svc_call *s)
+{
+	if (s->state != SVC_DISPATCHED || s->reply_buf == NULL)
+		return -EINVAL;
+	if (s->lost) {
+		s->state = SVC_DONE;
+		if (!s->in_cb)
+			svc_process(s);
+		return -ENOTCONN;
+	}
+	s->err_code = 0;
+	s->state = SVC_REPLY_READY;
+	if (!s->in_cb)
+		svc_process(s);
+	return 0;
+}
+
+void rpcrdma_svc_call_drop(struct rpcrdma_svc_call *s)
+{
+	if (s->state != SVC_DISPATCHED)
+		return;
+	s->xprt->st.dropped++;
+	s->state = SVC_DONE;
+	if (!s->in_cb)
+		svc_process(s);
+}
+
+static void svc_error(struct rpcrdma_svc_call *s, uint32_t code)
+{
+	s->err_code = code;
+	s->state = SVC_REPLY_READY;
+}
+
+/* Chunk buffers for every read chunk; false when a pool is empty (wait). */
+static int svc_chunk_bufs(struct rpcrdma_svc_call *s)
+{
+	struct rpcrdma_xprt *x = s->xprt;
+	uint16_t i;
+
+	for (i = s->nbufs; i < s->map.nchunks; i++) {
+		struct rpcrdma_marshal_rchunk *ch = &s->map.chunks[i];
+		struct rpcrdma_mempool *pool = rpcrdma_mempool_set_chunk_pool(x->p.pools, ch->len);
+		void *b;
+
+		if (pool == NULL)
+			return -EMSGSIZE;
+		b = rpcrdma_mempool_get(pool);
+		if (b == NULL)
+			return -EAGAIN;
+		s->bufs[i] = b;
+		s->bpools[i] = pool;
+		s->nbufs = i + 1;
+		ch->dst = pool_region(pool, b, ch->len);
+	}
+	return 0;
+}
+
+/* The reads are done (or there were none): the call's stream, its RPC header, dispatch. */
+static void svc_dispatch(struct rpcrdma_svc_call *s)
+{
+	struct rpcrdma_xprt *x = s->xprt;
+
+	if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0 ||
+	    rpcrdma_xprt_get_rpc(&s->args, &s->msg) != 0 || s->msg.type != RPCRDMA_RPC_CALL ||
+	    s->msg.xid != s->xid) {
+		/* no RPC call to answer: drop it (the upper layer never sees it) */
+		x->st.dropped++;
+		s->state = SVC_DONE;
+		return;
+	}
+	s->state = SVC_DISPATCHED;
+	x->work++;
+	/* svc_process() goes on with whatever state the callback leaves */
+	s->in_cb = true;
+	x->p.recv_call(x->p.ctx, s);
+	s->in_cb = false;
+}
+
+static void svc_stage_reads(struct rpcrdma_svc_call *s)
+{
+	struct rpcrdma_xprt *x = s->xprt;
+
+	while (s->ops_posted < s->nops && x->reads_out < x->p.read_depth && sq_room(x, 1)) {
+		const struct rpcrdma_marshal_rdma *op = &s->ops[s->ops_posted];
+		struct rpcrdma_pmd_sge *sge = &s->rsge[s->ops_posted];
+		struct rpcrdma_pmd_send_wr *wr = stage(x, &s->tag_read);
+
+		sge->addr = op->laddr;
+		sge->length = op->len;
+		sge->lkey = op->lkey;
+		wr->opcode = RPCRDMA_PMD_WR_RDMA_READ;
+		wr->sg_list = sge;
+		wr->num_sge = 1;
+		wr->remote_addr = op->raddr;
+		wr->rkey = op->rkey;
+		x->st.read_bytes += op->len;
+		s->ops_posted++;
+		x->reads_out++;
+	}
+}
+
+/* Encode an RDMA_ERROR into the slot's header area and stage its Send. */
+static void svc_stage_error(struct rpcrdma_svc_call *s, uint32_t code, int grant)
+{
+	struct rpcrdma_xprt *x = s->xprt;
+	struct rpcrdma_pmd_send_wr *wr;
+	struct rpcrdma_hdr h;
+	int n;
+
+	memset(&h, 0, sizeof(h));
+	h.xid = s->xid;
+	h.vers = RPCRDMA_VERS_1;
+	h.credit = (uint32_t)grant;
+	h.proc = RPCRDMA_ERROR;
+	h.error.code = code;
+	h.error.low = RPCRDMA_VERS_1;
+	h.error.high = RPCRDMA_VERS_1;
+	n = rpcrdma_hdr_encode(&h, s->hdr.addr, s->hdr.len);
+	s->esge.addr = (uintptr_t)s->hdr.addr;
+	s->esge.length = n > 0 ? (uint32_t)n : 0;
+	s->esge.lkey = s->hdr.lkey;
+	wr = stage(x, &s->tag_send);
+	wr->opcode = RPCRDMA_PMD_WR_SEND;
+	wr->sg_list = &s->esge;
+	wr->num_sge = 1;
+	x->st.errors_sent++;
+	s->nwrites = 0;
+}
+
+/* Marshal and stage the reply: its Writes, then its Send. */
+static void svc_stage_reply(struct rpcrdma_svc_call *s, int grant)
+{
+	struct rpcrdma_xprt *x = s->xprt;
+	struct rpcrdma_marshal_reply_plan *rp = &s->rplan;
+	struct rpcrdma_marshal_reply_args a;
+	struct rpcrdma_pmd_send_wr *wr;
+	uint16_t i;
+	int ret;
+
+	a.call = &s->chdr.hdr;
+	a.credit = (uint32_t)grant;
+	a.xdr = &s->reply;
+	a.hdr_buf = s->hdr;
+	ret = rpcrdma_marshal_reply(&x->mconn, &a, rp);
+	if (ret && ret != -EMSGSIZE) {
+		/* no usable plan: the reply cannot be sent as the requester asked */
+		x->st.err_chunk++;
+		svc_stage_error(s, RPCRDMA_ERR_CHUNK, grant);
+		return;
+	}
+	if (rp->form == RPCRDMA_MARSHAL_ERR_CHUNK) {
+		x->st.err_chunk++;
+		x->st.errors_sent++;
+	}
+	for (i = 0; i < rp->nrdma; i++) {
+		const struct rpcrdma_marshal_rdma *op = &rp->rdma[i];
+
+		s->wsge[i].addr = op->laddr;
+		s->wsge[i].length = op->len;
+		s->wsge[i].lkey = op->lkey;
+		wr = stage(x, &s->tag_write);
+		wr->opcode = RPCRDMA_PMD_WR_RDMA_WRITE;
+		wr->sg_list = &s->wsge[i];
+		wr->num_sge = 1;
+		wr->remote_addr = op->raddr;
+		wr->rkey = op->rkey;
+	}
+	s->nwrites = rp->nrdma;
+	x->st.write_bytes += rp->rdma_bytes;
+	wr = stage(x, &s->tag_send);
+	wr->opcode = rp->send_inv ? RPCRDMA_PMD_WR_SEND_WITH_INV : RPCRDMA_PMD_WR_SEND;
+	wr->invalidate_rkey = rp->send_inv ? rp->inv_rkey : 0;
+	wr->sg_list = (const struct rpcrdma_pmd_sge *)rp->sge;
+	wr->num_sge = rp->nsge;
+	x->st.send_inv += rp->send_inv;
+	if (rp->form == RPCRDMA_MARSHAL_SHORT)
+		x->st.short_msgs++;
+	else if (rp->form == RPCRDMA_MARSHAL_CHUNKED)
+		x->st.chunked_msgs++;
+	else if (rp->form == RPCRDMA_MARSHAL_LONG)
+		x->st.long_msgs++;
+	if (rp->form != RPCRDMA_MARSHAL_ERR_CHUNK) {
+		x->st.replies++;
+		s->replied = true;
+	}
+}
+
+static void svc_release(struct rpcrdma_svc_call *s)
+{
+	struct rpcrdma_xprt *x = s->xprt;
+	uint16_t i;
+
+	if (!s->credited)
+		rpcrdma_credit_resp_drop(&x->cresp);
+	if (x->p.reply_done != NULL && s->reply_buf != NULL)
+		x->p.reply_done(x->p.ctx, s, s->replied && !s->lost ? 0 : -ECONNRESET);
+	for (i = 0; i < s->nbufs; i++)
+		rpcrdma_mempool_put(s->bpools[i], s->bufs[i]);
+	s->nbufs = 0;
+	if (s->reply_buf != NULL)
+		rpcrdma_mempool_put(x->ipool, s->reply_buf);
+	s->reply_buf = NULL;
+	if (s->rx != NULL)
+		rx_put(x, s->rx);
+	s->rx = NULL;
+	if (s->queued) {
+		TAILQ_REMOVE(&x->svc_wait, s, link);
+		s->queued = false;
+	}
+	s->state = SVC_FREE;
+	s->next_free = x->svc_free;
+	x->svc_free = s;
+	x->svc_active--;
+}
+
+static void svc_process(struct rpcrdma_svc_call *s)
+{
+	struct rpcrdma_xprt *x = s->xprt;
+	enum svc_state prev;
+	int ret;
+
+	do {
+		prev = s->state;
+		switch (s->state) {
+		case SVC_RECEIVED:
+			if (s->lost) {
+				s->state = SVC_DONE;
+				break;
+			}
+			if (s->map.nchunks == 0) {
+				svc_dispatch(s);
+				break;
+			}
+			ret = svc_chunk_bufs(s);
+			if (ret == -EAGAIN) {
+				svc_wait(s);
+				break;
+			}
+			if (ret == 0) {
+				ret = rpcrdma_marshal_call_reads(&s->map, s->ops,
+								 RPCRDMA_MARSHAL_MAX_READS);
+			}
+			if (ret < 0) {
+				x->st.err_chunk++;
+				svc_error(s, RPCRDMA_ERR_CHUNK);
+				break;
+			}
+			s->nops = (uint16_t)ret;
+			s->ops_posted = s->ops_done = 0;
+			s->state = SVC_READ_PENDING;
+			break;
+		case SVC_READ_PENDING:
+			if (s->lost) {
+				if (s->ops_done == s->ops_posted)
+					s->state = SVC_DONE;
+				break;
+			}
+			svc_stage_reads(s);
+			if (s->ops_posted < s->nops)
+				svc_wait(s);
+			else if (s->ops_done == s->nops)
+				svc_dispatch(s);
+			break;
+		case SVC_DISPATCHED:
+			break;
+		case SVC_REPLY_READY:
+			if (s->lost) {
+				s->state = SVC_DONE;
+				break;
+			}
+			/*
+			 * Let the poll repost the receives this batch consumed
+			 * first, so the grant is the target (min(target, posted +
+			 * active - 1)), and one post covers the batch.
+			 */
+			if ((!s->deferred && rpcrdma_credit_resp_to_post(&x->cresp) > 0) ||
+			    !sq_room(x, XPRT_REPLY_WRS)) {
+				s->deferred = true;
+				svc_wait(s);
+				break;
+			}
+			ret = rpcrdma_credit_resp_reply(&x->cresp);
+			if (ret == -EAGAIN) {
+				post_recvs(x);
+				ret = rpcrdma_credit_resp_reply(&x->cresp);
+			}
+			if (ret < 0) {
+				svc_wait(s);
+				break;
+			}
+			s->credited = true;
+			s->send_done = false;
+			s->writes_done = 0;
+			if (s->err_code)
+				svc_stage_error(s, s->err_code, ret);
+			else
+				svc_stage_reply(s, ret);
+			s->state = s->nwrites ? SVC_REPLY_WRITE_PENDING : SVC_SEND_PENDING;
+			break;
+		case SVC_REPLY_WRITE_PENDING:
+			if (s->writes_done == s->nwrites)
+				s->state = SVC_SEND_PENDING;
+			break;
+		case SVC_SEND_PENDING:
+			if (s->send_done)
+				s->state = SVC_DONE;
+			break;
+		case SVC_DONE:
+			x->work++;
+			svc_release(s);
+			return;
+		default:
+			return;
+		}
+	} while (s->state != prev);
+}
+
+static void svc_run_waiters(struct rpcrdma_xprt *x)
+{
+	struct svc_fifo todo;
+	struct rpcrdma_svc_call *s;
+
+	if (TAILQ_EMPTY(&x->svc_wait))
+		return;
+	TAILQ_INIT(&todo);
+	TAILQ_CONCAT(&todo, &x->svc_wait, link);
+	while ((s = TAILQ_FIRST(&todo)) != NULL) {
+		TAILQ_REMOVE(&todo, s, link);
+		s->queued = false;
+		svc_process(s);
+	}
+}
+
+static void server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
+{
+	struct rpcrdma_svc_call *s;
+	struct rpcrdma_hdr *h;
+	int ret;
+
+	rpcrdma_credit_resp_received(&x->cresp);
+	s = x->svc_free;
+	if (s == NULL || rx->len < RPCRDMA_HDR_FIXED_LEN) {
+		/* no slot (a requester far over its grant), or not even an XID */
+		if (s == NULL)
+			x->st.dropped++;
+		else
+			x->st.err_hdr++;
+		rpcrdma_credit_resp_drop(&x->cresp);
+		rx_put(x, rx);
+		return;
+	}
+	x->svc_free = s->next_free;
+	x->svc_active++;
+	x->st.calls_recv++;
+	s->rx = rx;
+	s->lost = s->credited = s->replied = s->queued = s->deferred = s->in_cb = false;
+	s->err_code = 0;
+	s->nbufs = 0;
+	s->nops = s->ops_posted = s->ops_done = 0;
+	s->nwrites = s->writes_done = 0;
+	s->reply_buf = NULL;
+	s->priv = NULL;
+	s->xid = rpcrdma_wire_get32(rx->buf, 0);
+	h = rpcrdma_hdr_storage_init(&s->chdr);
+	ret = rpcrdma_hdr_decode(h, rx->buf, rx->len);
+	if (ret == -RPCRDMA_E_VERS || (ret >= 0 && h->vers != RPCRDMA_VERS_1)) {
+		/* rfc5666bis 5.5.1: ERR_VERS with the versions we support, 1 to 1 */
+		x->st.err_vers++;
+		svc_error(s, RPCRDMA_ERR_VERS);
+		goto process;
+	}
+	if (ret < 0) {
+		x->st.err_hdr++;
+		svc_error(s, RPCRDMA_ERR_CHUNK);
+		goto process;
+	}
+	switch (h->proc) {
+	case RPCRDMA_MSG:
+	case RPCRDMA_NOMSG:
+		break;
+	case RPCRDMA_DONE:
+		/* no longer sent (rfc5666bis 5.6.2): ignored, its receive reposted */
+		x->st.done_ignored++;
+		s->state = SVC_DONE;
+		goto process;
+	case RPCRDMA_MSGP:
+		x->st.err_chunk++;
+		svc_error(s, RPCRDMA_ERR_CHUNK);
+		goto process;
+	default: /* RDMA_ERROR from a requester: nothing to answer */
+		x->st.err_hdr++;
+		s->state = SVC_DONE;
+		goto process;
+	}
+	ret = rpcrdma_marshal_call_map(h, (uint8_t *)rx->buf + h->hdr_len, rx->len - h->hdr_len,
+				       x->p.max_call, &s->map);
+	if (ret < 0) {
+		x->st.err_chunk++;
+		svc_error(s, RPCRDMA_ERR_CHUNK);
+		goto process;
+	}
+	s->state = SVC_RECEIVED;
+process:
+	svc_process(s);
+}
+
+/* ------------------------------------------------------------ completions */
+
+static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
+{
+	struct xprt_wr *t = (struct xprt_wr *)(uintptr_t)wc->wr_id;
+	bool ok = wc->status == RPCRDMA_PMD_WC_SUCCESS;
+
+	if (!ok) {
+		if (wc->status == RPCRDMA_PMD_WC_WR_FLUSH_ERR)
+			x->st.flushed++;
+		else
+			x->st.wc_errors++;
+		conn_lost(x);
+	}
+	switch (t->type) {
+	case WR_RECV: {
+		struct xprt_rx *rx = t->owner;
+
+		x->rx_posted--;
+		if (x->p.role == RPCRDMA_XPRT_SERVER && ok)
+			; /* accounted in server_recv */
+		else if (x->p.role == RPCRDMA_XPRT_SERVER)
+			x->cresp.posted -= x->cresp.posted ? 1 : 0;
+		if (!ok) {
+			rx_put(x, rx);
+			break;
+		}
+		rx->len = wc->byte_len;
+		rx->inv = (wc->flags & RPCRDMA_PMD_WC_WITH_INV) != 0;
+		rx->inv_rkey = wc->invalidated_rkey;
+		if (x->p.role == RPCRDMA_XPRT_CLIENT)
+			client_recv(x, rx);
+		else
+			server_recv(x, rx);
+		break;
+	}
+	case WR_CALL_SEND: {
+		struct rpcrdma_xprt_call *c = t->owner;
+
+		x->sq_out--;
+		c->send_done = true;
+		if (!ok)
+			c->lost = true;
+		call_process(c);
+		break;
+	}
+	case WR_SVC_READ: {
+		struct rpcrdma_svc_call *s = t->owner;
+
+		x->sq_out--;
+		x->reads_out--;
+		s->ops_done++;
+		if (!ok)
+			s->lost = true;
+		svc_process(s);
+		break;
+	}
+	case WR_SVC_WRITE: {
+		struct rpcrdma_svc_call *s = t->owner;
+
+		x->sq_out--;
+		s->writes_done++;
+		if (!ok)
+			s->lost = true;
+		svc_process(s);
+		break;
+	}
+	case WR_SVC_SEND: {
+		struct rpcrdma_svc_call *s = t->owner;
+
+		x->sq_out--;
+		s->send_done = true;
+		if (!ok)
+			s->lost = true;
+		svc_process(s);
+		break;
+	}
+	}
+}
+
+/*
+ * The connection is lost (or closed): the QP goes to error, every work
+ * request outstanding flushes, and each call or svc call finishes when its
+ * own work requests have.
+ */
+static void conn_lost(struct rpcrdma_xprt *x)
+{
+	uint32_t i;
+
+	if (x->state == RPCRDMA_XPRT_DRAINING || x->state == RPCRDMA_XPRT_CLOSED ||
+	    x->state == RPCRDMA_XPRT_ERROR || x->state == RPCRDMA_XPRT_IDLE)
+		return;
+	x->state = RPCRDMA_XPRT_DRAINING;
+	if (x->qp != NULL)
+		rpcrdma_pmd_disconnect(x->qp); /* -ENOTCONN when the peer left first */
+	for (i = 0; i < x->ncalls; i++) {
+		struct rpcrdma_xprt_call *c = &x->calls[i];
+
+		if (c->state == CALL_SENT) {
+			c->lost = true;
+			call_process(c);
+		}
+	}
+	for (i = 0; i < x->nsvcs; i++) {
+		struct rpcrdma_svc_call *s = &x->svcs[i];
+
+		if (s->state != SVC_FREE)
+			s->lost = true;
+	}
+	/* calls waiting for a credit fail (or stay parked) at the next run */
+	call_run_waiters(x);
+	svc_run_waiters(x);
+}
+
+/* ------------------------------------------------------------ state machine */
+
+int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
+{
+	enum rpcrdma_xprt_state prev;
+	int n = 0;
+
+	do {
+		prev = x->state;
+		switch (x->state) {
+		case RPCRDMA_XPRT_IDLE:
+		case RPCRDMA_XPRT_CONNECTING:
+		case RPCRDMA_XPRT_CLOSED:
+		case RPCRDMA_XPRT_ERROR:
+			/* events move these on */
+			break;
+		case RPCRDMA_XPRT_NEGOTIATING:
+			/* client: the accept's private data is applied (rpcrdma_xprt_event) */
+			post_recvs(x);
+			x->state = RPCRDMA_XPRT_ESTABLISHED;
+			break;
+		case RPCRDMA_XPRT_ESTABLISHED:
+			break;
+		case RPCRDMA_XPRT_DRAINING:
+			if (x->sq_out || x->rx_posted || x->svc_active)
+				break;
+			/* staged WRs were pushed into the QP and counted in sq_out */
+			rpcrdma_pmd_qp_destroy(x->qp);
+			x->qp = NULL;
+			x->nstage = 0;
+			x->reads_out = 0;
+			if (x->p.role == RPCRDMA_XPRT_SERVER)
+				rpcrdma_credit_resp_init(&x->cresp, x->cresp.target, x->cresp.max);
+			x->state = RPCRDMA_XPRT_CLOSED;
+			break;
+		}
+		if (x->state != prev)
+			n++;
+	} while (x->state != prev);
+	if (n && x->p.role == RPCRDMA_XPRT_CLIENT)
+		call_run_waiters(x);
+	return n;
+}
+
+int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_pmd_wc wc[XPRT_BURST];
+	uint16_t n, i;
+
+	x->work = 0;
+	x->st.polls++;
+	if (x->state != RPCRDMA_XPRT_ESTABLISHED)
+		x->work += rpcrdma_xprt_process(x);
+	if (x->qp != NULL) {
+		n = rpcrdma_pmd_poll_cq_burst(x->cq, wc, XPRT_BURST);
+		for (i = 0; i < n; i++)
+			handle_wc(x, &wc[i]);
+		x->work += n;
+	}
+	x->work += (int)post_recvs(x);
+	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+		if (!TAILQ_EMPTY(&x->call_wait))
+			call_run_waiters(x);
+	} else if (!TAILQ_EMPTY(&x->svc_wait)) {
+		svc_run_waiters(x);
+		x->work += (int)post_recvs(x);
+	}
+	flush_sends(x);
+	if (x->state == RPCRDMA_XPRT_DRAINING)
+		x->work += rpcrdma_xprt_process(x);
+	if (x->work == 0)
+		x->st.idle_polls++;
+	return x->work;
+}

@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * The RPC-over-RDMA transport engine: one connection, both roles, version 1
+ * (RFC 8166 as shaped by rfc5666bis), over any PMD (rpcrdma_pmd.h).
+ *
+ * A struct rpcrdma_xprt is one connection, owned by one lcore, which calls
+ * rpcrdma_xprt_poll() in its loop. The poll reaps completions in bursts,
+ * advances every call and reply that was waiting, posts receives, and rings
+ * one doorbell for all the work requests it staged. No syscalls, locks or
+ * heap allocation on that path (except the per-call registrations of
+ * RPCRDMA_XPRT_F_PER_CALL_MR, a control-path operation of the PMD).
+ *
+ * Requester (RPCRDMA_XPRT_CLIENT): rpcrdma_xprt_call_alloc() gives a call
+ * with an XID and an XDR encoding stream over a registered inline buffer;
+ * the caller writes the RPC call header (rpcrdma_xprt_put_rpc()) and the
+ * arguments, marks DDP-eligible arguments with rpcrdma_xdr_put_ddp(),
+ * describes the reply in the call's struct rpcrdma_xdr_reply_spec, and
+ * submits. The engine picks the message form (Short, Chunked, Long Call,
+ * Long Reply), waits for a credit, sends, and completes the call with the
+ * reply's decoding stream (zero copy: it points at the receive buffer and
+ * at the caller's write-chunk buffers). rpcrdma_xprt_call_release() gives
+ * the call back.
+ *
+ * Responder (RPCRDMA_XPRT_SERVER): every call received is decoded, its read
+ * chunks pulled with RDMA Read (into chunk-pool buffers, at most read_depth
+ * Reads in flight), and handed to the recv_call callback as a struct
+ * rpcrdma_svc_call. The upper layer decodes the arguments from the call's
+ * stream, encodes the reply into the call's reply stream and calls
+ * rpcrdma_svc_call_reply(), then or later; or rpcrdma_svc_call_drop().
+ *
+ * Connection states (enum rpcrdma_xprt_state) and credits (rpcrdma_credit.h)
+ * are per connection, as are the version, the direction and the inline
+ * thresholds, so that version 2 and backward-direction calls fit later.
+ */
+#ifndef RPCRDMA_XPRT_H
+#define RPCRDMA_XPRT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_rpc.h>
+#include <rpcrdma/rpcrdma_xdr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------ RFC 8797 private data */
+
+/** cp_magic of RFC 8797 section 4. */
+#define RPCRDMA_XPRT_PDATA_MAGIC 0xf6ab0e18u
+/** Bytes of the private data message. */
+#define RPCRDMA_XPRT_PDATA_LEN 8
+/** cp_version this engine sends. */
+#define RPCRDMA_XPRT_PDATA_VERSION 1
+/** cp_flags bit: the sender accepts Send With Invalidate (RFC 8797 4.1). */
+#define RPCRDMA_XPRT_PDATA_F_REMOTE_INV 0x01u
+/** Largest inline size the 8-bit field carries: (255 + 1) * 1024. */
+#define RPCRDMA_XPRT_PDATA_SIZE_MAX (256u * 1024u)
+
+/** The RFC 8797 private data, decoded. */
+struct rpcrdma_xprt_pdata {
+	uint8_t version;      /**< cp_version */
+	bool remote_inv;      /**< cp_flags RPCRDMA_XPRT_PDATA_F_REMOTE_INV */
+	uint32_t send_inline; /**< cp_send_size in bytes: the most the sender sends inline */
+	uint32_t recv_inline; /**< cp_recv_size in bytes: the sender's receive buffers */
+};
+
+/**
+ * Encode RFC 8797 private data:
+ *   cp_magic(32) cp_version(8) cp_flags(8) cp_send_size(8) cp_recv_size(8)
+ * where a size is encoded as (bytes / 1024) - 1: sizes are rounded down to
+ * a multiple of 1024 and clamped to 1024..RPCRDMA_XPRT_PDATA_SIZE_MAX.
+ *
+ * @return
+ *   RPCRDMA_XPRT_PDATA_LEN, or -ENOSPC: len too small (nothing written).
+ */
+int rpcrdma_xprt_pdata_encode(const struct rpcrdma_xprt_pdata *pd, void *buf, size_t len);
+
+/**
+ * Decode RFC 8797 private data. A connection whose peer sent none, or
+ * something else, uses 1024-byte thresholds and no Send With Invalidate:
+ * on every error *pd is set to exactly that.
+ *
+ * @return
+ *   0, or (*pd holding the defaults):
+ *   - -ENODATA: fewer than 8 bytes, or another magic (not RFC 8797 data);
+ *   - -EPROTONOSUPPORT: a cp_version other than 1.
+ */
+int rpcrdma_xprt_pdata_decode(struct rpcrdma_xprt_pdata *pd, const void *buf, size_t len);
+
+/* ------------------------------------------------ connections */
+
+struct rpcrdma_mempool_set;
+struct rpcrdma_xprt;
+struct rpcrdma_xprt_call;
+struct rpcrdma_svc_call;
+
+/** The role of a connection. */
+enum rpcrdma_xprt_role {
+	RPCRDMA_XPRT_CLIENT, /**< requester: sends calls */
+	RPCRDMA_XPRT_SERVER, /**< responder: answers calls */
+};
+
+/**
+ * Connection states. rpcrdma_xprt_process() (called by every poll) moves a
+ * connection along; events (rpcrdma_xprt_event()) and completion errors
+ * feed it.
+ */
+enum rpcrdma_xprt_state {
+	/**
+	 * Created, no connection yet (client before rpcrdma_xprt_connect()).
+	 */
+	RPCRDMA_XPRT_IDLE,
+	/**
+	 * The connection manager exchange is under way. Client: connect sent
+	 * with our private data, waiting for ESTABLISHED (to NEGOTIATING) or
+	 * REJECTED / CONNECT_ERROR (to ERROR). Server: accept sent, waiting
+	 * for the client's confirmation (to ESTABLISHED); the QP may already
+	 * receive calls and send replies.
+	 */
+	RPCRDMA_XPRT_CONNECTING,
+	/**
+	 * The peer's RFC 8797 private data has arrived (client: in the
+	 * accept; server: in the connect request) and is applied by the next
+	 * process step: inline thresholds, Send With Invalidate, receives
+	 * posted for the grant. Client then ESTABLISHED; server then accepts
+	 * and goes to CONNECTING.
+	 */
+	RPCRDMA_XPRT_NEGOTIATING,
+	/** Calls flow. */
+	RPCRDMA_XPRT_ESTABLISHED,
+	/**
+	 * The connection is gone or going (local close, the peer's
+	 * disconnect, a failed work request): the QP is in error and every
+	 * outstanding work request is flushing. Calls complete with an error
+	 * or wait to be retransmitted; server calls still held by the upper
+	 * layer wait for their reply or drop. To CLOSED when nothing is
+	 * outstanding.
+	 */
+	RPCRDMA_XPRT_DRAINING,
+	/**
+	 * Drained: no work request outstanding, every buffer back in its
+	 * pool, the QP destroyed. A client may connect again (calls marked
+	 * RPCRDMA_XPRT_CALL_F_RETRANSMIT are then sent again, same XID).
+	 */
+	RPCRDMA_XPRT_CLOSED,
+	/**
+	 * The connection could not be made (rejected, the peer went away
+	 * while connecting) or could not be set up (no QP, no buffers). A
+	 * client may connect again.
+	 */
+	RPCRDMA_XPRT_ERROR,
+};
+
+/** Name of a state ("ESTABLISHED"). */
+const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st);
+
+/** Connection flags (rpcrdma_xprt_params.flags). */
+/**
+ * Expose chunk memory per call: each buffer a call exposes to the peer is
+ * registered as its own MR (a sub-range of its pool, fd = -1) for the life
+ * of the call and invalidated after, unless the responder already did with
+ * Send With Invalidate. Without it the pools' own rkeys are advertised and
+ * stay valid (the PMD's whole-pool registration; see the README's security
+ * trade-off) and Send With Invalidate is not offered. The shm PMD supports
+ * it (default on); the verbs PMD does not yet (default off).
+ */
+#define RPCRDMA_XPRT_F_PER_CALL_MR (1u << 0)
+/**
+ * Offer Send With Invalidate to the peer (RFC 8797 flag) and, as
+ * responder, use it when the requester offered it and one rkey covers the
+ * call's chunks. Ignored without RPCRDMA_XPRT_F_PER_CALL_MR.
+ */
+#define RPCRDMA_XPRT_F_REMOTE_INV (1u << 1)
+/**
+ * Responder: use an offered reply chunk whenever one is offered
+ * (rfc5666bis 5.3.3, Linux svcrdma); default on. Without it the reply
+ * chunk is used only when the reply does not fit inline (RFC 8166).
+ */
+#define RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS (1u << 2)
+
+/**
+ * Callback of a requester's call: status 0 and the reply's decoding stream,
+ * positioned at the start of the RPC reply (the XID), pointing into the
+ * receive buffer and the call's write-chunk buffers (valid until
+ * rpcrdma_xprt_call_release()); or a negative status and reply NULL:
+ *   -ECONNRESET: the connection was lost before the reply;
+ *   -ENOTCONN: submitted while not connected, without RETRANSMIT;
+ *   -EPROTONOSUPPORT: the responder answered RDMA_ERROR ERR_VERS;
+ *   -EREMOTEIO: the responder answered RDMA_ERROR ERR_CHUNK;
+ *   -EBADMSG: the reply's transport header or chunks were malformed;
+ *   -EMSGSIZE, -EINVAL, -E2BIG, -ENOBUFS: the call could not be
+ *   marshaled (rpcrdma_marshal_call());
+ *   -ENOMEM: registering its chunk memory failed.
+ * Called from rpcrdma_xprt_poll() (or rpcrdma_xprt_call_submit() for a
+ * call that fails at once). It may release the call and submit others.
+ */
+typedef void (*rpcrdma_xprt_call_cb_t)(void *arg, struct rpcrdma_xprt_call *call, int status,
+				       struct rpcrdma_xdr_dec *reply);
+
+/**
+ * Responder: a call arrived. The svc call is the upper layer's until it
+ * calls rpcrdma_svc_call_reply() or rpcrdma_svc_call_drop() (now, from the
+ * callback, or later from the same lcore). The arguments stream and the
+ * RPC header stay valid until then.
+ */
+typedef void (*rpcrdma_xprt_recv_call_cb_t)(void *ctx, struct rpcrdma_svc_call *call);
+
+/**
+ * Responder: a reply was sent (status 0) or could not be (negative); the
+ * DDP-eligible result buffers it named may be reused. Optional.
+ */
+typedef void (*rpcrdma_xprt_reply_done_cb_t)(void *ctx, struct rpcrdma_svc_call *call, int status);
+
+/** Connection parameters; initialise with rpcrdma_xprt_params_init(). */
+struct rpcrdma_xprt_params {
+	enum rpcrdma_xprt_role role;
+	uint32_t vers;			   /**< RPCRDMA_VERS_1 (the only one for now) */
+	bool backward;			   /**< backward direction (RFC 8167): not yet */
+	struct rpcrdma_pmd_dev *dev;	   /**< the device */
+	struct rpcrdma_pmd_pd *pd;	   /**< the PD the pools are registered with */
+	struct rpcrdma_mempool_set *pools; /**< inline pool and chunk pools */
+	/**
+	 * Client: the largest grant accepted (calls outstanding at most),
+	 * and the rdma_credit requested. Server: the largest grant (receive
+	 * queue depth for calls). Default 32.
+	 */
+	uint32_t max_credits;
+	/** Server: the grant at start, 1..max_credits (default max_credits). */
+	uint32_t credits;
+	/** Client: call slots, a power of two up to 1024 (default 64). */
+	uint32_t max_calls;
+	/**
+	 * Our inline thresholds before negotiation: the most we send inline,
+	 * and our receive buffers. Default: the inline pool's buffer size.
+	 */
+	uint32_t send_inline;
+	uint32_t recv_inline;
+	/** Server: largest reassembled call accepted (default 1 MiB + 64 KiB). */
+	uint32_t max_call;
+	/** Most bytes one chunk segment covers (default 1 MiB). */
+	uint32_t max_seg_len;
+	/** RDMA Reads in flight on the QP (default 16). */
+	uint32_t read_depth;
+	/** RPCRDMA_XPRT_F_* (default PER_CALL_MR | REMOTE_INV | REPLY_CHUNK_ALWAYS). */
+	uint32_t flags;
+	rpcrdma_xprt_recv_call_cb_t recv_call; /**< server: required */
+	rpcrdma_xprt_reply_done_cb_t reply_done;
+	void *ctx; /**< for the server callbacks */
+};
+
+/** Defaults for a role (see each field). */
+void rpcrdma_xprt_params_init(struct rpcrdma_xprt_params *p, enum rpcrdma_xprt_role role);
+
+/**
+ * Create a client connection (state IDLE): its CQ, call slots and buffers.
+ *
+ * @return
+ *   0 and *xprt; -EINVAL: bad parameters (role, version, credits, slots,
+ *   thresholds above the inline buffer size); -ENOMEM; the PMD's or the
+ *   pool's error. Nothing is left on error.
+ */
+int rpcrdma_xprt_create(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xprt);
+
+/**
+ * Client: connect to @p addr with our private data (to CONNECTING). From
+ * IDLE, CLOSED or ERROR (a reconnect: calls waiting for retransmission are
+ * sent again once ESTABLISHED).
+ *
+ * @return
+ *   0; -EISCONN: in another state; the PMD's error (state ERROR).
+ */
+int rpcrdma_xprt_connect(struct rpcrdma_xprt *xprt, const char *addr);
+
+/**
+ * Server: create a connection for a CONNECT_REQUEST event, apply the
+ * client's private data, post the receives and accept with our private
+ * data (to CONNECTING).
+ *
+ * @return
+ *   0 and *xprt; the errors of rpcrdma_xprt_create(); the PMD's error of
+ *   accept. The request is rejected on every error but -EINVAL.
+ */
+int rpcrdma_xprt_accept(const struct rpcrdma_xprt_params *p, const struct rpcrdma_pmd_event *ev,
+			struct rpcrdma_xprt **xprt);
+
+/**
+ * Feed a connection event of the device to the connection its QP belongs
+ * to (ESTABLISHED, REJECTED, DISCONNECTED, CONNECT_ERROR).
+ *
+ * @return
+ *   1: consumed; 0: not a connection event of an xprt (CONNECT_REQUEST, or
+ *   another QP).
+ */
+int rpcrdma_xprt_event(const struct rpcrdma_pmd_event *ev);
+
+/**
+ * Close: disconnect (to DRAINING; CLOSED once drained). Outstanding calls
+ * complete with -ECONNRESET unless they asked for retransmission.
+ *
+ * @return
+ *   0; -ENOTCONN: not connected (nothing done).
+ */
+int rpcrdma_xprt_disconnect(struct rpcrdma_xprt *xprt);
+
+/**
+ * Destroy a connection in IDLE, CLOSED or ERROR: every call slot must be
+ * free (released), every buffer goes back to its pool.
+ *
+ * @return
+ *   0; -EBUSY: in another state, or calls not released (nothing done).
+ */
+int rpcrdma_xprt_destroy(struct rpcrdma_xprt *xprt);
+
+/** The state. */
+enum rpcrdma_xprt_state rpcrdma_xprt_state(const struct rpcrdma_xprt *xprt);
+
+/**
+ * Advance the connection state machine until it stops changing; called by
+ * rpcrdma_xprt_poll(). Tests call it to walk the transitions.
+ *
+ * @return
+ *   The number of transitions made.
+ */
+int rpcrdma_xprt_process(struct rpcrdma_xprt *xprt);
+
+/**
+ * Poll: reap up to a burst of completions, advance calls and replies, post
+ * receives, stage sends, ring one doorbell.
+ *
+ * @return
+ *   The work done (completions, calls advanced, state changes); 0 when
+ *   idle.
+ */
+int rpcrdma_xprt_poll(struct rpcrdma_xprt *xprt);
+
+/**
+ * Responder: change the grant (shrink under memory pressure, grow back),
+ * 1..max_credits. Takes effect with the next reply; never strands a call.
+ *
+ * @return
+ *   0, or -EINVAL (nothing changed).
+ */
+int rpcrdma_xprt_set_credits(struct rpcrdma_xprt *xprt, uint32_t credits);
+
+/** What was negotiated. */
+struct rpcrdma_xprt_info {
+	uint32_t vers;
+	bool backward;
+	uint32_t send_inline; /**< most bytes we Send */
+	uint32_t recv_inline; /**< most bytes we receive */
+	bool peer_remote_inv; /**< the peer accepts Send With Invalidate */
+	bool peer_pdata;      /**< the peer sent RFC 8797 private data */
+	uint32_t grant;	      /**< client: the grant in force; server: the target */
+	uint32_t outstanding; /**< client: calls outstanding; server: calls active */
+	struct rpcrdma_pmd_qp *qp;
+};
+
+/** Fill @p info. */
+void rpcrdma_xprt_info(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_info *info);
+
+/** Per-connection counters. */
+struct rpcrdma_xprt_stats {
+	uint64_t calls;	     /**< client: calls sent (retransmissions included) */
+	uint64_t replies;    /**< client: replies matched; server: replies sent */
+	uint64_t calls_recv; /**< server: calls received */
+	uint64_t short_msgs; /**< messages sent in the Short form */
+	uint64_t chunked_msgs;
+	uint64_t long_msgs;	/**< RDMA_NOMSG sent */
+	uint64_t long_replies;	/**< client: calls offering a reply chunk */
+	uint64_t errors_sent;	/**< server: RDMA_ERROR sent */
+	uint64_t errors_recv;	/**< client: RDMA_ERROR received */
+	uint64_t read_bytes;	/**< RDMA Read bytes (server) */
+	uint64_t write_bytes;	/**< RDMA Write bytes (server) */
+	uint64_t send_inv;	/**< Sends With Invalidate (server) or received (client) */
+	uint64_t err_vers;	/**< messages of an unsupported version */
+	uint64_t err_hdr;	/**< malformed transport headers */
+	uint64_t err_chunk;	/**< bad chunks, RDMA_MSGP, replies too big */
+	uint64_t done_ignored;	/**< RDMA_DONE received */
+	uint64_t unmatched;	/**< replies without an outstanding call */
+	uint64_t bad_replies;	/**< client: replies that do not match their call */
+	uint64_t dropped;	/**< server: calls dropped */
+	uint64_t wc_errors;	/**< completions with an error other than a flush */
+	uint64_t flushed;	/**< flushed completions */
+	uint64_t failed;	/**< client: calls completed with an error */
+	uint64_t retransmits;	/**< client: calls sent again after a reconnect */
+	uint64_t credit_stalls; /**< client: submits that waited for a credit */
+	uint64_t excess_calls;	/**< server: calls beyond the grant */
+	uint64_t mr_regs;	/**< per-call registrations */
+	uint64_t mr_invalidates;
+	uint64_t wrs;	    /**< send-queue work requests queued */
+	uint64_t recvs;	    /**< receives posted */
+	uint64_t doorbells; /**< flushes that rang a doorbell */
+	uint64_t polls;
+	uint64_t idle_polls;
+	uint64_t max_outstanding; /**< client: most calls outstanding at once */
+	uint64_t reconnects;
+};
+
+/** Copy the counters. */
+void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_stats *st);
+
+/* ------------------------------------------------ requester */
+
+/** Call flags. */
+/** After a connection loss, send the call again (same XID) on reconnect instead of failing. */
+#define RPCRDMA_XPRT_CALL_F_RETRANSMIT (1u << 0)
+
+/**
+ * Take a free call slot with a fresh XID and an inline send buffer, its
+ * encoding stream empty and its reply spec zeroed.
+ *
+ * @return
+ *   0 and *call; -EBUSY: every slot is in use; -ENOBUFS: the inline pool
+ *   is empty (nothing taken).
+ */
+int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_call **call);
+
+/** The call's XID (the RPC message's xid; rdma_xid). */
+uint32_t rpcrdma_xprt_call_xid(const struct rpcrdma_xprt_call *call);
+
+/** The call's encoding stream: write the RPC call into it. */
+struct rpcrdma_xdr_enc *rpcrdma_xprt_call_enc(struct rpcrdma_xprt_call *call);
+
+/** The call's reply spec: the largest reply and the DDP-eligible result buffers. */
+struct rpcrdma_xdr_reply_spec *rpcrdma_xprt_call_reply_spec(struct rpcrdma_xprt_call *call);
+
+/**
+ * Submit a call: it waits for a credit if needed, and goes out with the
+ * doorbell of the next poll (several submits, one doorbell).
+ *
+ * @param flags
+ *   RPCRDMA_XPRT_CALL_F_*.
+ * @return
+ *   0 (cb will be called once); -EINVAL: the call is not one just
+ *   allocated (nothing done).
+ */
+int rpcrdma_xprt_call_submit(struct rpcrdma_xprt_call *call, uint32_t flags,
+			     rpcrdma_xprt_call_cb_t cb, void *arg);
+
+/**
+ * Release a call: after its callback, or instead of submitting it. Its
+ * receive buffer is reposted, its send buffer and credit returned.
+ *
+ * @return
+ *   0; -EBUSY: submitted and not yet completed (nothing done).
+ */
+int rpcrdma_xprt_call_release(struct rpcrdma_xprt_call *call);
+
+/**
+ * Encode an RPC message header (rpcrdma_rpc_encode()) into a stream.
+ *
+ * @return
+ *   0; -ENOSPC; -EINVAL (as rpcrdma_rpc_encode()); the stream unchanged.
+ */
+int rpcrdma_xprt_put_rpc(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_rpc_msg *msg);
+
+/**
+ * Decode an RPC message header (rpcrdma_rpc_decode()) at a decoding
+ * stream's cursor and move past it. The header must lie in one piece of
+ * the stream (not cut by a read chunk).
+ *
+ * @return
+ *   0; the errors of rpcrdma_rpc_decode(); -RPCRDMA_E_CHUNK_POS: a chunk
+ *   starts inside the header; the stream unchanged on error.
+ */
+int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *msg);
+
+/* ------------------------------------------------ responder */
+
+/** The decoded RPC call header. */
+const struct rpcrdma_rpc_msg *rpcrdma_svc_call_msg(const struct rpcrdma_svc_call *call);
+
+/**
+ * The arguments: a decoding stream positioned after the RPC call header,
+ * DDP-eligible data in place in the read chunks' buffers.
+ */
+struct rpcrdma_xdr_dec *rpcrdma_svc_call_args(struct rpcrdma_svc_call *call);
+
+/**
+ * The reply's encoding stream over an inline buffer: write the RPC reply
+ * header (rpcrdma_xprt_put_rpc()) and the results; rpcrdma_xdr_put_ddp()
+ * for DDP-eligible results in registered memory (they go into the call's
+ * write chunks).
+ *
+ * @return
+ *   The stream, or NULL when the inline pool is empty (try again later).
+ */
+struct rpcrdma_xdr_enc *rpcrdma_svc_call_reply_enc(struct rpcrdma_svc_call *call);
+
+/** The connection a call came on. */
+struct rpcrdma_xprt *rpcrdma_svc_call_xprt(const struct rpcrdma_svc_call *call);
+
+/** A pointer the upper layer keeps with the call. */
+void rpcrdma_svc_call_set_priv(struct rpcrdma_svc_call *call, void *priv);
+void *rpcrdma_svc_call_priv(const struct rpcrdma_svc_call *call);
+
+/**
+ * Send the reply encoded in the reply stream: inline, with RDMA Writes into
+ * the write chunks and the reply chunk, or RDMA_ERROR ERR_CHUNK when it
+ * fits nowhere the requester offered. It goes out with the next doorbell.
+ *
+ * @return
+ *   0 (the call is the engine's again); -ENOTCONN: the connection is gone,
+ *   the call is dropped; -EINVAL: no reply stream, or not a dispatched call.
+ */
+int rpcrdma_svc_call_reply(struct rpcrdma_svc_call *call);
+
+/** Drop a call without a reply; its buffers go back. */
+void rpcrdma_svc_call_drop(struct rpcrdma_svc_call *call);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RPCRDMA_XPRT_H */

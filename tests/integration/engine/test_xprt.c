@@ -1,0 +1,1801 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The engine end to end over the shm PMD.
+ *
+ *   test_xprt setup|forms|credits|errors|loss   both ends in this thread
+ *   test_xprt xproc                             the server in a second process
+ *
+ * In-process, one thread polls the two connections (and the two devices'
+ * events) in turn: every run is the same. A test program (prog 0x20000099)
+ * carries in its arguments the words, the DDP-eligible items and the shape
+ * of the reply it wants, so the server checks every argument byte and the
+ * client every result byte.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rpcrdma/rpcrdma_hdr.h>
+#include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_xprt.h>
+
+#define PROG	   0x20000099u
+#define PROC_NULL  0
+#define PROC_TEST  1
+#define MAXI	   4
+#define WAIT_MS	   5000
+#define MODE_ASYNC 1u /* the server replies at a later poll */
+
+static int failures;
+static unsigned long checks;
+
+#define CHECK(cond, ...)                                                                         \
+	do {                                                                                     \
+		checks++;                                                                        \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                                            \
+			fprintf(stderr, "\n");                                                   \
+			failures++;                                                              \
+		}                                                                                \
+	} while (0)
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint8_t pat(uint32_t seed, uint32_t i)
+{
+	return (uint8_t)(seed * 131u + i * 7u + (i >> 8) + 1u);
+}
+
+static void fill(uint8_t *b, uint32_t len, uint32_t seed)
+{
+	for (uint32_t i = 0; i < len; i++)
+		b[i] = pat(seed, i);
+}
+
+static bool same(const uint8_t *b, uint32_t len, uint32_t seed)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (b[i] != pat(seed, i))
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------------ endpoints */
+
+struct side {
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_pd *pd;
+	struct rpcrdma_mempool_set *pools;
+	struct rpcrdma_pmd_listener *listener;
+	struct rpcrdma_xprt *xprt;
+	struct rpcrdma_xprt_params params;
+	/* a bare PMD endpoint (crafted messages) instead of an xprt */
+	struct rpcrdma_pmd_cq *cq;
+	struct rpcrdma_pmd_qp *qp;
+};
+
+struct env {
+	char addr[64];
+	struct side cli, srv;
+	bool srv_bare, cli_bare;
+};
+
+static unsigned int env_seq;
+
+static int side_open(struct side *s, const char *name, const char *devargs)
+{
+	struct rpcrdma_mempool_set_params sp;
+	int ret;
+
+	ret = rpcrdma_pmd_dev_open("shm", devargs, &s->dev);
+	if (ret)
+		return ret;
+	ret = rpcrdma_pmd_pd_alloc(s->dev, &s->pd);
+	if (ret)
+		return ret;
+	rpcrdma_mempool_set_params_init(&sp);
+	sp.name = name;
+	sp.inline_count = 512;
+	sp.classes[0].count = 16;
+	sp.classes[1].count = 4;
+	sp.cache_size = 0; /* so the counters are exact at every check */
+	return rpcrdma_mempool_set_create(&sp, s->pd, &s->pools);
+}
+
+static void side_close(struct side *s)
+{
+	if (s->qp)
+		rpcrdma_pmd_qp_destroy(s->qp);
+	if (s->cq)
+		rpcrdma_pmd_cq_destroy(s->cq);
+	if (s->listener)
+		rpcrdma_pmd_listener_close(s->listener);
+	if (s->pools) {
+		CHECK(rpcrdma_mempool_set_check_all_back(s->pools) == 0, "every buffer back");
+		rpcrdma_mempool_set_free(s->pools);
+	}
+	if (s->pd)
+		rpcrdma_pmd_pd_free(s->pd);
+	if (s->dev)
+		rpcrdma_pmd_dev_close(s->dev);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---------------- the server's program ---------------- */
+
+struct srv_ctx {
+	uint32_t calls, bad, async_n;
+	struct rpcrdma_svc_call *async[64];
+	uint32_t last_xid;
+	uint32_t max_active;
+	uint32_t active;
+	bool no_reply; /* drop every call */
+};
+
+static struct srv_ctx sctx;
+
+struct res_bufs {
+	uint32_t n;
+	void *b[MAXI];
+	struct rpcrdma_mempool *pool[MAXI];
+	bool used;
+};
+static struct res_bufs resv[128];
+
+static void srv_reply_done(void *ctx, struct rpcrdma_svc_call *call, int status)
+{
+	struct res_bufs *r = rpcrdma_svc_call_priv(call);
+
+	if (r == NULL)
+		return;
+	for (uint32_t i = 0; i < r->n; i++)
+		rpcrdma_mempool_put(r->pool[i], r->b[i]);
+	r->n = 0;
+	r->used = false;
+}
+
+static struct rpcrdma_mempool_set *srv_pools;
+
+/* Decode and check the test call, then encode its reply. */
+static int srv_answer(struct rpcrdma_svc_call *call)
+{
+	const struct rpcrdma_rpc_msg *m = rpcrdma_svc_call_msg(call);
+	struct rpcrdma_xdr_dec *d = rpcrdma_svc_call_args(call);
+	uint32_t seed = 0, w, k, r, rw, mode = 0, v, i, lens[MAXI];
+	struct rpcrdma_rpc_msg rep;
+	struct rpcrdma_xdr_enc *e;
+	struct res_bufs *rb = NULL;
+	const void *p;
+	uint32_t n;
+
+	if (m->call.proc == PROC_TEST) {
+		if (rpcrdma_xdr_get_u32(d, &seed) || rpcrdma_xdr_get_u32(d, &w))
+			return -1;
+		for (i = 0; i < w; i++)
+			if (rpcrdma_xdr_get_u32(d, &v) || v != seed + i)
+				return -1;
+		if (rpcrdma_xdr_get_u32(d, &k) || k > MAXI)
+			return -1;
+		for (i = 0; i < k; i++)
+			if (rpcrdma_xdr_get_ddp(d, 1u << 20, &p, &n) || !same(p, n, seed * 16 + i))
+				return -1;
+		if (rpcrdma_xdr_get_u32(d, &r) || r > MAXI)
+			return -1;
+		for (i = 0; i < r; i++)
+			if (rpcrdma_xdr_get_u32(d, &lens[i]))
+				return -1;
+		if (rpcrdma_xdr_get_u32(d, &rw) || rpcrdma_xdr_get_u32(d, &mode))
+			return -1;
+		if (rpcrdma_xdr_dec_left(d) != 0)
+			return -1;
+	} else {
+		r = rw = 0;
+	}
+	e = rpcrdma_svc_call_reply_enc(call);
+	if (e == NULL)
+		return -1;
+	memset(&rep, 0, sizeof(rep));
+	rep.xid = m->xid;
+	rep.type = RPCRDMA_RPC_REPLY;
+	rep.reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
+	rep.reply.accept_stat = RPCRDMA_RPC_SUCCESS;
+	if (rpcrdma_xprt_put_rpc(e, &rep))
+		return -1;
+	if (m->call.proc == PROC_NULL)
+		return 0;
+	rpcrdma_xdr_put_u32(e, rw);
+	for (i = 0; i < rw; i++)
+		if (rpcrdma_xdr_put_u32(e, ~seed + i))
+			return -1;
+	for (i = 0; i < 128 && resv[i].used; i++)
+		;
+	if (i == 128)
+		return -1;
+	rb = &resv[i];
+	rb->used = true;
+	rb->n = 0;
+	rpcrdma_svc_call_set_priv(call, rb);
+	for (i = 0; i < r; i++) {
+		struct rpcrdma_mempool *pool = rpcrdma_mempool_set_chunk_pool(srv_pools, lens[i]);
+		struct rpcrdma_xdr_region reg;
+		void *b = pool ? rpcrdma_mempool_get(pool) : NULL;
+
+		if (b == NULL)
+			return -1;
+		rb->b[rb->n] = b;
+		rb->pool[rb->n++] = pool;
+		fill(b, lens[i], seed * 16 + 8 + i);
+		reg = rpcrdma_xdr_region_va(b, lens[i], pool->lkey, pool->rkey);
+		if (rpcrdma_xdr_put_ddp(e, &reg))
+			return -1;
+	}
+	return (int)mode;
+}
+
+static void srv_recv_call(void *ctx, struct rpcrdma_svc_call *call)
+{
+	struct srv_ctx *c = ctx;
+	int mode;
+
+	c->calls++;
+	c->last_xid = rpcrdma_svc_call_msg(call)->xid;
+	if (c->no_reply) {
+		c->async[c->async_n++ % 64] = call;
+		return;
+	}
+	mode = srv_answer(call);
+	if (mode < 0) {
+		c->bad++;
+		rpcrdma_svc_call_drop(call);
+		return;
+	}
+	if ((mode & MODE_ASYNC) && c->async_n < 64) {
+		c->async[c->async_n++] = call;
+		return;
+	}
+	rpcrdma_svc_call_reply(call);
+}
+
+static void srv_flush_async(struct srv_ctx *c)
+{
+	for (uint32_t i = 0; i < c->async_n && i < 64; i++)
+		rpcrdma_svc_call_reply(c->async[i]);
+	c->async_n = 0;
+}
+
+/* ---------------- running both ends ---------------- */
+
+static void side_events(struct side *s, bool server)
+{
+	struct rpcrdma_pmd_event ev[4];
+	int n, i;
+
+	if (s->dev == NULL)
+		return;
+	n = rpcrdma_pmd_event_poll(s->dev, ev, 4);
+	for (i = 0; i < n; i++) {
+		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST && server) {
+			if (s->xprt != NULL) {
+				/* one connection at a time: the old one must be closed */
+				CHECK(rpcrdma_xprt_state(s->xprt) == RPCRDMA_XPRT_CLOSED,
+				      "old server connection closed, is %s",
+				      rpcrdma_xprt_state_name(rpcrdma_xprt_state(s->xprt)));
+				CHECK(rpcrdma_xprt_destroy(s->xprt) == 0, "destroy");
+				s->xprt = NULL;
+			}
+			CHECK(rpcrdma_xprt_accept(&s->params, &ev[i], &s->xprt) == 0, "accept");
+			continue;
+		}
+		rpcrdma_xprt_event(&ev[i]);
+	}
+}
+
+static int pump_once(struct env *e)
+{
+	int w = 0;
+
+	side_events(&e->cli, false);
+	side_events(&e->srv, true);
+	if (e->cli.xprt)
+		w += rpcrdma_xprt_poll(e->cli.xprt);
+	if (e->srv.xprt)
+		w += rpcrdma_xprt_poll(e->srv.xprt);
+	return w;
+}
+
+/* Poll until cond(arg) or the time runs out. */
+static bool pump_until(struct env *e, bool (*cond)(struct env *, void *), void *arg)
+{
+	uint64_t end = now_ms() + WAIT_MS;
+
+	while (!cond(e, arg)) {
+		if (now_ms() > end)
+			return false;
+		pump_once(e);
+	}
+	return true;
+}
+
+static bool both_established(struct env *e, void *arg)
+{
+	return e->cli.xprt && rpcrdma_xprt_state(e->cli.xprt) == RPCRDMA_XPRT_ESTABLISHED &&
+	       e->srv.xprt && rpcrdma_xprt_state(e->srv.xprt) == RPCRDMA_XPRT_ESTABLISHED;
+}
+
+static bool both_closed(struct env *e, void *arg)
+{
+	enum rpcrdma_xprt_state a =
+		e->cli.xprt ? rpcrdma_xprt_state(e->cli.xprt) : RPCRDMA_XPRT_CLOSED;
+	enum rpcrdma_xprt_state b =
+		e->srv.xprt ? rpcrdma_xprt_state(e->srv.xprt) : RPCRDMA_XPRT_CLOSED;
+
+	return (a == RPCRDMA_XPRT_CLOSED || a == RPCRDMA_XPRT_ERROR) &&
+	       (b == RPCRDMA_XPRT_CLOSED || b == RPCRDMA_XPRT_ERROR);
+}
+
+static void cli_params(struct env *e, uint32_t flags)
+{
+	rpcrdma_xprt_params_init(&e->cli.params, RPCRDMA_XPRT_CLIENT);
+	e->cli.params.dev = e->cli.dev;
+	e->cli.params.pd = e->cli.pd;
+	e->cli.params.pools = e->cli.pools;
+	e->cli.params.flags = flags;
+}
+
+static void srv_params(struct env *e, uint32_t credits, uint32_t max)
+{
+	rpcrdma_xprt_params_init(&e->srv.params, RPCRDMA_XPRT_SERVER);
+	e->srv.params.dev = e->srv.dev;
+	e->srv.params.pd = e->srv.pd;
+	e->srv.params.pools = e->srv.pools;
+	e->srv.params.max_credits = max;
+	e->srv.params.credits = credits;
+	e->srv.params.recv_call = srv_recv_call;
+	e->srv.params.reply_done = srv_reply_done;
+	e->srv.params.ctx = &sctx;
+}
+
+#define DEF_FLAGS \
+	(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV | RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS)
+
+static bool env_open(struct env *e, const char *cli_devargs, const char *srv_devargs)
+{
+	memset(e, 0, sizeof(*e));
+	memset(&sctx, 0, sizeof(sctx));
+	snprintf(e->addr, sizeof(e->addr), "@rpcrdma-xprt-%d-%u", getpid(), env_seq++);
+	if (side_open(&e->cli, "xc", cli_devargs) || side_open(&e->srv, "xs", srv_devargs)) {
+		CHECK(0, "open devices and pools");
+		return false;
+	}
+	srv_pools = e->srv.pools;
+	CHECK(rpcrdma_pmd_listen(e->srv.dev, e->addr, &e->srv.listener) == 0, "listen");
+	cli_params(e, DEF_FLAGS);
+	srv_params(e, 32, 32);
+	return true;
+}
+
+static bool env_connect(struct env *e)
+{
+	int ret;
+
+	if (e->cli.xprt == NULL) {
+		ret = rpcrdma_xprt_create(&e->cli.params, &e->cli.xprt);
+		CHECK(ret == 0, "create client: %d", ret);
+		if (ret)
+			return false;
+	}
+	ret = rpcrdma_xprt_connect(e->cli.xprt, e->addr);
+	CHECK(ret == 0, "connect: %d", ret);
+	if (ret)
+		return false;
+	ret = pump_until(e, both_established, NULL);
+	CHECK(ret, "both ends established");
+	return ret;
+}
+
+static void env_close(struct env *e)
+{
+	srv_flush_async(&sctx);
+	if (e->cli.xprt && rpcrdma_xprt_state(e->cli.xprt) == RPCRDMA_XPRT_ESTABLISHED)
+		rpcrdma_xprt_disconnect(e->cli.xprt);
+	CHECK(pump_until(e, both_closed, NULL), "both ends closed");
+	if (e->cli.xprt)
+		CHECK(rpcrdma_xprt_destroy(e->cli.xprt) == 0, "destroy client");
+	if (e->srv.xprt)
+		CHECK(rpcrdma_xprt_destroy(e->srv.xprt) == 0, "destroy server");
+	side_close(&e->cli);
+	side_close(&e->srv);
+}
+
+/* ---------------- the client's calls ---------------- */
+
+struct tcall {
+	/* the call's shape */
+	uint32_t proc;
+	uint32_t words;
+	uint32_t nitems;
+	uint32_t item_len[MAXI];
+	uint32_t nres;
+	uint32_t res_len[MAXI];
+	bool res_chunks; /* the client offers write chunks for the results */
+	uint32_t rwords;
+	uint32_t mode;
+	uint32_t flags;
+	/* its buffers and outcome */
+	struct rpcrdma_xprt_call *call;
+	uint32_t seed;
+	void *bufs[2 * MAXI + 1];
+	struct rpcrdma_mempool *bpools[2 * MAXI + 1];
+	uint32_t nbufs;
+	void *res_buf[MAXI];
+	bool done;
+	int status;
+	bool ok; /* the reply checked out */
+};
+
+static void *chunk_buf(struct side *s, struct tcall *t, uint32_t len)
+{
+	struct rpcrdma_mempool *pool = rpcrdma_mempool_set_chunk_pool(s->pools, len);
+	void *b = pool ? rpcrdma_mempool_get(pool) : NULL;
+
+	if (b != NULL) {
+		t->bufs[t->nbufs] = b;
+		t->bpools[t->nbufs++] = pool;
+	}
+	return b;
+}
+
+static void tcall_bufs_put(struct tcall *t)
+{
+	for (uint32_t i = 0; i < t->nbufs; i++)
+		rpcrdma_mempool_put(t->bpools[i], t->bufs[i]);
+	t->nbufs = 0;
+}
+
+static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
+		     struct rpcrdma_xdr_dec *d)
+{
+	struct tcall *t = arg;
+	struct rpcrdma_rpc_msg m;
+	uint32_t v, i;
+	const void *p;
+	uint32_t n;
+
+	t->done = true;
+	t->status = status;
+	t->ok = false;
+	if (status == 0) {
+		t->ok = rpcrdma_xprt_get_rpc(d, &m) == 0 && m.xid == rpcrdma_xprt_call_xid(call) &&
+			m.type == RPCRDMA_RPC_REPLY && m.reply.accept_stat == RPCRDMA_RPC_SUCCESS;
+		if (t->ok && t->proc == PROC_TEST) {
+			t->ok = rpcrdma_xdr_get_u32(d, &v) == 0 && v == t->rwords;
+			for (i = 0; t->ok && i < t->rwords; i++)
+				t->ok = rpcrdma_xdr_get_u32(d, &v) == 0 && v == ~t->seed + i;
+			for (i = 0; t->ok && i < t->nres; i++) {
+				t->ok = rpcrdma_xdr_get_ddp(d, 1u << 20, &p, &n) == 0 &&
+					n == t->res_len[i] && same(p, n, t->seed * 16 + 8 + i);
+				/* zero copy: the result is where the client's write chunk was */
+				if (t->ok && t->res_chunks)
+					t->ok = p == t->res_buf[i];
+			}
+		}
+		if (t->ok)
+			t->ok = rpcrdma_xdr_dec_left(d) == 0;
+	}
+	tcall_bufs_put(t);
+	CHECK(rpcrdma_xprt_call_release(call) == 0, "release");
+	t->call = NULL;
+}
+
+static uint32_t seed_next = 1;
+
+/* Build and submit a test call. */
+static int tcall_submit(struct env *e, struct tcall *t)
+{
+	struct rpcrdma_xprt_call *c;
+	struct rpcrdma_xdr_reply_spec *spec;
+	struct rpcrdma_xdr_enc *x;
+	struct rpcrdma_rpc_msg m;
+	uint32_t i;
+	int ret;
+
+	t->done = t->ok = false;
+	t->status = 1;
+	t->nbufs = 0;
+	ret = rpcrdma_xprt_call_alloc(e->cli.xprt, &c);
+	if (ret)
+		return ret;
+	t->call = c;
+	t->seed = seed_next++;
+	x = rpcrdma_xprt_call_enc(c);
+	memset(&m, 0, sizeof(m));
+	m.xid = rpcrdma_xprt_call_xid(c);
+	m.type = RPCRDMA_RPC_CALL;
+	m.call.rpcvers = RPCRDMA_RPC_VERS;
+	m.call.prog = PROG;
+	m.call.vers = 1;
+	m.call.proc = t->proc;
+	CHECK(rpcrdma_xprt_put_rpc(x, &m) == 0, "put rpc");
+	spec = rpcrdma_xprt_call_reply_spec(c);
+	spec->max_len = 24 + 64;
+	if (t->proc == PROC_TEST) {
+		rpcrdma_xdr_put_u32(x, t->seed);
+		rpcrdma_xdr_put_u32(x, t->words);
+		for (i = 0; i < t->words; i++)
+			CHECK(rpcrdma_xdr_put_u32(x, t->seed + i) == 0, "word %u", i);
+		rpcrdma_xdr_put_u32(x, t->nitems);
+		for (i = 0; i < t->nitems; i++) {
+			uint8_t *b = chunk_buf(&e->cli, t, t->item_len[i]);
+			struct rpcrdma_mempool *pool = t->bpools[t->nbufs - 1];
+			struct rpcrdma_xdr_region reg;
+
+			fill(b, t->item_len[i], t->seed * 16 + i);
+			reg = rpcrdma_xdr_region_va(b, t->item_len[i], pool->lkey, pool->rkey);
+			CHECK(rpcrdma_xdr_put_ddp(x, &reg) == 0, "put_ddp");
+		}
+		rpcrdma_xdr_put_u32(x, t->nres);
+		for (i = 0; i < t->nres; i++)
+			rpcrdma_xdr_put_u32(x, t->res_len[i]);
+		rpcrdma_xdr_put_u32(x, t->rwords);
+		rpcrdma_xdr_put_u32(x, t->mode);
+		spec->max_len += 4 + 4 * t->rwords;
+		for (i = 0; i < t->nres; i++) {
+			spec->max_len += 4 + ((t->res_len[i] + 3) & ~3u);
+			if (t->res_chunks) {
+				uint8_t *b = chunk_buf(&e->cli, t, t->res_len[i]);
+				struct rpcrdma_mempool *pool = t->bpools[t->nbufs - 1];
+
+				memset(b, 0, t->res_len[i]);
+				t->res_buf[i] = b;
+				spec->ddp[i] = rpcrdma_xdr_region_va(b, t->res_len[i], pool->lkey,
+								     pool->rkey);
+			}
+		}
+		if (t->res_chunks)
+			spec->nddp = (uint16_t)t->nres;
+		if (spec->max_len > 2048) {
+			uint8_t *b = chunk_buf(&e->cli, t, spec->max_len);
+			struct rpcrdma_mempool *pool = t->bpools[t->nbufs - 1];
+
+			spec->long_buf =
+				rpcrdma_xdr_region_va(b, spec->max_len, pool->lkey, pool->rkey);
+		}
+	}
+	return rpcrdma_xprt_call_submit(c, t->flags, tcall_cb, t);
+}
+
+static bool tcall_done(struct env *e, void *arg)
+{
+	return ((struct tcall *)arg)->done;
+}
+
+/* One call, start to end. */
+static bool run_call(struct env *e, struct tcall *t)
+{
+	int ret = tcall_submit(e, t);
+
+	CHECK(ret == 0, "submit: %d", ret);
+	if (ret)
+		return false;
+	if (!pump_until(e, tcall_done, t)) {
+		CHECK(0, "call completes");
+		return false;
+	}
+	return true;
+}
+
+static void stats(struct side *s, struct rpcrdma_xprt_stats *st)
+{
+	rpcrdma_xprt_stats(s->xprt, st);
+}
+
+/* ------------------------------------------------------------ setup */
+
+static void test_setup(void)
+{
+	struct rpcrdma_xprt_info ci, si;
+	struct rpcrdma_xprt_stats st;
+	struct env e;
+	struct tcall t = { .proc = PROC_NULL };
+	int n;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	/* bad parameters */
+	e.cli.params.max_calls = 3;
+	CHECK(rpcrdma_xprt_create(&e.cli.params, &e.cli.xprt) == -EINVAL, "max_calls pow2");
+	cli_params(&e, DEF_FLAGS);
+	e.cli.params.send_inline = 1u << 20;
+	CHECK(rpcrdma_xprt_create(&e.cli.params, &e.cli.xprt) == -EINVAL, "inline > buffer");
+	cli_params(&e, DEF_FLAGS);
+	e.cli.xprt = NULL;
+
+	/* IDLE -> CONNECTING -> NEGOTIATING -> ESTABLISHED, one step at a time */
+	CHECK(rpcrdma_xprt_create(&e.cli.params, &e.cli.xprt) == 0, "create");
+	CHECK(rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_IDLE, "IDLE");
+	CHECK(rpcrdma_xprt_process(e.cli.xprt) == 0, "IDLE is stable");
+	CHECK(rpcrdma_xprt_call_alloc(e.cli.xprt, &t.call) == 0, "alloc while idle");
+	CHECK(rpcrdma_xprt_call_submit(t.call, 0, tcall_cb, &t) == 0 && t.done &&
+		      t.status == -ENOTCONN,
+	      "a call while IDLE fails at once: %d", t.status);
+	CHECK(rpcrdma_xprt_connect(e.cli.xprt, e.addr) == 0, "connect");
+	CHECK(rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_CONNECTING, "CONNECTING");
+	CHECK(rpcrdma_xprt_connect(e.cli.xprt, e.addr) == -EISCONN, "connect twice");
+	for (n = 0; n < 1000 && e.srv.xprt == NULL; n++)
+		side_events(&e.srv, true);
+	CHECK(e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_CONNECTING,
+	      "server CONNECTING after accept");
+	/* the client's ESTABLISHED carries the server's private data */
+	for (n = 0; n < 100000; n++) {
+		struct rpcrdma_pmd_event ev;
+
+		if (rpcrdma_pmd_event_poll(e.cli.dev, &ev, 1) != 1)
+			continue;
+		CHECK(ev.type == RPCRDMA_PMD_EVENT_ESTABLISHED && ev.private_data_len >= 8,
+		      "ESTABLISHED with private data");
+		/* walk the transition by hand: event, then process */
+		rpcrdma_xprt_event(&ev);
+		break;
+	}
+	CHECK(rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_ESTABLISHED,
+	      "client ESTABLISHED after NEGOTIATING: %s",
+	      rpcrdma_xprt_state_name(rpcrdma_xprt_state(e.cli.xprt)));
+	CHECK(pump_until(&e, both_established, NULL), "server ESTABLISHED");
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	rpcrdma_xprt_info(e.srv.xprt, &si);
+	CHECK(ci.peer_pdata && si.peer_pdata, "both sent RFC 8797 data");
+	CHECK(ci.send_inline == 4096 && ci.recv_inline == 4096 && si.send_inline == 4096,
+	      "4 KiB thresholds negotiated: %u %u", ci.send_inline, ci.recv_inline);
+	CHECK(si.peer_remote_inv && !ci.peer_remote_inv, "the client offered SWI");
+	CHECK(ci.grant == 1, "one credit before the first reply: %u", ci.grant);
+
+	/* a null call */
+	memset(&t, 0, sizeof(t));
+	t.proc = PROC_NULL;
+	CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "null call: %d", t.status);
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	/* the reply waits for its receive to be reposted: the full target */
+	CHECK(ci.grant == 32, "the grant after the first reply: %u", ci.grant);
+	stats(&e.cli, &st);
+	CHECK(st.calls == 1 && st.replies == 1 && st.short_msgs == 1, "counters");
+	CHECK(st.doorbells >= 1 && st.wrs == 1, "one WR, one doorbell: %lu %lu",
+	      (unsigned long)st.wrs, (unsigned long)st.doorbells);
+
+	/* ESTABLISHED -> DRAINING -> CLOSED, and a reconnect */
+	CHECK(rpcrdma_xprt_disconnect(e.cli.xprt) == 0, "disconnect");
+	CHECK(rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_DRAINING, "DRAINING");
+	CHECK(rpcrdma_xprt_destroy(e.cli.xprt) == -EBUSY, "no destroy while draining");
+	CHECK(pump_until(&e, both_closed, NULL), "CLOSED");
+	CHECK(rpcrdma_xprt_disconnect(e.cli.xprt) == -ENOTCONN, "disconnect when closed");
+	CHECK(env_connect(&e), "reconnect");
+	memset(&t, 0, sizeof(t));
+	CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "null call after reconnect");
+	env_close(&e);
+
+	/* nobody listening: ERROR at once or after the event */
+	if (!env_open(&e, NULL, NULL))
+		return;
+	rpcrdma_pmd_listener_close(e.srv.listener);
+	e.srv.listener = NULL;
+	CHECK(rpcrdma_xprt_create(&e.cli.params, &e.cli.xprt) == 0, "create");
+	n = rpcrdma_xprt_connect(e.cli.xprt, e.addr);
+	CHECK(n < 0 && rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_ERROR,
+	      "refused: %d, state ERROR", n);
+	env_close(&e);
+
+	/* a bare client without private data: the server uses 1024 bytes */
+	if (!env_open(&e, NULL, NULL))
+		return;
+	{
+		struct rpcrdma_pmd_qp_attr a;
+
+		CHECK(rpcrdma_pmd_cq_create(e.cli.dev, 256, &e.cli.cq) == 0, "cq");
+		rpcrdma_pmd_qp_attr_init(&a);
+		a.send_cq = a.recv_cq = e.cli.cq;
+		CHECK(rpcrdma_pmd_qp_create(e.cli.pd, &a, &e.cli.qp) == 0, "qp");
+		CHECK(rpcrdma_pmd_connect(e.cli.qp, e.addr, NULL, 0) == 0, "bare connect");
+		for (n = 0; n < 200000 && !(e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) ==
+								  RPCRDMA_XPRT_ESTABLISHED);
+		     n++) {
+			struct rpcrdma_pmd_event ev;
+
+			pump_once(&e);
+			rpcrdma_pmd_event_poll(e.cli.dev, &ev, 1);
+		}
+		CHECK(e.srv.xprt != NULL, "accepted");
+		if (e.srv.xprt) {
+			rpcrdma_xprt_info(e.srv.xprt, &si);
+			CHECK(!si.peer_pdata && si.send_inline == 1024 && si.recv_inline == 1024 &&
+				      !si.peer_remote_inv,
+			      "defaults without private data: %u %u", si.send_inline,
+			      si.recv_inline);
+		}
+		rpcrdma_pmd_disconnect(e.cli.qp);
+	}
+	env_close(&e);
+}
+
+/* ------------------------------------------------------------ forms */
+
+struct form_case {
+	const char *name;
+	struct tcall t;
+	uint32_t cli_flags;
+	/* expected client messages and server replies by form, and SWI */
+	uint64_t c_short, c_chunked, c_long, s_short, s_chunked, s_long;
+	bool long_reply;
+	bool swi;
+};
+
+static void test_forms_with(const char *label, uint32_t base_flags)
+{
+	const struct form_case cases[] = {
+		{ "short",
+		  { .proc = PROC_TEST, .words = 10, .nitems = 1, .item_len = { 100 }, .rwords = 5 },
+		  DEF_FLAGS,
+		  1,
+		  0,
+		  0,
+		  1,
+		  0,
+		  0,
+		  false,
+		  false },
+		{ "chunked, read chunks",
+		  { .proc = PROC_TEST, .words = 3, .nitems = 3, .item_len = { 40000, 1, 7001 } },
+		  DEF_FLAGS,
+		  0,
+		  1,
+		  0,
+		  1,
+		  0,
+		  0,
+		  false,
+		  false },
+		{ "1 write chunk, SWI",
+		  { .proc = PROC_TEST,
+		    .words = 5,
+		    .nres = 1,
+		    .res_len = { 8191 },
+		    .res_chunks = true,
+		    .rwords = 4 },
+		  DEF_FLAGS,
+		  1,
+		  0,
+		  0,
+		  0,
+		  1,
+		  0,
+		  false,
+		  true },
+		{ "1 write chunk, no SWI",
+		  { .proc = PROC_TEST,
+		    .words = 5,
+		    .nres = 1,
+		    .res_len = { 8191 },
+		    .res_chunks = true,
+		    .rwords = 4 },
+		  RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS,
+		  1,
+		  0,
+		  0,
+		  0,
+		  1,
+		  0,
+		  false,
+		  false },
+		{ "3 write chunks",
+		  { .proc = PROC_TEST,
+		    .words = 2,
+		    .nres = 3,
+		    .res_len = { 3000, 2, 60000 },
+		    .res_chunks = true,
+		    .rwords = 2 },
+		  DEF_FLAGS,
+		  1,
+		  0,
+		  0,
+		  0,
+		  1,
+		  0,
+		  false,
+		  false },
+		{ "read and write chunks, async reply",
+		  { .proc = PROC_TEST,
+		    .words = 3,
+		    .nitems = 2,
+		    .item_len = { 2000, 3001 },
+		    .nres = 2,
+		    .res_len = { 1000, 999 },
+		    .res_chunks = true,
+		    .rwords = 2,
+		    .mode = MODE_ASYNC },
+		  DEF_FLAGS,
+		  0,
+		  1,
+		  0,
+		  0,
+		  1,
+		  0,
+		  false,
+		  false },
+		/* one registration, the message: one rkey covers it, so SWI */
+		{ "long call, SWI",
+		  { .proc = PROC_TEST, .words = 800, .rwords = 2 },
+		  DEF_FLAGS,
+		  0,
+		  0,
+		  1,
+		  1,
+		  0,
+		  0,
+		  false,
+		  true },
+		{ "long reply",
+		  { .proc = PROC_TEST, .words = 2, .rwords = 900 },
+		  DEF_FLAGS,
+		  1,
+		  0,
+		  0,
+		  0,
+		  0,
+		  1,
+		  true,
+		  true },
+		{ "long call + long reply",
+		  { .proc = PROC_TEST,
+		    .words = 800,
+		    .nitems = 1,
+		    .item_len = { 3 },
+		    .rwords = 900 },
+		  DEF_FLAGS,
+		  0,
+		  0,
+		  1,
+		  0,
+		  0,
+		  1,
+		  true,
+		  false },
+		{ "long call + long reply, no SWI",
+		  { .proc = PROC_TEST, .words = 800, .rwords = 900 },
+		  RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS,
+		  0,
+		  0,
+		  1,
+		  0,
+		  0,
+		  1,
+		  true,
+		  false },
+		{ "results inline without write chunks",
+		  { .proc = PROC_TEST, .words = 2, .nres = 2, .res_len = { 100, 33 }, .rwords = 1 },
+		  DEF_FLAGS,
+		  1,
+		  0,
+		  0,
+		  1,
+		  0,
+		  0,
+		  false,
+		  false },
+	};
+	struct rpcrdma_xprt_stats c0, c1, s0, s1;
+	unsigned int i;
+	struct env e;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct form_case *fc = &cases[i];
+		struct tcall t = fc->t;
+		uint32_t flags = fc->cli_flags & base_flags;
+		bool swi = fc->swi && (flags & RPCRDMA_XPRT_F_PER_CALL_MR);
+
+		if (!env_open(&e, NULL, NULL))
+			return;
+		cli_params(&e, flags);
+		/* 2 KiB Sends, so a Long Call fits the 4 KiB inline buffer */
+		e.cli.params.send_inline = 2048;
+		e.cli.params.recv_inline = 2048;
+		if (!env_connect(&e)) {
+			env_close(&e);
+			return;
+		}
+		stats(&e.cli, &c0);
+		stats(&e.srv, &s0);
+		if (t.mode & MODE_ASYNC) {
+			CHECK(tcall_submit(&e, &t) == 0, "%s: submit", fc->name);
+			for (int k = 0; k < 50; k++)
+				pump_once(&e);
+			CHECK(!t.done && sctx.async_n == 1, "%s: reply held", fc->name);
+			srv_flush_async(&sctx);
+			CHECK(pump_until(&e, tcall_done, &t), "%s: async reply", fc->name);
+		} else {
+			run_call(&e, &t);
+		}
+		CHECK(t.status == 0 && t.ok && sctx.bad == 0,
+		      "%s (%s): status %d, reply %s, server saw %u bad", fc->name, label, t.status,
+		      t.ok ? "ok" : "bad", sctx.bad);
+		stats(&e.cli, &c1);
+		stats(&e.srv, &s1);
+		CHECK(c1.short_msgs - c0.short_msgs == fc->c_short &&
+			      c1.chunked_msgs - c0.chunked_msgs == fc->c_chunked &&
+			      c1.long_msgs - c0.long_msgs == fc->c_long,
+		      "%s (%s): call form S%lu C%lu L%lu", fc->name, label,
+		      (unsigned long)(c1.short_msgs - c0.short_msgs),
+		      (unsigned long)(c1.chunked_msgs - c0.chunked_msgs),
+		      (unsigned long)(c1.long_msgs - c0.long_msgs));
+		CHECK(s1.short_msgs - s0.short_msgs == fc->s_short &&
+			      s1.chunked_msgs - s0.chunked_msgs == fc->s_chunked &&
+			      s1.long_msgs - s0.long_msgs == fc->s_long,
+		      "%s (%s): reply form S%lu C%lu L%lu", fc->name, label,
+		      (unsigned long)(s1.short_msgs - s0.short_msgs),
+		      (unsigned long)(s1.chunked_msgs - s0.chunked_msgs),
+		      (unsigned long)(s1.long_msgs - s0.long_msgs));
+		CHECK(c1.long_replies - c0.long_replies == fc->long_reply,
+		      "%s: reply chunk offered", fc->name);
+		CHECK(s1.send_inv - s0.send_inv == swi && c1.send_inv - c0.send_inv == swi,
+		      "%s (%s): SWI %lu/%lu, want %d", fc->name, label,
+		      (unsigned long)(s1.send_inv - s0.send_inv),
+		      (unsigned long)(c1.send_inv - c0.send_inv), swi);
+		if (flags & RPCRDMA_XPRT_F_PER_CALL_MR)
+			CHECK(c1.mr_regs - c0.mr_regs ==
+				      c1.mr_invalidates - c0.mr_invalidates + (swi ? 1 : 0),
+			      "%s: every registration invalidated (%lu regs, %lu inv)", fc->name,
+			      (unsigned long)(c1.mr_regs - c0.mr_regs),
+			      (unsigned long)(c1.mr_invalidates - c0.mr_invalidates));
+		else
+			CHECK(c1.mr_regs == 0, "%s: no per-call registration", fc->name);
+		env_close(&e);
+	}
+}
+
+static void test_forms(void)
+{
+	test_forms_with("per-call MRs", ~0u);
+	test_forms_with("pool keys", ~RPCRDMA_XPRT_F_PER_CALL_MR);
+}
+
+/* ------------------------------------------------------------ credits */
+
+#define PIPE_CALLS 10000
+#define PIPE_DEPTH 16
+
+static void test_credits(void)
+{
+	static struct tcall ts[PIPE_DEPTH];
+	struct rpcrdma_xprt_info ci, si;
+	struct rpcrdma_xprt_stats cs, ss;
+	uint32_t sent = 0, done = 0, ok = 0, i, max_out = 0, max_out_shrunk = 0;
+	uint64_t end;
+	struct env e;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	srv_params(&e, 4, 8);
+	if (!env_connect(&e)) {
+		env_close(&e);
+		return;
+	}
+	end = now_ms() + 20000;
+	while (done < PIPE_CALLS && now_ms() < end) {
+		for (i = 0; i < PIPE_DEPTH && sent < PIPE_CALLS; i++) {
+			if (ts[i].call != NULL || (ts[i].done == false && ts[i].status == 1))
+				continue;
+			if (ts[i].done) {
+				done++;
+				ok += ts[i].status == 0 && ts[i].ok;
+				ts[i].done = false;
+			}
+			memset(&ts[i], 0, sizeof(ts[i]));
+			ts[i].proc = PROC_NULL;
+			if (tcall_submit(&e, &ts[i]) == 0)
+				sent++;
+		}
+		pump_once(&e);
+		rpcrdma_xprt_info(e.cli.xprt, &ci);
+		rpcrdma_xprt_info(e.srv.xprt, &si);
+		if (ci.outstanding > max_out)
+			max_out = ci.outstanding;
+		if (si.outstanding > max_out)
+			max_out = si.outstanding;
+		/* shrink the grant to 2 for a while, then grow it back to 4 */
+		if (sent == PIPE_CALLS / 3)
+			rpcrdma_xprt_set_credits(e.srv.xprt, 2);
+		if (sent > PIPE_CALLS / 3 + 200 && sent < 2 * PIPE_CALLS / 3 &&
+		    ci.outstanding > max_out_shrunk)
+			max_out_shrunk = ci.outstanding;
+		if (sent == 2 * PIPE_CALLS / 3)
+			rpcrdma_xprt_set_credits(e.srv.xprt, 4);
+		if (sent == PIPE_CALLS) {
+			for (i = 0; i < PIPE_DEPTH; i++)
+				if (ts[i].done) {
+					done++;
+					ok += ts[i].status == 0 && ts[i].ok;
+					ts[i].done = false;
+					ts[i].status = 0;
+				}
+		}
+	}
+	CHECK(done == PIPE_CALLS && ok == PIPE_CALLS, "10,000 calls completed: %u, %u ok", done,
+	      ok);
+	CHECK(max_out <= 4, "never more than 4 outstanding: %u", max_out);
+	CHECK(max_out_shrunk <= 2 && max_out_shrunk >= 1, "at most 2 while the grant was 2: %u",
+	      max_out_shrunk);
+	stats(&e.cli, &cs);
+	stats(&e.srv, &ss);
+	CHECK(cs.max_outstanding == 4, "the grant of 4 was used: %lu",
+	      (unsigned long)cs.max_outstanding);
+	CHECK(cs.credit_stalls > 0, "calls waited for credits");
+	CHECK(ss.excess_calls == 0, "no call beyond the grant");
+	CHECK(cs.doorbells < cs.wrs, "doorbells batch WRs: %lu doorbells for %lu WRs",
+	      (unsigned long)cs.doorbells, (unsigned long)cs.wrs);
+	printf("credits: %u calls, max %u outstanding (%u under a grant of 2), %lu stalls, "
+	       "%lu WRs in %lu doorbells\n",
+	       done, max_out, max_out_shrunk, (unsigned long)cs.credit_stalls,
+	       (unsigned long)cs.wrs, (unsigned long)cs.doorbells);
+	env_close(&e);
+}
+
+/* ------------------------------------------------------------ errors */
+
+/* A bare client endpoint: connect to the xprt server with RFC 8797 data. */
+static bool bare_client(struct env *e)
+{
+	/* 1 KiB receives: a reply over 1 KiB needs the reply chunk */
+	struct rpcrdma_xprt_pdata pd = { 1, false, 4096, 1024 };
+	struct rpcrdma_pmd_qp_attr a;
+	uint8_t buf[8];
+	int n;
+
+	CHECK(rpcrdma_pmd_cq_create(e->cli.dev, 256, &e->cli.cq) == 0, "cq");
+	rpcrdma_pmd_qp_attr_init(&a);
+	a.send_cq = a.recv_cq = e->cli.cq;
+	a.rnr_retry = 7;
+	CHECK(rpcrdma_pmd_qp_create(e->cli.pd, &a, &e->cli.qp) == 0, "qp");
+	rpcrdma_xprt_pdata_encode(&pd, buf, sizeof(buf));
+	CHECK(rpcrdma_pmd_connect(e->cli.qp, e->addr, buf, sizeof(buf)) == 0, "connect");
+	for (n = 0; n < 1000000; n++) {
+		struct rpcrdma_pmd_event ev;
+
+		side_events(&e->srv, true);
+		if (e->srv.xprt)
+			rpcrdma_xprt_poll(e->srv.xprt);
+		if (rpcrdma_pmd_event_poll(e->cli.dev, &ev, 1) == 1 &&
+		    ev.type == RPCRDMA_PMD_EVENT_ESTABLISHED)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Send raw bytes from the bare client and post one receive (wr_id: its
+ * buffer); wait for a reply or none. A receive left posted takes a later
+ * reply, so the reply is read from the buffer its completion names.
+ */
+static int bare_exchange(struct env *e, const void *msg, uint32_t len, uint8_t *reply, uint32_t ms)
+{
+	struct rpcrdma_mempool *ip = e->cli.pools->inline_pool;
+	void *sb = rpcrdma_mempool_get(ip), *rb = rpcrdma_mempool_get(ip);
+	struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, len, ip->lkey };
+	struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
+	struct rpcrdma_pmd_recv_wr rw = { (uintptr_t)rb, &rs, 1 };
+	struct rpcrdma_pmd_send_wr sw;
+	struct rpcrdma_pmd_wc wc[4];
+	uint64_t end = now_ms() + ms;
+	int got = -ETIMEDOUT;
+	bool sent = false, recvd = false;
+
+	memcpy(sb, msg, len);
+	memset(&sw, 0, sizeof(sw));
+	sw.wr_id = 2;
+	sw.sg_list = &ss;
+	sw.num_sge = 1;
+	sw.opcode = RPCRDMA_PMD_WR_SEND;
+	sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+	CHECK(rpcrdma_pmd_post_recv_burst(e->cli.qp, &rw, 1) == 1, "post recv");
+	CHECK(rpcrdma_pmd_queue_send_burst(e->cli.qp, &sw, 1) == 1, "queue send");
+	rpcrdma_pmd_flush(e->cli.qp);
+	while (now_ms() < end && !(sent && recvd)) {
+		int n = rpcrdma_pmd_poll_cq_burst(e->cli.cq, wc, 4);
+
+		for (int i = 0; i < n; i++) {
+			if (wc[i].wr_id == 2) {
+				sent = true;
+				continue;
+			}
+			recvd = true;
+			if (wc[i].status == RPCRDMA_PMD_WC_SUCCESS) {
+				got = (int)wc[i].byte_len;
+				memcpy(reply, (void *)(uintptr_t)wc[i].wr_id, wc[i].byte_len);
+			}
+			rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
+		}
+		side_events(&e->srv, true);
+		if (e->srv.xprt)
+			rpcrdma_xprt_poll(e->srv.xprt);
+	}
+	rpcrdma_mempool_put(ip, sb);
+	return got;
+}
+
+static void put32(uint8_t *b, unsigned int i, uint32_t v)
+{
+	rpcrdma_wire_put32(b, i, v);
+}
+
+/* A transport header + a null RPC call; words[] overrides the header. */
+static uint32_t craft(uint8_t *b, uint32_t xid, const uint32_t *hw, unsigned int nhw)
+{
+	unsigned int i;
+
+	for (i = 0; i < nhw; i++)
+		put32(b, i, hw[i]);
+	put32(b, 0, xid);
+	/* RPC: xid CALL 2 prog 1 0 AUTH_NONE 0 AUTH_NONE 0 */
+	put32(b, nhw + 0, xid);
+	put32(b, nhw + 1, 0);
+	put32(b, nhw + 2, 2);
+	put32(b, nhw + 3, PROG);
+	put32(b, nhw + 4, 1);
+	put32(b, nhw + 5, PROC_NULL);
+	for (i = 6; i < 10; i++)
+		put32(b, nhw + i, 0);
+	return (nhw + 10) * 4;
+}
+
+static void test_errors(void)
+{
+	uint8_t msg[512], rep[4096];
+	struct rpcrdma_xprt_stats s0, s1;
+	struct rpcrdma_hdr_storage hs;
+	struct rpcrdma_hdr *h;
+	struct env e;
+	uint32_t len;
+	int n;
+
+	/* ---- responder: crafted calls from a bare PMD client ---- */
+	if (!env_open(&e, NULL, NULL))
+		return;
+	CHECK(bare_client(&e), "bare client connected");
+	CHECK(pump_until(&e, both_established, NULL) ||
+		      (e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED),
+	      "server established");
+	{
+		const uint32_t good[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0 };
+
+		len = craft(msg, 0x100, good, 7);
+		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
+		h = rpcrdma_hdr_storage_init(&hs);
+		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
+			      h->proc == RPCRDMA_MSG && h->xid == 0x100 && h->credit >= 1,
+		      "a good crafted call is answered: %d", n);
+	}
+	{
+		/* versions 2 and 7: ERR_VERS 1..1 */
+		const uint32_t v2[] = { 0, 2, 8, RPCRDMA_MSG, 0, 0, 0, 0 };
+		const uint32_t v7[] = { 0, 7, 8, RPCRDMA_MSG, 0, 0, 0 };
+
+		len = craft(msg, 0x101, v2, 8);
+		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
+		h = rpcrdma_hdr_storage_init(&hs);
+		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
+			      h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_VERS &&
+			      h->error.low == 1 && h->error.high == 1 && h->xid == 0x101,
+		      "version 2: ERR_VERS (1, 1)");
+		len = craft(msg, 0x102, v7, 7);
+		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
+		h = rpcrdma_hdr_storage_init(&hs);
+		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
+			      h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_VERS &&
+			      h->error.low == 1 && h->error.high == 1,
+		      "version 7: ERR_VERS (1, 1)");
+	}
+	{
+		/* ERR_CHUNK: a read position not a multiple of 4; a bad bool; RDMA_MSGP;
+		 * RDMA_NOMSG without a chunk; a truncated list */
+		const uint32_t badpos[] = { 0, 1, 8, RPCRDMA_MSG, 1, 6, 1, 64, 0, 0, 0, 0, 0 };
+		const uint32_t badbool[] = { 0, 1, 8, RPCRDMA_MSG, 2, 0, 0 };
+		const uint32_t msgp[] = { 0, 1, 8, RPCRDMA_MSGP, 4, 1024, 0, 0, 0 };
+		const uint32_t nomsg[] = { 0, 1, 8, RPCRDMA_NOMSG, 0, 0, 0 };
+		const uint32_t trunc[] = { 0, 1, 8, RPCRDMA_MSG, 1 };
+		struct {
+			const uint32_t *w;
+			unsigned int n;
+			const char *what;
+		} bad[] = {
+			{ badpos, 13, "read position 6" },
+			{ badbool, 7, "a list discriminator of 2" },
+			{ msgp, 9, "RDMA_MSGP" },
+			{ nomsg, 7, "RDMA_NOMSG with no chunk" },
+			{ trunc, 5, "a truncated read list" },
+		};
+
+		for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			stats(&e.srv, &s0);
+			if (bad[i].w == trunc) {
+				for (unsigned int k = 0; k < 5; k++)
+					put32(msg, k, trunc[k]);
+				put32(msg, 0, 0x200 + i);
+				len = 20;
+			} else {
+				len = craft(msg, 0x200 + i, bad[i].w, bad[i].n);
+				if (bad[i].w == nomsg)
+					len = 28; /* nothing inline either */
+			}
+			n = bare_exchange(&e, msg, len, rep, WAIT_MS);
+			h = rpcrdma_hdr_storage_init(&hs);
+			CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
+				      h->proc == RPCRDMA_ERROR &&
+				      h->error.code == RPCRDMA_ERR_CHUNK && h->xid == 0x200 + i,
+			      "%s: ERR_CHUNK (%d)", bad[i].what, n);
+			stats(&e.srv, &s1);
+			CHECK(s1.errors_sent == s0.errors_sent + 1, "%s: counted", bad[i].what);
+		}
+	}
+	{
+		/* RDMA_DONE: ignored, no reply; then a good call still works */
+		const uint32_t done[] = { 0x300, 1, 8, RPCRDMA_DONE };
+		const uint32_t good[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0 };
+
+		for (unsigned int k = 0; k < 4; k++)
+			put32(msg, k, done[k]);
+		stats(&e.srv, &s0);
+		n = bare_exchange(&e, msg, 16, rep, 200);
+		stats(&e.srv, &s1);
+		CHECK(n == -ETIMEDOUT && s1.done_ignored == s0.done_ignored + 1,
+		      "RDMA_DONE ignored: %d", n);
+		/* the receive bare_exchange left posted takes the next reply */
+		len = craft(msg, 0x301, good, 7);
+		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
+		h = rpcrdma_hdr_storage_init(&hs);
+		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 && h->xid == 0x301 &&
+			      h->proc == RPCRDMA_MSG,
+		      "a call after RDMA_DONE is answered: %d", n);
+	}
+	{
+		/* a reply that does not fit the offered reply chunk: ERR_CHUNK. The
+		 * call offers a 64-byte reply chunk and asks for a 6000-byte reply. */
+		uint32_t w[40], nw = 0;
+
+		w[nw++] = 0x400;
+		w[nw++] = 1;
+		w[nw++] = 8;
+		w[nw++] = RPCRDMA_MSG;
+		w[nw++] = 0; /* no read list */
+		w[nw++] = 0; /* no write list */
+		w[nw++] = 1; /* a reply chunk of one segment */
+		w[nw++] = 1;
+		w[nw++] = 0x1234; /* handle */
+		w[nw++] = 64;	  /* length */
+		w[nw++] = 0;
+		w[nw++] = 0x1000; /* offset */
+		len = craft(msg, 0x400, w, nw);
+		put32(msg, nw + 5, PROC_TEST);
+		/* args: seed 1, 0 words, 0 items, 0 results, 900 reply words, mode 0 */
+		put32(msg, nw + 10, 1);
+		put32(msg, nw + 11, 0);
+		put32(msg, nw + 12, 0);
+		put32(msg, nw + 13, 0);
+		put32(msg, nw + 14, 900);
+		put32(msg, nw + 15, 0);
+		len += 24;
+		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
+		h = rpcrdma_hdr_storage_init(&hs);
+		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
+			      h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_CHUNK &&
+			      h->xid == 0x400,
+		      "a reply too big for its reply chunk: ERR_CHUNK (%d: xid %#x proc %u code "
+		      "%u)",
+		      n, h->xid, h->proc, h->error.code);
+	}
+	stats(&e.srv, &s1);
+	/* malformed headers: position 6, bool 2, truncated; bad chunks: MSGP, NOMSG, too big */
+	CHECK(s1.err_vers == 2 && s1.err_hdr == 3 && s1.err_chunk == 3,
+	      "server error counters: vers %lu hdr %lu chunk %lu", (unsigned long)s1.err_vers,
+	      (unsigned long)s1.err_hdr, (unsigned long)s1.err_chunk);
+	rpcrdma_pmd_disconnect(e.cli.qp);
+	{
+		/* the receive left posted flushes: its buffer goes back */
+		struct rpcrdma_mempool *ip = e.cli.pools->inline_pool;
+		uint64_t end = now_ms() + WAIT_MS;
+		struct rpcrdma_pmd_wc wc[8];
+
+		while (now_ms() < end && rpcrdma_xprt_state(e.srv.xprt) != RPCRDMA_XPRT_CLOSED) {
+			int k = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 8);
+
+			for (int i = 0; i < k; i++)
+				if (wc[i].wr_id != 2)
+					rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
+			side_events(&e.srv, true);
+			rpcrdma_xprt_poll(e.srv.xprt);
+		}
+		for (int n2 = 0; n2 < 1000; n2++) {
+			int k = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 8);
+
+			for (int i = 0; i < k; i++)
+				if (wc[i].wr_id != 2)
+					rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
+		}
+	}
+	env_close(&e);
+
+	/* ---- requester: crafted replies from a bare PMD server ---- */
+	/* (see test_errors_requester) */
+}
+
+/*
+ * The requester against a bare server: the server answers each call with
+ * bytes the test writes.
+ */
+struct bare_srv {
+	struct env *e;
+	struct rpcrdma_pmd_conn_req *req;
+};
+
+static bool bare_server_accept(struct env *e)
+{
+	struct rpcrdma_xprt_pdata pd = { 1, false, 4096, 4096 };
+	struct rpcrdma_pmd_qp_attr a;
+	uint8_t buf[8];
+	uint64_t end = now_ms() + WAIT_MS;
+
+	CHECK(rpcrdma_pmd_cq_create(e->srv.dev, 256, &e->srv.cq) == 0, "cq");
+	rpcrdma_pmd_qp_attr_init(&a);
+	a.send_cq = a.recv_cq = e->srv.cq;
+	a.rnr_retry = 7;
+	CHECK(rpcrdma_pmd_qp_create(e->srv.pd, &a, &e->srv.qp) == 0, "qp");
+	rpcrdma_xprt_pdata_encode(&pd, buf, sizeof(buf));
+	CHECK(rpcrdma_xprt_create(&e->cli.params, &e->cli.xprt) == 0, "create");
+	CHECK(rpcrdma_xprt_connect(e->cli.xprt, e->addr) == 0, "connect");
+	while (now_ms() < end) {
+		struct rpcrdma_pmd_event ev;
+
+		side_events(&e->cli, false);
+		rpcrdma_xprt_poll(e->cli.xprt);
+		if (rpcrdma_pmd_event_poll(e->srv.dev, &ev, 1) == 1 &&
+		    ev.type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
+			CHECK(rpcrdma_pmd_accept(ev.req, e->srv.qp, buf, sizeof(buf)) == 0,
+			      "accept");
+		if (rpcrdma_xprt_state(e->cli.xprt) == RPCRDMA_XPRT_ESTABLISHED)
+			return true;
+	}
+	return false;
+}
+
+/* Receive one call at the bare server; answer with reply[] (xid patched in). */
+static bool bare_answer(struct env *e, struct tcall *t, uint32_t *hw, unsigned int nhw,
+			bool with_rpc)
+{
+	struct rpcrdma_mempool *ip = e->srv.pools->inline_pool;
+	void *rb = rpcrdma_mempool_get(ip), *sb = rpcrdma_mempool_get(ip);
+	struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
+	struct rpcrdma_pmd_recv_wr rw = { 1, &rs, 1 };
+	struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, 0, ip->lkey };
+	struct rpcrdma_pmd_send_wr sw;
+	struct rpcrdma_pmd_wc wc[4];
+	uint64_t end = now_ms() + WAIT_MS;
+	bool got = false, sent = false;
+	uint32_t xid = 0, i;
+
+	CHECK(rpcrdma_pmd_post_recv_burst(e->srv.qp, &rw, 1) == 1, "post");
+	CHECK(tcall_submit(e, t) == 0, "submit");
+	while (now_ms() < end && !sent) {
+		int n = rpcrdma_pmd_poll_cq_burst(e->srv.cq, wc, 4);
+
+		for (int k = 0; k < n; k++) {
+			if (wc[k].wr_id == 1 && wc[k].status == 0) {
+				xid = rpcrdma_wire_get32(rb, 0);
+				got = true;
+				for (i = 0; i < nhw; i++)
+					put32(sb, i, hw[i]);
+				put32(sb, 0, xid);
+				ss.length = nhw * 4;
+				if (with_rpc) {
+					/* xid REPLY MSG_ACCEPTED AUTH_NONE 0 SUCCESS */
+					put32(sb, nhw, xid);
+					put32(sb, nhw + 1, 1);
+					put32(sb, nhw + 2, 0);
+					put32(sb, nhw + 3, 0);
+					put32(sb, nhw + 4, 0);
+					put32(sb, nhw + 5, 0);
+					ss.length += 24;
+				}
+				memset(&sw, 0, sizeof(sw));
+				sw.wr_id = 2;
+				sw.sg_list = &ss;
+				sw.num_sge = 1;
+				sw.opcode = RPCRDMA_PMD_WR_SEND;
+				sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+				rpcrdma_pmd_queue_send_burst(e->srv.qp, &sw, 1);
+				rpcrdma_pmd_flush(e->srv.qp);
+			}
+			if (wc[k].wr_id == 2)
+				sent = true;
+		}
+		side_events(&e->cli, false);
+		rpcrdma_xprt_poll(e->cli.xprt);
+	}
+	rpcrdma_mempool_put(ip, rb);
+	rpcrdma_mempool_put(ip, sb);
+	return got && sent;
+}
+
+static bool cli_call_done(struct env *e, void *arg)
+{
+	rpcrdma_xprt_poll(e->cli.xprt);
+	side_events(&e->cli, false);
+	return ((struct tcall *)arg)->done;
+}
+
+static void test_errors_requester(void)
+{
+	struct rpcrdma_xprt_stats s0, s1;
+	struct tcall t;
+	struct env e;
+	uint64_t end;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	CHECK(bare_server_accept(&e), "bare server");
+	{
+		uint32_t ok[] = { 0, 1, 4, RPCRDMA_MSG, 0, 0, 0 };
+
+		memset(&t, 0, sizeof(t));
+		CHECK(bare_answer(&e, &t, ok, 7, true), "exchange");
+		end = now_ms() + WAIT_MS;
+		while (!t.done && now_ms() < end)
+			cli_call_done(&e, &t);
+		CHECK(t.done && t.status == 0 && t.ok, "a good crafted reply: %d", t.status);
+	}
+	{
+		uint32_t ev[] = { 0, 1, 4, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
+		uint32_t ec[] = { 0, 1, 4, RPCRDMA_ERROR, RPCRDMA_ERR_CHUNK };
+		uint32_t msgp[] = { 0, 1, 4, RPCRDMA_MSGP, 4, 1024, 0, 0, 0 };
+		uint32_t v2[] = { 0, 2, 4, RPCRDMA_MSG, 0, 0, 0, 0 };
+		uint32_t wl[] = { 0, 1, 4, RPCRDMA_MSG, 0, 1, 1, 1, 2, 3, 4, 0, 0, 0 };
+		struct {
+			uint32_t *w;
+			unsigned int n;
+			bool rpc;
+			int want;
+			const char *what;
+		} cases[] = {
+			{ ev, 7, false, -EPROTONOSUPPORT, "ERR_VERS" },
+			{ ec, 5, false, -EREMOTEIO, "ERR_CHUNK" },
+			{ msgp, 9, true, -EBADMSG, "RDMA_MSGP reply" },
+			{ v2, 8, true, -EBADMSG, "a version 2 reply" },
+			{ wl, 14, true, -EBADMSG, "a write list not offered" },
+		};
+
+		for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			memset(&t, 0, sizeof(t));
+			CHECK(bare_answer(&e, &t, cases[i].w, cases[i].n, cases[i].rpc),
+			      "exchange");
+			end = now_ms() + WAIT_MS;
+			while (!t.done && now_ms() < end)
+				cli_call_done(&e, &t);
+			CHECK(t.done && t.status == cases[i].want, "%s: status %d, want %d",
+			      cases[i].what, t.status, cases[i].want);
+		}
+	}
+	{
+		/* an unmatched reply and RDMA_DONE: dropped and counted, never fatal */
+		struct rpcrdma_mempool *ip = e.srv.pools->inline_pool;
+		void *sb = rpcrdma_mempool_get(ip);
+		struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, 52, ip->lkey };
+		struct rpcrdma_pmd_send_wr sw;
+		struct rpcrdma_pmd_wc wc[4];
+		uint32_t w[] = { 0xdead0001, 1, 4, RPCRDMA_MSG, 0, 0, 0 };
+		unsigned int sent = 0;
+
+		stats(&e.cli, &s0);
+		for (unsigned int k = 0; k < 7; k++)
+			put32(sb, k, w[k]);
+		memset(&sw, 0, sizeof(sw));
+		sw.wr_id = 2;
+		sw.sg_list = &ss;
+		sw.num_sge = 1;
+		sw.opcode = RPCRDMA_PMD_WR_SEND;
+		sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
+		rpcrdma_pmd_flush(e.srv.qp);
+		end = now_ms() + WAIT_MS;
+		while (now_ms() < end && sent < 1) {
+			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
+
+			sent += (unsigned int)n;
+			rpcrdma_xprt_poll(e.cli.xprt);
+		}
+		put32(sb, 3, RPCRDMA_DONE);
+		ss.length = 16;
+		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
+		rpcrdma_pmd_flush(e.srv.qp);
+		while (now_ms() < end && sent < 2) {
+			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
+
+			sent += (unsigned int)n;
+			rpcrdma_xprt_poll(e.cli.xprt);
+		}
+		for (int k = 0; k < 100; k++)
+			rpcrdma_xprt_poll(e.cli.xprt);
+		stats(&e.cli, &s1);
+		CHECK(s1.unmatched == s0.unmatched + 2, "unmatched replies counted: %lu",
+		      (unsigned long)(s1.unmatched - s0.unmatched));
+		CHECK(rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_ESTABLISHED,
+		      "still established");
+		rpcrdma_mempool_put(ip, sb);
+	}
+	stats(&e.cli, &s1);
+	CHECK(s1.errors_recv == 2 && s1.failed == 5, "client error counters: %lu recv, %lu failed",
+	      (unsigned long)s1.errors_recv, (unsigned long)s1.failed);
+	rpcrdma_xprt_disconnect(e.cli.xprt);
+	end = now_ms() + WAIT_MS;
+	while (now_ms() < end && rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_CLOSED) {
+		struct rpcrdma_pmd_wc wc[8];
+
+		rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 8);
+		side_events(&e.cli, false);
+		rpcrdma_xprt_poll(e.cli.xprt);
+	}
+	rpcrdma_pmd_qp_destroy(e.srv.qp);
+	e.srv.qp = NULL;
+	env_close(&e);
+}
+
+/* ------------------------------------------------------------ loss */
+
+struct loss_case {
+	const char *name;
+	const char *cli_devargs;
+	const char *srv_devargs;
+	struct tcall t;
+	bool may_succeed; /* the reply may have arrived before the loss */
+};
+
+static void test_loss(void)
+{
+	const struct loss_case cases[] = {
+		{ "call sent",
+		  "drop_after_sends=1",
+		  NULL,
+		  { .proc = PROC_TEST, .words = 4, .rwords = 4 },
+		  false },
+		{ "read chunks being pulled",
+		  NULL,
+		  "fail_wr=1",
+		  { .proc = PROC_TEST, .words = 4, .nitems = 2, .item_len = { 30000, 20000 } },
+		  false },
+		{ "reply being written",
+		  NULL,
+		  "fail_wr=1",
+		  { .proc = PROC_TEST,
+		    .words = 4,
+		    .nres = 1,
+		    .res_len = { 20000 },
+		    .res_chunks = true },
+		  false },
+		{ "reply chunk being written",
+		  NULL,
+		  "fail_wr=1",
+		  { .proc = PROC_TEST, .words = 4, .rwords = 900 },
+		  false },
+		{ "reply sent",
+		  NULL,
+		  "drop_after_sends=1",
+		  { .proc = PROC_TEST, .words = 4, .rwords = 4 },
+		  true },
+	};
+	struct rpcrdma_xprt_stats st;
+	unsigned int i;
+	struct env e;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct loss_case *lc = &cases[i];
+		struct tcall t = lc->t, more[4];
+
+		if (!env_open(&e, lc->cli_devargs, lc->srv_devargs))
+			return;
+		if (!env_connect(&e)) {
+			env_close(&e);
+			return;
+		}
+		/* the call under test, and calls waiting behind it for credits */
+		memset(more, 0, sizeof(more));
+		CHECK(tcall_submit(&e, &t) == 0, "%s: submit", lc->name);
+		for (int k = 0; k < 4; k++) {
+			more[k].proc = PROC_NULL;
+			CHECK(tcall_submit(&e, &more[k]) == 0, "%s: submit more", lc->name);
+		}
+		CHECK(pump_until(&e, both_closed, NULL), "%s: both ends closed", lc->name);
+		CHECK(t.done && (t.status == -ECONNRESET || (lc->may_succeed && t.status == 0)),
+		      "%s: the call completed: done %d status %d", lc->name, t.done, t.status);
+		for (int k = 0; k < 4; k++)
+			CHECK(more[k].done && more[k].status != 0 && more[k].status != 1,
+			      "%s: waiting call %d failed: %d", lc->name, k, more[k].status);
+		stats(&e.cli, &st);
+		CHECK(st.mr_regs == st.mr_invalidates, "%s: registrations invalidated %lu/%lu",
+		      lc->name, (unsigned long)st.mr_regs, (unsigned long)st.mr_invalidates);
+		env_close(&e);
+	}
+
+	/*
+	 * RETRANSMIT: the call goes again after the reconnect, with the same
+	 * XID. The first WR of the client's device fails: the call's Send.
+	 */
+	if (!env_open(&e, "fail_wr=1", NULL))
+		return;
+	if (env_connect(&e)) {
+		struct tcall t = { .proc = PROC_TEST,
+				   .words = 3,
+				   .nitems = 1,
+				   .item_len = { 10000 },
+				   .rwords = 3,
+				   .flags = RPCRDMA_XPRT_CALL_F_RETRANSMIT };
+		uint32_t xid;
+
+		CHECK(tcall_submit(&e, &t) == 0, "submit");
+		xid = rpcrdma_xprt_call_xid(t.call);
+		CHECK(pump_until(&e, both_closed, NULL), "lost");
+		CHECK(!t.done, "a RETRANSMIT call waits for the reconnect");
+		CHECK(rpcrdma_xprt_connect(e.cli.xprt, e.addr) == 0, "reconnect");
+		CHECK(pump_until(&e, tcall_done, &t), "the call completes after reconnect");
+		CHECK(t.status == 0 && t.ok && sctx.last_xid == xid,
+		      "resent with the same XID and answered: %d, xid %#x/%#x", t.status,
+		      sctx.last_xid, xid);
+		stats(&e.cli, &st);
+		CHECK(st.retransmits == 1 && st.reconnects == 1, "retransmit counted");
+	}
+	env_close(&e);
+}
+
+/* ------------------------------------------------------------ cross-process */
+
+static int xproc_server(const char *addr)
+{
+	struct env e;
+	uint64_t end = now_ms() + 30000;
+
+	memset(&e, 0, sizeof(e));
+	memset(&sctx, 0, sizeof(sctx));
+	snprintf(e.addr, sizeof(e.addr), "%s", addr);
+	if (side_open(&e.srv, "ps", NULL))
+		return 1;
+	srv_pools = e.srv.pools;
+	if (rpcrdma_pmd_listen(e.srv.dev, e.addr, &e.srv.listener))
+		return 1;
+	srv_params(&e, 32, 32);
+	/* serve until the client has connected and gone */
+	while (now_ms() < end) {
+		pump_once(&e);
+		if (e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_CLOSED)
+			break;
+	}
+	CHECK(e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_CLOSED,
+	      "server: the client came and went");
+	CHECK(sctx.bad == 0, "server: every call's arguments checked out");
+	if (e.srv.xprt)
+		CHECK(rpcrdma_xprt_destroy(e.srv.xprt) == 0, "destroy");
+	e.srv.xprt = NULL;
+	side_close(&e.srv);
+	printf("xproc server: %u calls, %d failures\n", sctx.calls, failures);
+	return failures ? 1 : 0;
+}
+
+static int xproc_client(const char *prog)
+{
+	struct tcall cases[] = {
+		{ .proc = PROC_NULL },
+		{ .proc = PROC_TEST, .words = 3, .nitems = 2, .item_len = { 40000, 7 } },
+		{ .proc = PROC_TEST,
+		  .words = 2,
+		  .nres = 3,
+		  .res_len = { 3000, 2, 60000 },
+		  .res_chunks = true },
+		{ .proc = PROC_TEST, .words = 800, .rwords = 900 },
+	};
+	char addr[64];
+	int status, ret;
+	struct env e;
+	pid_t pid;
+
+	snprintf(addr, sizeof(addr), "@rpcrdma-xprt-x-%d", getpid());
+	pid = fork();
+	if (pid == 0) {
+		execl("/proc/self/exe", prog, "--xproc-server", addr, (char *)NULL);
+		_exit(127);
+	}
+	ret = rpcrdma_mempool_eal_init(prog, NULL);
+	if (ret < 0)
+		return 1;
+	memset(&e, 0, sizeof(e));
+	snprintf(e.addr, sizeof(e.addr), "%s", addr);
+	if (side_open(&e.cli, "pc", NULL))
+		return 1;
+	cli_params(&e, DEF_FLAGS);
+	e.cli.params.send_inline = 2048;
+	e.cli.params.recv_inline = 2048;
+	CHECK(rpcrdma_xprt_create(&e.cli.params, &e.cli.xprt) == 0, "create");
+	{
+		uint64_t end = now_ms() + 20000;
+
+		while (rpcrdma_xprt_connect(e.cli.xprt, e.addr) != 0 && now_ms() < end)
+			usleep(10000); /* the server process is starting */
+		while (rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_ESTABLISHED &&
+		       now_ms() < end) {
+			pump_once(&e);
+			if (rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_ERROR)
+				rpcrdma_xprt_connect(e.cli.xprt, e.addr);
+		}
+	}
+	CHECK(rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_ESTABLISHED, "xproc: established");
+	for (unsigned int rep = 0; rep < 3; rep++)
+		for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct tcall t = cases[i];
+
+			if (!run_call(&e, &t))
+				break;
+			CHECK(t.status == 0 && t.ok, "xproc call %u: %d", i, t.status);
+		}
+	rpcrdma_xprt_disconnect(e.cli.xprt);
+	CHECK(pump_until(&e, both_closed, NULL), "closed");
+	CHECK(rpcrdma_xprt_destroy(e.cli.xprt) == 0, "destroy");
+	e.cli.xprt = NULL;
+	side_close(&e.cli);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "server process failed (status %#x)\n", status);
+		failures++;
+	}
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	if (argc == 3 && strcmp(argv[1], "--xproc-server") == 0) {
+		if (rpcrdma_mempool_eal_init(argv[0], NULL) < 0)
+			return 1;
+		return xproc_server(argv[2]);
+	}
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s setup|forms|credits|errors|loss|xproc\n", argv[0]);
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	if (strcmp(argv[1], "xproc") == 0)
+		return xproc_client(argv[0]);
+	ret = rpcrdma_mempool_eal_init(argv[0], NULL);
+	if (ret < 0) {
+		fprintf(stderr, "EAL: %s\n", strerror(-ret));
+		return 1;
+	}
+	if (strcmp(argv[1], "setup") == 0)
+		test_setup();
+	else if (strcmp(argv[1], "forms") == 0)
+		test_forms();
+	else if (strcmp(argv[1], "credits") == 0)
+		test_credits();
+	else if (strcmp(argv[1], "errors") == 0) {
+		test_errors();
+		test_errors_requester();
+	} else if (strcmp(argv[1], "loss") == 0)
+		test_loss();
+	else
+		return 1;
+	printf("test_xprt %s: %lu checks, %d failed\n", argv[1], checks, failures);
+	return failures ? 1 : 0;
+}
