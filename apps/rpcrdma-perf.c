@@ -1,0 +1,1623 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rpcrdma-perf: latency, IOPS and bandwidth of whole RPCs over the
+ * RPC-over-RDMA engine, as perftest's ib_send_lat and ib_send_bw measure
+ * verbs. A client sends calls of a small test program to a server, both
+ * built on rpcrdma_xprt.h, and counts each call from submit to its reply
+ * callback in a log-linear histogram. See --help, and the README.
+ *
+ * The test program (PERF_RPC_PROG, version 1):
+ *
+ *   NULL   (0)  void -> void
+ *   READ   (1)  uint32 len -> opaque data<>   data DDP-eligible (a write chunk)
+ *   WRITE  (2)  opaque data<> -> uint32 len   data DDP-eligible (a read chunk)
+ *
+ * Topologies: in one process (the server polled by a runtime poller lcore,
+ * the client on the main lcore, each with its own device and pools), or
+ * the server (--server) and the client (--client) in two processes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include <rpcrdma/rpcrdma_errno.h>
+#include <rpcrdma/rpcrdma_hdr.h>
+#include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_rt.h>
+#include <rpcrdma/rpcrdma_xprt.h>
+
+#include "perf_hist.h"
+#include "perf_json.h"
+#include "perf_version.h"
+
+#define PROG "rpcrdma-perf"
+
+#define EXIT_FAIL	1 /* a run failed: setup, connection, calls */
+#define EXIT_USAGE	2 /* bad options, or what is not supported */
+#define EXIT_REGRESSION 3 /* --compare: a figure is worse than --threshold */
+
+#define PERF_RPC_PROG	 0x20000150u /* in the range "defined by user" of RFC 5531 */
+#define PERF_RPC_VERS	 1u
+#define PERF_PROC_NULL	 0u
+#define PERF_PROC_READ	 1u
+#define PERF_PROC_WRITE	 2u
+#define PERF_SCHEMA	 1	    /* schema_version of the JSON result */
+#define PERF_SIZE_MAX	 (1u << 20) /* the engine's largest chunk segment */
+#define PERF_DEPTH_MAX	 256u
+#define PERF_SRV_CREDITS PERF_DEPTH_MAX
+#define PERF_WAIT_S	 10 /* connect, drain and reply watchdog */
+#define RPC_REPLY_HDR	 24 /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
+
+enum perf_mode {
+	MODE_LAT,
+	MODE_IOPS,
+	MODE_BW
+};
+enum perf_op {
+	OP_NULL,
+	OP_READ,
+	OP_WRITE
+};
+enum perf_role {
+	ROLE_BOTH,
+	ROLE_SERVER,
+	ROLE_CLIENT
+};
+
+static const char *const mode_names[] = { "lat", "iops", "bw" };
+static const char *const op_names[] = { "null", "read", "write" };
+static const char *const role_names[] = { "inproc", "server", "client" };
+
+struct perf_opts {
+	enum perf_mode mode;
+	enum perf_op op;
+	enum perf_role role;
+	uint32_t size;
+	uint32_t depth;
+	uint32_t version;
+	const char *pmd;
+	const char *addr;
+	const char *devargs;
+	const char *lcores;
+	double duration; /* seconds; 0 with --count */
+	uint64_t count;	 /* calls; 0 with --duration */
+	uint64_t warmup;
+	const char *json;
+	const char *compare;
+	const char *input;
+	double threshold;
+	bool quiet;
+	bool summary;
+	bool op_set, size_set, depth_set;
+	int nfiles;
+	char **files;
+	int eal_argc;
+	char **eal_argv;
+};
+
+/* ------------------------------------------------------------ help */
+
+static const char usage_line[] =
+	"usage: " PROG " [--mode lat|iops|bw] [--op null|read|write] [--size BYTES] [--depth N]\n"
+	"       [--version 1|2] [--pmd shm|verbs] [--server ADDR | --client ADDR] [--address "
+	"ADDR]\n"
+	"       [--duration S | --count N] [--json FILE] [--compare OLD.json] [-- EAL ARGS]\n"
+	"       (" PROG " --help for more)\n";
+
+static const char help_text[] =
+	"NAME\n"
+	"    " PROG " - latency, IOPS and bandwidth of RPCs over RPC-over-RDMA\n"
+	"\n"
+	"SYNOPSIS\n"
+	"    " PROG " [OPTIONS] [-- EAL ARGS]\n"
+	"    " PROG " --server ADDRESS [OPTIONS] [-- EAL ARGS]\n"
+	"    " PROG " --client ADDRESS [OPTIONS] [-- EAL ARGS]\n"
+	"    " PROG " --compare OLD.json --input NEW.json [--threshold PCT]\n"
+	"    " PROG " --summary FILE.json...\n"
+	"\n"
+	"DESCRIPTION\n"
+	"    Measures whole RPCs through the RPC-over-RDMA version 1 engine, as\n"
+	"    perftest's ib_send_lat and ib_send_bw measure verbs. A client sends\n"
+	"    calls of a test program (NULL, READ, WRITE) to a server; each call is\n"
+	"    timed from submit to its reply callback, in nanoseconds, into a\n"
+	"    log-linear histogram (HdrHistogram-like, within 1.6 %).\n"
+	"\n"
+	"    By default the server and the client run in this process over the\n"
+	"    shm PMD: the server's connection is polled by a runtime poller on a\n"
+	"    second lcore, the client's by the main lcore, each with its own\n"
+	"    device and registered pools. With one lcore the main lcore polls both.\n"
+	"    --server and --client split them into two processes.\n"
+	"\n"
+	"    At the end a summary table is printed; on a terminal a progress line\n"
+	"    is printed every second.\n"
+	"\n"
+	"OPTIONS\n"
+	"    --mode lat|iops|bw\n"
+	"        lat: one call at a time (default). iops: --depth calls in flight,\n"
+	"        NULL calls unless --op says otherwise. bw: --depth calls in\n"
+	"        flight moving --size bytes each (default --op read, --size 65536).\n"
+	"    --op null|read|write\n"
+	"        null: the NULL procedure. read: the reply carries --size bytes,\n"
+	"        through a write chunk, or inline when it fits the inline\n"
+	"        threshold. write: the call carries --size bytes, through a read\n"
+	"        chunk, or inline when it fits (the engine decides).\n"
+	"    --size BYTES\n"
+	"        Payload of read and write, 0..1048576; a k or m suffix multiplies\n"
+	"        by 1024 or 1048576 (default 4096 with --op read|write, 65536 in bw).\n"
+	"    --depth N\n"
+	"        Calls in flight in iops and bw modes, 1..256 (default 32).\n"
+	"    --version 1|2\n"
+	"        RPC-over-RDMA version (default 1; 2 is not supported yet).\n"
+	"    --pmd shm|verbs\n"
+	"        The transport (default shm). verbs needs an RDMA device, and an\n"
+	"        IP address: --server/--client, or --address in one process.\n"
+	"    --server ADDRESS\n"
+	"        Run only the server, listening on ADDRESS (shm: a UNIX socket path\n"
+	"        or @name; verbs: IP[:PORT]). It serves one client connection and\n"
+	"        exits 0 when that client disconnects, or on SIGINT or SIGTERM.\n"
+	"    --client ADDRESS\n"
+	"        Run only the client, against a server at ADDRESS (it retries for\n"
+	"        10 seconds while the server starts).\n"
+	"    --address ADDRESS\n"
+	"        The address of the in-process run (default shm @rpcrdma-perf-PID).\n"
+	"    --devargs ARGS\n"
+	"        PMD device arguments (\"key=value,...\"; see the README).\n"
+	"    --duration SECONDS\n"
+	"        Measure for SECONDS, 0.01..86400 (default 3).\n"
+	"    --count N\n"
+	"        Measure N calls instead, 1..10^12.\n"
+	"    --warmup N\n"
+	"        Calls before measuring starts, 0..10^9 (default 100).\n"
+	"    --lcores LIST\n"
+	"        EAL lcores (\"-l\" syntax; default the first two CPUs this process\n"
+	"        may run on).\n"
+	"    --json FILE\n"
+	"        Write the result as JSON (\"-\": standard output). Schema version 1,\n"
+	"        documented in scripts/perf_schema.json: schema_version, tool,\n"
+	"        rpcrdma_version, git_commit (or null), host {hostname, kernel,\n"
+	"        machine, cpu_model, cpus, tsc_hz, hugepages}, mode, op, pmd,\n"
+	"        topology, version, size, depth, calls, errors, seconds,\n"
+	"        calls_per_sec, bytes_per_sec, latency_ns {min, mean, p50, p90,\n"
+	"        p99, p999, max}, xprt {wrs, doorbells, short_msgs, chunked_msgs,\n"
+	"        long_msgs, credit_stalls, max_outstanding}.\n"
+	"    --compare OLD.json\n"
+	"        After the run (or with --input, instead of it), print the change\n"
+	"        of each figure against OLD.json and exit 3 when calls_per_sec,\n"
+	"        bytes_per_sec or a latency percentile (p50..p999) is worse by more\n"
+	"        than --threshold. max is printed but not gated (one sample).\n"
+	"    --input NEW.json\n"
+	"        With --compare: compare this saved result; nothing is run.\n"
+	"    --threshold PCT\n"
+	"        Regression threshold of --compare, 0..1000 percent (default 5).\n"
+	"    --summary\n"
+	"        Print the summary table of the result files given as arguments.\n"
+	"    --quiet\n"
+	"        No progress line and no table (errors and --compare still print).\n"
+	"    --help\n"
+	"        This text.\n"
+	"    -- EAL ARGS\n"
+	"        Arguments for rte_eal_init(), replacing the defaults (--in-memory\n"
+	"        or --no-huge, --no-pci, --no-telemetry, -l).\n"
+	"\n"
+	"EXIT STATUS\n"
+	"    0  success\n"
+	"    1  the run failed (setup, connection, a call failed or timed out)\n"
+	"    2  bad options or arguments, or something not supported (version 2,\n"
+	"       an unknown PMD)\n"
+	"    3  --compare found a figure worse than --threshold\n"
+	"\n"
+	"EXAMPLES\n"
+	"    " PROG " --mode lat --duration 2\n"
+	"    " PROG " --mode iops --depth 64 --json iops.json\n"
+	"    " PROG " --mode bw --op write --size 1m --count 2000\n"
+	"    " PROG " --mode iops --compare base.json   # gate a CI job\n"
+	"    " PROG " --server @perf &  " PROG " --client @perf --mode lat\n";
+
+/* ------------------------------------------------------------ options */
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%s", usage_line);
+	return EXIT_USAGE;
+}
+
+/* An unsigned integer in [lo, hi] with an optional k/m suffix (when allowed). */
+static int parse_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, bool suffix,
+		      uint64_t *out)
+{
+	unsigned long long v;
+	uint64_t mul = 1;
+	char *end;
+
+	if (s[0] == '-' || s[0] == '+' || s[0] == ' ' || s[0] == '\0')
+		return usage_error("%s: '%s' is not a number", opt, s);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || errno == ERANGE)
+		return usage_error("%s: '%s' is not a number in range %llu..%llu", opt, s,
+				   (unsigned long long)lo, (unsigned long long)hi);
+	if (suffix && (*end == 'k' || *end == 'K')) {
+		mul = 1024;
+		end++;
+	} else if (suffix && (*end == 'm' || *end == 'M')) {
+		mul = 1u << 20;
+		end++;
+	}
+	if (*end != '\0')
+		return usage_error("%s: '%s' is not a number", opt, s);
+	if (v > hi / mul || v * mul < lo || v * mul > hi)
+		return usage_error("%s: %s is out of range %llu..%llu", opt, s,
+				   (unsigned long long)lo, (unsigned long long)hi);
+	*out = v * mul;
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+		return usage_error("%s: '%s' is not a number", opt, s);
+	if (v < lo || v > hi)
+		return usage_error("%s: %s is out of range %g..%g", opt, s, lo, hi);
+	*out = v;
+	return 0;
+}
+
+static int parse_name(const char *opt, const char *s, const char *const *names, int n, int *out)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	return usage_error("%s: '%s' is not one of %s%s%s%s%s", opt, s, names[0], n > 1 ? ", " : "",
+			   n > 1 ? names[1] : "", n > 2 ? ", " : "", n > 2 ? names[2] : "");
+}
+
+enum {
+	O_MODE = 256,
+	O_OP,
+	O_SIZE,
+	O_DEPTH,
+	O_VERSION,
+	O_PMD,
+	O_SERVER,
+	O_CLIENT,
+	O_ADDRESS,
+	O_DEVARGS,
+	O_DURATION,
+	O_COUNT,
+	O_WARMUP,
+	O_LCORES,
+	O_JSON,
+	O_COMPARE,
+	O_INPUT,
+	O_THRESHOLD,
+	O_SUMMARY,
+	O_QUIET,
+	O_HELP,
+};
+
+static const struct option long_opts[] = {
+	{ "mode", required_argument, NULL, O_MODE },
+	{ "op", required_argument, NULL, O_OP },
+	{ "size", required_argument, NULL, O_SIZE },
+	{ "depth", required_argument, NULL, O_DEPTH },
+	{ "version", required_argument, NULL, O_VERSION },
+	{ "pmd", required_argument, NULL, O_PMD },
+	{ "server", required_argument, NULL, O_SERVER },
+	{ "client", required_argument, NULL, O_CLIENT },
+	{ "address", required_argument, NULL, O_ADDRESS },
+	{ "devargs", required_argument, NULL, O_DEVARGS },
+	{ "duration", required_argument, NULL, O_DURATION },
+	{ "count", required_argument, NULL, O_COUNT },
+	{ "warmup", required_argument, NULL, O_WARMUP },
+	{ "lcores", required_argument, NULL, O_LCORES },
+	{ "json", required_argument, NULL, O_JSON },
+	{ "compare", required_argument, NULL, O_COMPARE },
+	{ "input", required_argument, NULL, O_INPUT },
+	{ "threshold", required_argument, NULL, O_THRESHOLD },
+	{ "summary", no_argument, NULL, O_SUMMARY },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* 0: run; -1: --help printed; else an exit status. */
+static int parse_opts(struct perf_opts *o, int argc, char **argv)
+{
+	bool duration_set = false, role_set = false;
+	uint64_t v;
+	int c, i, n, ret = 0, dashdash = argc;
+
+	memset(o, 0, sizeof(*o));
+	o->mode = MODE_LAT;
+	o->op = OP_NULL;
+	o->depth = 32;
+	o->version = 1;
+	o->pmd = "shm";
+	o->duration = 3;
+	o->warmup = 100;
+	o->threshold = 5;
+	/* "--" ends our options: what follows goes to the EAL */
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			dashdash = i;
+			o->eal_argc = argc - i - 1;
+			o->eal_argv = argv + i + 1;
+			break;
+		}
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(dashdash, argv, ":", long_opts, NULL)) != -1) {
+		switch (c) {
+		case O_MODE:
+			ret = parse_name("--mode", optarg, mode_names, 3, &n);
+			o->mode = (enum perf_mode)n;
+			break;
+		case O_OP:
+			ret = parse_name("--op", optarg, op_names, 3, &n);
+			o->op = (enum perf_op)n;
+			o->op_set = true;
+			break;
+		case O_SIZE:
+			ret = parse_uint("--size", optarg, 0, PERF_SIZE_MAX, true, &v);
+			o->size = (uint32_t)v;
+			o->size_set = true;
+			break;
+		case O_DEPTH:
+			ret = parse_uint("--depth", optarg, 1, PERF_DEPTH_MAX, false, &v);
+			o->depth = (uint32_t)v;
+			o->depth_set = true;
+			break;
+		case O_VERSION:
+			ret = parse_uint("--version", optarg, 1, 2, false, &v);
+			o->version = (uint32_t)v;
+			break;
+		case O_PMD:
+			if (strcmp(optarg, "shm") != 0 && strcmp(optarg, "verbs") != 0)
+				ret = usage_error("--pmd: '%s' is not one of shm, verbs", optarg);
+			o->pmd = optarg;
+			break;
+		case O_SERVER:
+		case O_CLIENT:
+			if (role_set)
+				ret = usage_error("--server and --client: give one (a run in one "
+						  "process needs neither)");
+			else if (optarg[0] == '\0')
+				ret = usage_error("%s: empty address", argv[optind - 1]);
+			o->role = c == O_SERVER ? ROLE_SERVER : ROLE_CLIENT;
+			o->addr = optarg;
+			role_set = true;
+			break;
+		case O_ADDRESS:
+			if (optarg[0] == '\0')
+				ret = usage_error("--address: empty address");
+			o->addr = optarg;
+			break;
+		case O_DEVARGS:
+			o->devargs = optarg;
+			break;
+		case O_DURATION:
+			ret = parse_double("--duration", optarg, 0.01, 86400, &o->duration);
+			duration_set = true;
+			break;
+		case O_COUNT:
+			ret = parse_uint("--count", optarg, 1, 1000000000000ull, false, &o->count);
+			break;
+		case O_WARMUP:
+			ret = parse_uint("--warmup", optarg, 0, 1000000000ull, false, &o->warmup);
+			break;
+		case O_LCORES:
+			o->lcores = optarg;
+			break;
+		case O_JSON:
+			o->json = optarg;
+			break;
+		case O_COMPARE:
+			o->compare = optarg;
+			break;
+		case O_INPUT:
+			o->input = optarg;
+			break;
+		case O_THRESHOLD:
+			ret = parse_double("--threshold", optarg, 0, 1000, &o->threshold);
+			break;
+		case O_SUMMARY:
+			o->summary = true;
+			break;
+		case O_QUIET:
+			o->quiet = true;
+			break;
+		case O_HELP:
+			fputs(help_text, stdout);
+			return -1;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+		if (ret)
+			return ret;
+	}
+	o->nfiles = dashdash - optind;
+	o->files = argv + optind;
+	if (o->summary)
+		return o->nfiles > 0 ? 0 : usage_error("--summary: give result files");
+	if (o->nfiles > 0)
+		return usage_error("unexpected argument '%s'", o->files[0]);
+	if (o->input && !o->compare)
+		return usage_error("--input needs --compare OLD.json");
+	if (o->input)
+		return 0;
+	if (o->version == 2) {
+		fprintf(stderr, PROG ": version 2 is not supported yet\n");
+		return EXIT_USAGE;
+	}
+	if (duration_set && o->count)
+		return usage_error("--duration and --count: give one");
+	if (o->count)
+		o->duration = 0;
+	if (o->mode == MODE_LAT && o->depth_set && o->depth != 1)
+		return usage_error("--depth: --mode lat runs one call at a time");
+	if (o->mode == MODE_LAT)
+		o->depth = 1;
+	if (o->mode == MODE_BW && !o->op_set)
+		o->op = OP_READ;
+	if (o->mode == MODE_BW && o->op == OP_NULL)
+		return usage_error("--mode bw needs --op read or write");
+	if (o->op == OP_NULL && o->size_set && o->size != 0)
+		return usage_error("--size: --op null carries no payload (use --op read|write)");
+	if (o->op != OP_NULL && !o->size_set)
+		o->size = o->mode == MODE_BW ? 65536 : 4096;
+	if (strcmp(o->pmd, "verbs") == 0 && o->addr == NULL)
+		return usage_error("--pmd verbs needs an IP address: --server, --client or "
+				   "--address");
+	if (o->role == ROLE_SERVER && (o->json || o->compare))
+		return usage_error("--json and --compare are for the client side");
+	return 0;
+}
+
+/* ------------------------------------------------------------ result */
+
+struct perf_result {
+	enum perf_mode mode;
+	enum perf_op op;
+	const char *pmd;
+	enum perf_role role;
+	uint32_t version, size, depth;
+	uint64_t calls, errors;
+	double seconds, calls_per_sec, bytes_per_sec;
+	uint64_t lat_min, lat_p50, lat_p90, lat_p99, lat_p999, lat_max;
+	double lat_mean;
+	struct rpcrdma_xprt_stats xst;
+	bool hugepages;
+};
+
+/* ------------------------------------------------------------ endpoints */
+
+static double ns_per_tsc;
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* One side: a device, its PD and pools, a listener (server), a connection. */
+struct perf_ep {
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_pd *pd;
+	struct rpcrdma_mempool_set *pools;
+	struct rpcrdma_pmd_listener *listener;
+	struct rpcrdma_xprt *xprt;
+};
+
+static int ep_open(struct perf_ep *ep, const struct perf_opts *o,
+		   struct rpcrdma_mempool_set_params *sp)
+{
+	int ret;
+
+	ret = rpcrdma_pmd_dev_open(o->pmd, o->devargs, &ep->dev);
+	if (ret) {
+		if (strcmp(o->pmd, "verbs") == 0)
+			fprintf(stderr, PROG ": no RDMA device for --pmd verbs: %s\n",
+				strerror(-ret));
+		else
+			fprintf(stderr, PROG ": %s device: %s\n", o->pmd, strerror(-ret));
+		return ret;
+	}
+	ret = rpcrdma_pmd_pd_alloc(ep->dev, &ep->pd);
+	if (ret) {
+		fprintf(stderr, PROG ": protection domain: %s\n", strerror(-ret));
+		return ret;
+	}
+	ret = rpcrdma_mempool_set_create(sp, ep->pd, &ep->pools);
+	if (ret == -ENOMEM && !sp->no_hugepages && rpcrdma_mempool_eal_hugepages()) {
+		fprintf(stderr,
+			PROG ": warning: not enough hugepages for the %s pools; "
+			     "using 4 KiB pages\n",
+			sp->name);
+		sp->no_hugepages = true;
+		ret = rpcrdma_mempool_set_create(sp, ep->pd, &ep->pools);
+	}
+	if (ret)
+		fprintf(stderr, PROG ": %s pools: %s\n", sp->name, strerror(-ret));
+	return ret;
+}
+
+static void ep_close(struct perf_ep *ep)
+{
+	if (ep->xprt && rpcrdma_xprt_destroy(ep->xprt) != 0)
+		fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
+	if (ep->listener)
+		rpcrdma_pmd_listener_close(ep->listener);
+	if (ep->pools) {
+		if (rpcrdma_mempool_set_check_all_back(ep->pools) != 0)
+			fprintf(stderr, PROG ": warning: buffers not back in their pools\n");
+		rpcrdma_mempool_set_free(ep->pools);
+	}
+	if (ep->pd)
+		rpcrdma_pmd_pd_free(ep->pd);
+	if (ep->dev)
+		rpcrdma_pmd_dev_close(ep->dev);
+	memset(ep, 0, sizeof(*ep));
+}
+
+static bool xprt_gone(const struct rpcrdma_xprt *x)
+{
+	enum rpcrdma_xprt_state st = rpcrdma_xprt_state(x);
+
+	return st == RPCRDMA_XPRT_CLOSED || st == RPCRDMA_XPRT_ERROR;
+}
+
+/* ------------------------------------------------------------ server */
+
+/*
+ * The engine's server-call accessors, in one place: they are being renamed
+ * (rpcrdma_svc_call_* to rpcrdma_xprt_svc_call_*).
+ */
+static inline const struct rpcrdma_rpc_msg *scall_msg(struct rpcrdma_svc_call *c)
+{
+	return rpcrdma_svc_call_msg(c);
+}
+
+static inline struct rpcrdma_xdr_dec *scall_args(struct rpcrdma_svc_call *c)
+{
+	return rpcrdma_svc_call_args(c);
+}
+
+static inline struct rpcrdma_xdr_enc *scall_reply_enc(struct rpcrdma_svc_call *c)
+{
+	return rpcrdma_svc_call_reply_enc(c);
+}
+
+static inline int scall_reply(struct rpcrdma_svc_call *c)
+{
+	return rpcrdma_svc_call_reply(c);
+}
+
+static inline void scall_drop(struct rpcrdma_svc_call *c)
+{
+	rpcrdma_svc_call_drop(c);
+}
+
+struct perf_srv {
+	struct perf_ep ep;
+	struct rpcrdma_xprt_params params;
+	struct rpcrdma_mempool *src_pool;
+	void *src; /* what READ replies carry: one buffer shared by every reply */
+	uint64_t calls, bad, nomem;
+	uint64_t next_ev; /* TSC of the next event poll */
+	bool connected;
+	int done; /* the client came and went (atomic: read by the main lcore) */
+};
+
+/*
+ * Decode the arguments of a call of the test program: the accept_stat to
+ * answer, and for READ the length asked, for WRITE the length received.
+ */
+static uint32_t srv_args(struct rpcrdma_svc_call *call, const struct rpcrdma_rpc_msg *m,
+			 uint32_t *len)
+{
+	struct rpcrdma_xdr_dec *d = scall_args(call);
+	const void *p;
+
+	if (m->call.prog != PERF_RPC_PROG)
+		return RPCRDMA_RPC_PROG_UNAVAIL;
+	if (m->call.vers != PERF_RPC_VERS)
+		return RPCRDMA_RPC_PROG_MISMATCH;
+	switch (m->call.proc) {
+	case PERF_PROC_NULL:
+		break;
+	case PERF_PROC_READ: /* uint32 len */
+		if (rpcrdma_xdr_get_u32(d, len) || *len > PERF_SIZE_MAX)
+			return RPCRDMA_RPC_GARBAGE_ARGS;
+		break;
+	case PERF_PROC_WRITE: /* opaque data<>: in place in the read chunk's buffer */
+		if (rpcrdma_xdr_get_ddp(d, PERF_SIZE_MAX, &p, len))
+			return RPCRDMA_RPC_GARBAGE_ARGS;
+		break;
+	default:
+		return RPCRDMA_RPC_PROC_UNAVAIL;
+	}
+	return rpcrdma_xdr_dec_left(d) == 0 ? RPCRDMA_RPC_SUCCESS : RPCRDMA_RPC_GARBAGE_ARGS;
+}
+
+static void srv_recv_call(void *ctx, struct rpcrdma_svc_call *call)
+{
+	struct perf_srv *s = ctx;
+	const struct rpcrdma_rpc_msg *m = scall_msg(call);
+	struct rpcrdma_xdr_region reg;
+	struct rpcrdma_rpc_msg rep;
+	struct rpcrdma_xdr_enc *e;
+	uint32_t len = 0;
+	int ret;
+
+	s->calls++;
+	memset(&rep, 0, sizeof(rep));
+	rep.xid = m->xid;
+	rep.type = RPCRDMA_RPC_REPLY;
+	rep.reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
+	rep.reply.accept_stat = srv_args(call, m, &len);
+	rep.reply.low = PERF_RPC_VERS;
+	rep.reply.high = PERF_RPC_VERS;
+	if (rep.reply.accept_stat != RPCRDMA_RPC_SUCCESS)
+		s->bad++;
+	e = scall_reply_enc(call);
+	if (e == NULL) {
+		/* no inline buffer: the client's watchdog reports the lost call */
+		s->nomem++;
+		scall_drop(call);
+		return;
+	}
+	ret = rpcrdma_xprt_put_rpc(e, &rep);
+	if (ret == 0 && rep.reply.accept_stat == RPCRDMA_RPC_SUCCESS) {
+		if (m->call.proc == PERF_PROC_READ) {
+			/* opaque data<>, DDP-eligible: a write chunk, or inline */
+			reg = rpcrdma_xdr_region_va(s->src, len, s->src_pool->lkey,
+						    s->src_pool->rkey);
+			ret = rpcrdma_xdr_put_ddp(e, &reg);
+		} else if (m->call.proc == PERF_PROC_WRITE) {
+			ret = rpcrdma_xdr_put_u32(e, len);
+		}
+	}
+	if (ret) {
+		s->bad++;
+		scall_drop(call);
+		return;
+	}
+	if (scall_reply(call) != 0)
+		s->bad++;
+}
+
+/* The server's poll: connection events once a millisecond, the connection every time. */
+static int srv_poll(void *arg)
+{
+	struct perf_srv *s = arg;
+	struct rpcrdma_pmd_event ev[4];
+	uint64_t now;
+	int n, i, work = 0;
+
+	if (s->ep.xprt)
+		work = rpcrdma_xprt_poll(s->ep.xprt);
+	now = rte_rdtsc();
+	if (now < s->next_ev && s->connected)
+		return work;
+	s->next_ev = now + rte_get_tsc_hz() / 1000;
+	n = rpcrdma_pmd_event_poll(s->ep.dev, ev, 4);
+	for (i = 0; i < n; i++) {
+		if (ev[i].type != RPCRDMA_PMD_EVENT_CONNECT_REQUEST) {
+			rpcrdma_xprt_event(&ev[i]);
+			continue;
+		}
+		/* one client per run */
+		if (s->ep.xprt != NULL) {
+			rpcrdma_pmd_reject(ev[i].req, NULL, 0);
+			continue;
+		}
+		if (rpcrdma_xprt_accept(&s->params, &ev[i], &s->ep.xprt) != 0) {
+			s->ep.xprt = NULL;
+			fprintf(stderr, PROG ": server: accept failed\n");
+		}
+	}
+	if (s->ep.xprt) {
+		work += rpcrdma_xprt_process(s->ep.xprt);
+		if (rpcrdma_xprt_state(s->ep.xprt) == RPCRDMA_XPRT_ESTABLISHED)
+			s->connected = true;
+		if (s->connected && xprt_gone(s->ep.xprt))
+			__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+	}
+	return work + n;
+}
+
+static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr)
+{
+	struct rpcrdma_mempool_set_params sp;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	rpcrdma_mempool_set_params_init(&sp);
+	sp.name = "perf-s";
+	sp.nb_classes = 2;
+	sp.classes[0].size = 64u << 10;
+	sp.classes[0].count = 128;
+	sp.classes[1].size = PERF_SIZE_MAX;
+	sp.classes[1].count = 40;
+	ret = ep_open(&s->ep, o, &sp);
+	if (ret)
+		return ret;
+	s->src_pool = rpcrdma_mempool_set_chunk_pool(s->ep.pools, PERF_SIZE_MAX);
+	s->src = s->src_pool ? rpcrdma_mempool_get(s->src_pool) : NULL;
+	if (s->src == NULL) {
+		fprintf(stderr, PROG ": server: no buffer for READ replies\n");
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < PERF_SIZE_MAX; i++)
+		((uint8_t *)s->src)[i] = (uint8_t)(i * 7 + 1);
+	rpcrdma_xprt_params_init(&s->params, RPCRDMA_XPRT_SERVER);
+	s->params.vers = o->version;
+	s->params.dev = s->ep.dev;
+	s->params.pd = s->ep.pd;
+	s->params.pools = s->ep.pools;
+	s->params.max_credits = PERF_SRV_CREDITS;
+	s->params.credits = PERF_SRV_CREDITS;
+	s->params.recv_call = srv_recv_call;
+	s->params.ctx = s;
+	if (strcmp(o->pmd, "shm") != 0)
+		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
+	ret = rpcrdma_pmd_listen(s->ep.dev, addr, &s->ep.listener);
+	if (ret)
+		fprintf(stderr, PROG ": server: listen on %s: %s\n", addr, strerror(-ret));
+	return ret;
+}
+
+static void srv_close(struct perf_srv *s)
+{
+	if (s->src)
+		rpcrdma_mempool_put(s->src_pool, s->src);
+	s->src = NULL;
+	ep_close(&s->ep);
+}
+
+/* ------------------------------------------------------------ client */
+
+struct perf_cli;
+
+struct perf_slot {
+	struct perf_cli *cli;
+	uint64_t t0;
+	void *buf; /* READ: where the write chunk lands */
+};
+
+struct perf_cli {
+	const struct perf_opts *o;
+	struct perf_ep ep;
+	struct perf_srv *srv_inline; /* in-process server polled here (one lcore) */
+	struct rpcrdma_mempool *chunk_pool;
+	void *src; /* WRITE: the data every call sends */
+	bool read_inline;
+	uint32_t inflight;
+	uint64_t submitted, completed, target, measured;
+	uint64_t errors;
+	int first_error;
+	bool stopping, measuring;
+	uint64_t t_start, t_end, t_last_reply;
+	struct perf_hist hist;
+	struct perf_slot slots[PERF_DEPTH_MAX];
+};
+
+static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
+		     struct rpcrdma_xdr_dec *reply);
+
+static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
+{
+	const struct perf_opts *o = c->o;
+	struct rpcrdma_xdr_reply_spec *spec;
+	struct rpcrdma_xprt_call *call;
+	struct rpcrdma_xdr_region reg;
+	struct rpcrdma_xdr_enc *x;
+	struct rpcrdma_rpc_msg m;
+	int ret;
+
+	ret = rpcrdma_xprt_call_alloc(c->ep.xprt, &call);
+	if (ret)
+		return ret;
+	x = rpcrdma_xprt_call_enc(call);
+	memset(&m, 0, sizeof(m));
+	m.xid = rpcrdma_xprt_call_xid(call);
+	m.type = RPCRDMA_RPC_CALL;
+	m.call.rpcvers = RPCRDMA_RPC_VERS;
+	m.call.prog = PERF_RPC_PROG;
+	m.call.vers = PERF_RPC_VERS;
+	m.call.proc = o->op == OP_READ	  ? PERF_PROC_READ
+		      : o->op == OP_WRITE ? PERF_PROC_WRITE
+					  : PERF_PROC_NULL;
+	ret = rpcrdma_xprt_put_rpc(x, &m);
+	spec = rpcrdma_xprt_call_reply_spec(call);
+	spec->max_len = RPC_REPLY_HDR;
+	if (ret == 0 && o->op == OP_READ) {
+		ret = rpcrdma_xdr_put_u32(x, o->size);
+		spec->max_len += 4 + rpcrdma_xdr_pad4(o->size);
+		if (!c->read_inline) {
+			spec->ddp[0] = rpcrdma_xdr_region_va(
+				slot->buf, o->size, c->chunk_pool->lkey, c->chunk_pool->rkey);
+			spec->nddp = 1;
+		}
+	} else if (ret == 0 && o->op == OP_WRITE) {
+		reg = rpcrdma_xdr_region_va(c->src, o->size, c->chunk_pool->lkey,
+					    c->chunk_pool->rkey);
+		ret = rpcrdma_xdr_put_ddp(x, &reg);
+		spec->max_len += 4;
+	}
+	if (ret) {
+		rpcrdma_xprt_call_release(call);
+		return ret;
+	}
+	slot->t0 = rte_rdtsc();
+	c->submitted++;
+	c->inflight++;
+	return rpcrdma_xprt_call_submit(call, 0, cli_done, slot);
+}
+
+/* The reply of a call: the RPC header, then the results of its procedure. */
+static int cli_check(struct perf_cli *c, struct rpcrdma_xprt_call *call, struct rpcrdma_xdr_dec *d)
+{
+	struct rpcrdma_rpc_msg m;
+	const void *p;
+	uint32_t n;
+
+	if (rpcrdma_xprt_get_rpc(d, &m) != 0 || m.xid != rpcrdma_xprt_call_xid(call) ||
+	    m.type != RPCRDMA_RPC_REPLY || m.reply.stat != RPCRDMA_RPC_MSG_ACCEPTED)
+		return -EBADMSG;
+	if (m.reply.accept_stat != RPCRDMA_RPC_SUCCESS)
+		return -EREMOTEIO;
+	switch (c->o->op) {
+	case OP_READ:
+		if (rpcrdma_xdr_get_ddp(d, PERF_SIZE_MAX, &p, &n) || n != c->o->size)
+			return -EBADMSG;
+		break;
+	case OP_WRITE:
+		if (rpcrdma_xdr_get_u32(d, &n) || n != c->o->size)
+			return -EBADMSG;
+		break;
+	default:
+		break;
+	}
+	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -EBADMSG;
+}
+
+static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
+		     struct rpcrdma_xdr_dec *reply)
+{
+	struct perf_slot *slot = arg;
+	struct perf_cli *c = slot->cli;
+	uint64_t now = rte_rdtsc();
+	int ret;
+
+	if (status == 0)
+		status = cli_check(c, call, reply);
+	rpcrdma_xprt_call_release(call);
+	c->inflight--;
+	c->t_last_reply = now;
+	if (status != 0) {
+		c->errors++;
+		if (c->first_error == 0)
+			c->first_error = status;
+		c->stopping = true;
+		return;
+	}
+	c->completed++;
+	if (c->measuring) {
+		perf_hist_record(&c->hist, (uint64_t)((double)(now - slot->t0) * ns_per_tsc));
+		c->measured++;
+		c->t_end = now;
+		if (c->measured >= c->target)
+			c->stopping = true;
+	} else if (c->completed >= c->o->warmup) {
+		/* measuring starts with the next reply */
+		c->measuring = true;
+		c->t_start = now;
+		c->t_end = now;
+	}
+	if (c->stopping)
+		return;
+	ret = cli_submit(c, slot);
+	if (ret) {
+		c->errors++;
+		if (c->first_error == 0)
+			c->first_error = ret;
+		c->stopping = true;
+	}
+}
+
+static void cli_events(struct perf_cli *c)
+{
+	struct rpcrdma_pmd_event ev[4];
+	int n = rpcrdma_pmd_event_poll(c->ep.dev, ev, 4);
+
+	for (int i = 0; i < n; i++)
+		rpcrdma_xprt_event(&ev[i]);
+}
+
+static int cli_poll(struct perf_cli *c)
+{
+	int w = rpcrdma_xprt_poll(c->ep.xprt);
+
+	if (c->srv_inline)
+		w += srv_poll(c->srv_inline);
+	return w;
+}
+
+static int cli_open(struct perf_cli *c, const struct perf_opts *o)
+{
+	struct rpcrdma_mempool_set_params sp;
+	struct rpcrdma_xprt_params xp;
+	uint32_t buf = o->size < 4096 ? 4096 : o->size, calls = 64;
+	int ret;
+
+	rpcrdma_mempool_set_params_init(&sp);
+	sp.name = "perf-c";
+	sp.nb_classes = 1;
+	sp.classes[0].size = (buf + 4095) & ~4095u;
+	sp.classes[0].count = o->op == OP_NULL ? 2 : o->depth + 2;
+	sp.cache_size = 0;
+	ret = ep_open(&c->ep, o, &sp);
+	if (ret)
+		return ret;
+	c->chunk_pool = c->ep.pools->chunk[0];
+	c->src = rpcrdma_mempool_get(c->chunk_pool);
+	for (uint32_t i = 0; i < o->depth; i++) {
+		c->slots[i].cli = c;
+		if (o->op == OP_READ)
+			c->slots[i].buf = rpcrdma_mempool_get(c->chunk_pool);
+	}
+	memset(c->src, 0x5a, sp.classes[0].size);
+	while (calls < o->depth)
+		calls <<= 1;
+	rpcrdma_xprt_params_init(&xp, RPCRDMA_XPRT_CLIENT);
+	xp.vers = o->version;
+	xp.dev = c->ep.dev;
+	xp.pd = c->ep.pd;
+	xp.pools = c->ep.pools;
+	xp.max_credits = o->depth > 32 ? o->depth : 32;
+	xp.max_calls = calls;
+	if (strcmp(o->pmd, "shm") != 0)
+		xp.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
+	ret = rpcrdma_xprt_create(&xp, &c->ep.xprt);
+	if (ret)
+		fprintf(stderr, PROG ": client connection: %s\n", strerror(-ret));
+	return ret;
+}
+
+static void cli_close(struct perf_cli *c)
+{
+	if (c->chunk_pool) {
+		for (uint32_t i = 0; i < c->o->depth; i++)
+			if (c->slots[i].buf)
+				rpcrdma_mempool_put(c->chunk_pool, c->slots[i].buf);
+		if (c->src)
+			rpcrdma_mempool_put(c->chunk_pool, c->src);
+	}
+	ep_close(&c->ep);
+}
+
+static int cli_connect(struct perf_cli *c, const char *addr, bool retry)
+{
+	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + PERF_WAIT_S * hz;
+	int ret;
+
+	for (;;) {
+		ret = rpcrdma_xprt_connect(c->ep.xprt, addr);
+		while (ret == 0 && rte_rdtsc() < end) {
+			cli_events(c);
+			cli_poll(c);
+			if (rpcrdma_xprt_state(c->ep.xprt) == RPCRDMA_XPRT_ESTABLISHED)
+				return 0;
+			if (rpcrdma_xprt_state(c->ep.xprt) == RPCRDMA_XPRT_ERROR)
+				ret = -ECONNREFUSED;
+		}
+		if (!retry || rte_rdtsc() >= end)
+			break;
+		usleep(20000); /* the server process is starting */
+	}
+	fprintf(stderr, PROG ": cannot connect to %s: %s\n", addr,
+		ret ? strerror(-ret) : "timed out");
+	return ret ? ret : -ETIMEDOUT;
+}
+
+static void progress(struct perf_cli *c, double secs, uint64_t calls_then, double dt)
+{
+	double cps = (double)(c->measured - calls_then) / dt;
+
+	printf("%6.1f s  %12.0f calls/s  %10.1f MB/s  p50 %8.2f us  p99 %8.2f us\n", secs, cps,
+	       cps * c->o->size / 1e6, perf_hist_percentile(&c->hist, 50) / 1e3,
+	       perf_hist_percentile(&c->hist, 99) / 1e3);
+	fflush(stdout);
+}
+
+/* Run the calls: depth in flight until the count or the duration is reached. */
+static int cli_run(struct perf_cli *c)
+{
+	const struct perf_opts *o = c->o;
+	uint64_t hz = rte_get_tsc_hz(), ms = hz / 1000, now, next_check, next_progress = 0;
+	uint64_t calls_then = 0, progress_tsc = 0;
+	bool tty = !o->quiet && isatty(STDOUT_FILENO);
+	struct rpcrdma_xprt_info info;
+	uint32_t i;
+	int ret;
+
+	rpcrdma_xprt_info(c->ep.xprt, &info);
+	/* READ replies inline when the data and the headers fit the threshold */
+	c->read_inline = o->size + RPC_REPLY_HDR + 4 + 64 <= info.recv_inline;
+	c->target = o->count ? o->count : UINT64_MAX;
+	perf_hist_reset(&c->hist);
+	c->measuring = o->warmup == 0;
+	c->t_start = c->t_end = c->t_last_reply = rte_rdtsc();
+	for (i = 0; i < o->depth; i++) {
+		ret = cli_submit(c, &c->slots[i]);
+		if (ret) {
+			fprintf(stderr, PROG ": submit: %s\n", strerror(-ret));
+			c->stopping = true;
+			break;
+		}
+	}
+	next_check = rte_rdtsc() + ms;
+	while (c->inflight > 0) {
+		cli_poll(c);
+		now = rte_rdtsc();
+		if (now < next_check)
+			continue;
+		next_check = now + ms;
+		cli_events(c);
+		if (stop_signal)
+			c->stopping = true;
+		if (c->measuring && o->duration > 0 &&
+		    now - c->t_start >= (uint64_t)(o->duration * (double)hz))
+			c->stopping = true;
+		if (now - c->t_last_reply > PERF_WAIT_S * hz) {
+			fprintf(stderr, PROG ": no reply for %d seconds (%u calls in flight)\n",
+				PERF_WAIT_S, c->inflight);
+			return -ETIMEDOUT;
+		}
+		if (xprt_gone(c->ep.xprt) && c->inflight > 0) {
+			fprintf(stderr, PROG ": the connection is lost\n");
+			return -ECONNRESET;
+		}
+		if (tty && c->measuring) {
+			if (next_progress == 0) {
+				next_progress = c->t_start + hz;
+				progress_tsc = c->t_start;
+			} else if (now >= next_progress) {
+				progress(c, (double)(now - c->t_start) / (double)hz, calls_then,
+					 (double)(now - progress_tsc) / (double)hz);
+				calls_then = c->measured;
+				progress_tsc = now;
+				next_progress += hz;
+			}
+		}
+	}
+	if (c->errors) {
+		fprintf(stderr, PROG ": %lu call(s) failed: %s\n", (unsigned long)c->errors,
+			c->first_error == -EREMOTEIO ? "the server did not answer SUCCESS"
+						     : strerror(-c->first_error));
+		return c->first_error;
+	}
+	if (c->measured == 0) {
+		fprintf(stderr, PROG ": no call measured (the warm-up did not finish)\n");
+		return -ENODATA;
+	}
+	return 0;
+}
+
+/* Disconnect, and wait until both ends are closed. */
+static void cli_disconnect(struct perf_cli *c, struct perf_srv *srv)
+{
+	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + PERF_WAIT_S * hz;
+
+	if (rpcrdma_xprt_state(c->ep.xprt) == RPCRDMA_XPRT_ESTABLISHED)
+		rpcrdma_xprt_disconnect(c->ep.xprt);
+	while (rte_rdtsc() < end) {
+		cli_events(c);
+		cli_poll(c);
+		if (xprt_gone(c->ep.xprt) &&
+		    (srv == NULL || __atomic_load_n(&srv->done, __ATOMIC_ACQUIRE)))
+			return;
+	}
+	fprintf(stderr, PROG ": warning: the connection did not close in %d seconds\n",
+		PERF_WAIT_S);
+}
+
+static void cli_result(struct perf_cli *c, struct perf_result *r)
+{
+	const struct perf_opts *o = c->o;
+	double secs = (double)(c->t_end - c->t_start) / (double)rte_get_tsc_hz();
+
+	memset(r, 0, sizeof(*r));
+	r->mode = o->mode;
+	r->op = o->op;
+	r->pmd = o->pmd;
+	r->role = o->role;
+	r->version = o->version;
+	r->size = o->op == OP_NULL ? 0 : o->size;
+	r->depth = o->depth;
+	r->calls = c->measured;
+	r->errors = c->errors;
+	r->seconds = secs;
+	r->calls_per_sec = secs > 0 ? (double)c->measured / secs : 0;
+	r->bytes_per_sec = r->calls_per_sec * r->size;
+	r->lat_min = c->hist.count ? c->hist.min : 0;
+	r->lat_mean = c->hist.count ? (double)c->hist.sum / (double)c->hist.count : 0;
+	r->lat_p50 = perf_hist_percentile(&c->hist, 50);
+	r->lat_p90 = perf_hist_percentile(&c->hist, 90);
+	r->lat_p99 = perf_hist_percentile(&c->hist, 99);
+	r->lat_p999 = perf_hist_percentile(&c->hist, 99.9);
+	r->lat_max = c->hist.max;
+	rpcrdma_xprt_stats(c->ep.xprt, &r->xst);
+	r->hugepages = rpcrdma_mempool_eal_hugepages();
+}
+
+/* ------------------------------------------------------------ output */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+
+	snprintf(buf, len, "unknown");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) != 0 || colon == NULL)
+			continue;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+static int write_json(const struct perf_result *r, const char *file)
+{
+	FILE *f = strcmp(file, "-") == 0 ? stdout : fopen(file, "w");
+	const struct rpcrdma_xprt_stats *x = &r->xst;
+	char host[256] = "unknown", cpu[128];
+	struct utsname u;
+	int ret = 0;
+
+	if (f == NULL) {
+		fprintf(stderr, PROG ": --json %s: %s\n", file, strerror(errno));
+		return -errno;
+	}
+	gethostname(host, sizeof(host) - 1);
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof(u));
+	cpu_model(cpu, sizeof(cpu));
+	fprintf(f, "{\n  \"schema_version\": %d,\n  \"tool\": \"" PROG "\",\n", PERF_SCHEMA);
+	fprintf(f, "  \"rpcrdma_version\": \"%s\",\n  \"git_commit\": ", RPCRDMA_PERF_VERSION);
+	if (strcmp(RPCRDMA_PERF_GIT, "unknown") == 0)
+		fprintf(f, "null");
+	else
+		json_str(f, RPCRDMA_PERF_GIT);
+	fprintf(f, ",\n  \"host\": {\"hostname\": ");
+	json_str(f, host);
+	fprintf(f, ", \"kernel\": ");
+	json_str(f, u.release);
+	fprintf(f, ", \"machine\": ");
+	json_str(f, u.machine);
+	fprintf(f, ", \"cpu_model\": ");
+	json_str(f, cpu);
+	fprintf(f, ", \"cpus\": %ld, \"tsc_hz\": %lu, \"hugepages\": %s},\n",
+		sysconf(_SC_NPROCESSORS_ONLN), (unsigned long)rte_get_tsc_hz(),
+		r->hugepages ? "true" : "false");
+	fprintf(f,
+		"  \"mode\": \"%s\",\n  \"op\": \"%s\",\n  \"pmd\": \"%s\",\n"
+		"  \"topology\": \"%s\",\n  \"version\": %u,\n  \"size\": %u,\n"
+		"  \"depth\": %u,\n  \"calls\": %lu,\n  \"errors\": %lu,\n"
+		"  \"seconds\": %.6f,\n  \"calls_per_sec\": %.1f,\n  \"bytes_per_sec\": %.1f,\n",
+		mode_names[r->mode], op_names[r->op], r->pmd, role_names[r->role], r->version,
+		r->size, r->depth, (unsigned long)r->calls, (unsigned long)r->errors, r->seconds,
+		r->calls_per_sec, r->bytes_per_sec);
+	fprintf(f,
+		"  \"latency_ns\": {\"min\": %lu, \"mean\": %.1f, \"p50\": %lu, \"p90\": %lu, "
+		"\"p99\": %lu, \"p999\": %lu, \"max\": %lu},\n",
+		(unsigned long)r->lat_min, r->lat_mean, (unsigned long)r->lat_p50,
+		(unsigned long)r->lat_p90, (unsigned long)r->lat_p99, (unsigned long)r->lat_p999,
+		(unsigned long)r->lat_max);
+	fprintf(f,
+		"  \"xprt\": {\"wrs\": %lu, \"doorbells\": %lu, \"short_msgs\": %lu, "
+		"\"chunked_msgs\": %lu, \"long_msgs\": %lu, \"credit_stalls\": %lu, "
+		"\"max_outstanding\": %lu}\n}\n",
+		(unsigned long)x->wrs, (unsigned long)x->doorbells, (unsigned long)x->short_msgs,
+		(unsigned long)x->chunked_msgs, (unsigned long)x->long_msgs,
+		(unsigned long)x->credit_stalls, (unsigned long)x->max_outstanding);
+	if (ferror(f))
+		ret = -EIO;
+	if (f != stdout && fclose(f) != 0)
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, PROG ": --json %s: %s\n", file, strerror(-ret));
+	return ret;
+}
+
+static void table_header(void)
+{
+	printf("%-5s %-5s %8s %5s %10s %7s %11s %9s %9s %9s %9s %9s %9s\n", "mode", "op", "size",
+	       "depth", "calls", "seconds", "calls/s", "MB/s", "p50 us", "p90 us", "p99 us",
+	       "p99.9 us", "max us");
+}
+
+static void table_row(const char *mode, const char *op, double size, double depth, double calls,
+		      double secs, double cps, double bps, const double lat[5])
+{
+	printf("%-5s %-5s %8.0f %5.0f %10.0f %7.2f %11.0f %9.1f %9.2f %9.2f %9.2f %9.2f %9.2f\n",
+	       mode, op, size, depth, calls, secs, cps, bps / 1e6, lat[0] / 1e3, lat[1] / 1e3,
+	       lat[2] / 1e3, lat[3] / 1e3, lat[4] / 1e3);
+}
+
+static void print_table(const struct perf_result *r)
+{
+	double lat[5] = { (double)r->lat_p50, (double)r->lat_p90, (double)r->lat_p99,
+			  (double)r->lat_p999, (double)r->lat_max };
+
+	table_header();
+	table_row(mode_names[r->mode], op_names[r->op], r->size, r->depth, (double)r->calls,
+		  r->seconds, r->calls_per_sec, r->bytes_per_sec, lat);
+}
+
+/* Load a result file and check it has what the table and --compare read. */
+static int load_result(struct perf_json *j, const char *file)
+{
+	static const char *const need[] = {
+		"size",		  "depth",	     "calls",	       "seconds",
+		"calls_per_sec",  "bytes_per_sec",   "latency_ns.p50", "latency_ns.p90",
+		"latency_ns.p99", "latency_ns.p999", "latency_ns.max", "schema_version",
+	};
+	char err[128];
+	double v;
+	int ret = perf_json_load(j, file, err, sizeof(err));
+
+	if (ret) {
+		fprintf(stderr, PROG ": %s: %s\n", file, ret == -EINVAL ? err : strerror(-ret));
+		return ret;
+	}
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!perf_json_num(j, need[i], &v)) {
+			fprintf(stderr, PROG ": %s: no number \"%s\" (not a result of " PROG ")\n",
+				file, need[i]);
+			return -EINVAL;
+		}
+	if (perf_json_num(j, "schema_version", &v) && v != PERF_SCHEMA) {
+		fprintf(stderr, PROG ": %s: schema_version %g, this tool reads %d\n", file, v,
+			PERF_SCHEMA);
+		return -EINVAL;
+	}
+	if (!perf_json_str(j, "mode") || !perf_json_str(j, "op") || !perf_json_str(j, "pmd")) {
+		fprintf(stderr, PROG ": %s: no mode, op or pmd (not a result of " PROG ")\n", file);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static double jnum(const struct perf_json *j, const char *path)
+{
+	double v = 0;
+
+	perf_json_num(j, path, &v);
+	return v;
+}
+
+static int summary(const struct perf_opts *o)
+{
+	static struct perf_json j;
+	int ret = 0;
+
+	table_header();
+	for (int i = 0; i < o->nfiles; i++) {
+		double lat[5];
+
+		if (load_result(&j, o->files[i]) != 0) {
+			ret = EXIT_FAIL;
+			continue;
+		}
+		lat[0] = jnum(&j, "latency_ns.p50");
+		lat[1] = jnum(&j, "latency_ns.p90");
+		lat[2] = jnum(&j, "latency_ns.p99");
+		lat[3] = jnum(&j, "latency_ns.p999");
+		lat[4] = jnum(&j, "latency_ns.max");
+		table_row(perf_json_str(&j, "mode"), perf_json_str(&j, "op"), jnum(&j, "size"),
+			  jnum(&j, "depth"), jnum(&j, "calls"), jnum(&j, "seconds"),
+			  jnum(&j, "calls_per_sec"), jnum(&j, "bytes_per_sec"), lat);
+	}
+	return ret;
+}
+
+/* --compare: 0, EXIT_REGRESSION, or EXIT_USAGE / EXIT_FAIL on bad files. */
+static int compare(const struct perf_opts *o, const char *new_file)
+{
+	static const struct {
+		const char *path, *label;
+		bool higher_better, gated;
+	} figs[] = {
+		{ "calls_per_sec", "calls/s", true, true },
+		{ "bytes_per_sec", "bytes/s", true, true },
+		{ "latency_ns.p50", "p50 ns", false, true },
+		{ "latency_ns.p90", "p90 ns", false, true },
+		{ "latency_ns.p99", "p99 ns", false, true },
+		{ "latency_ns.p999", "p99.9 ns", false, true },
+		{ "latency_ns.max", "max ns", false, false },
+	};
+	static const char *const same[] = { "mode", "op", "pmd", "size", "depth", "version" };
+	static struct perf_json a, b;
+	int worse = 0;
+
+	if (load_result(&a, o->compare) || load_result(&b, new_file))
+		return EXIT_FAIL;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		const struct perf_json_value *x = perf_json_get(&a, same[i]);
+		const struct perf_json_value *y = perf_json_get(&b, same[i]);
+
+		if (x == NULL || y == NULL || x->type != y->type || x->num != y->num ||
+		    strcmp(x->str, y->str) != 0) {
+			fprintf(stderr, PROG ": --compare: %s and %s are different runs (%s)\n",
+				o->compare, new_file, same[i]);
+			return EXIT_USAGE;
+		}
+	}
+	printf("compare with %s (threshold %.1f %%)\n", o->compare, o->threshold);
+	printf("  %-10s %14s %14s %9s\n", "figure", "old", "new", "change");
+	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+		double x = jnum(&a, figs[i].path), y = jnum(&b, figs[i].path), ch, bad;
+		const char *verdict = "";
+
+		if (x == 0 && y == 0)
+			continue; /* bytes/s of NULL calls */
+		ch = x != 0 ? (y - x) / x * 100 : (y > 0 ? INFINITY : -INFINITY);
+		bad = figs[i].higher_better ? -ch : ch;
+		if (bad > o->threshold) {
+			verdict = figs[i].gated ? "  WORSE" : "  worse (not gated)";
+			worse += figs[i].gated;
+		}
+		printf("  %-10s %14.1f %14.1f %+8.1f%%%s\n", figs[i].label, x, y, ch, verdict);
+	}
+	printf("%s\n",
+	       worse ? "regression: a figure is worse than the threshold" : "no regression");
+	return worse ? EXIT_REGRESSION : 0;
+}
+
+/* ------------------------------------------------------------ main */
+
+static int eal_start(const struct perf_opts *o, const char *prog)
+{
+	char *argv[64];
+	int ret;
+
+	if (o->eal_argc == 0) {
+		ret = rpcrdma_mempool_eal_init(prog, o->lcores);
+		if (ret < 0)
+			fprintf(stderr, PROG ": EAL: %s\n", strerror(-ret));
+		return ret;
+	}
+	if (o->eal_argc > 62) {
+		fprintf(stderr, PROG ": too many EAL arguments\n");
+		return -E2BIG;
+	}
+	argv[0] = (char *)prog;
+	memcpy(argv + 1, o->eal_argv, sizeof(char *) * (size_t)o->eal_argc);
+	argv[o->eal_argc + 1] = NULL;
+	ret = rte_eal_init(o->eal_argc + 1, argv);
+	if (ret < 0) {
+		fprintf(stderr, PROG ": EAL: %s\n", rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	return 0;
+}
+
+static int run_server(const struct perf_opts *o)
+{
+	static struct perf_srv srv;
+	int ret;
+
+	ret = srv_open(&srv, o, o->addr);
+	if (ret)
+		goto err_open;
+	if (!o->quiet) {
+		printf(PROG ": server on %s (%s PMD); one client, then exit\n", o->addr, o->pmd);
+		fflush(stdout);
+	}
+	while (!stop_signal && !srv.done)
+		srv_poll(&srv);
+	if (srv.ep.xprt && !xprt_gone(srv.ep.xprt)) {
+		rpcrdma_xprt_disconnect(srv.ep.xprt);
+		for (uint64_t end = rte_rdtsc() + PERF_WAIT_S * rte_get_tsc_hz();
+		     !xprt_gone(srv.ep.xprt) && rte_rdtsc() < end;)
+			srv_poll(&srv);
+	}
+	if (!o->quiet)
+		printf(PROG ": server: %lu calls, %lu answered with an error\n",
+		       (unsigned long)srv.calls, (unsigned long)srv.bad);
+	srv_close(&srv);
+	return 0;
+err_open:
+	srv_close(&srv);
+	return EXIT_FAIL;
+}
+
+/* In one process: the server's poll on a runtime poller lcore, or on ours with one lcore. */
+static int srv_start(struct perf_srv *srv, struct perf_cli *cli, struct rpcrdma_rt **rtp)
+{
+	struct rpcrdma_rt_params rp;
+	struct rpcrdma_rt *rt;
+	int ret;
+
+	*rtp = NULL;
+	rpcrdma_rt_params_init(&rp);
+	rp.name = "perf";
+	rp.roles = "pollers=1,workers=0";
+	if (rpcrdma_rt_create(&rp, &rt) != 0) {
+		if (!cli->o->quiet)
+			fprintf(stderr, PROG ": note: one lcore: the server is polled on the "
+					     "client's lcore\n");
+		cli->srv_inline = srv;
+		return 0;
+	}
+	ret = rpcrdma_rt_poller_add(rpcrdma_rt_poller(rt, 0), srv_poll, srv);
+	if (ret == 0)
+		ret = rpcrdma_rt_start(rt);
+	if (ret) {
+		fprintf(stderr, PROG ": runtime: %s\n", strerror(-ret));
+		rpcrdma_rt_free(rt);
+		return ret;
+	}
+	*rtp = rt;
+	return 0;
+}
+
+static int run_client(const struct perf_opts *o, struct perf_result *r)
+{
+	static struct perf_srv srv;
+	static struct perf_cli cli;
+	struct rpcrdma_rt *rt = NULL;
+	bool inproc = o->role == ROLE_BOTH;
+	char addr[96];
+	int ret;
+
+	memset(&cli, 0, sizeof(cli));
+	cli.o = o;
+	if (o->addr)
+		snprintf(addr, sizeof(addr), "%s", o->addr);
+	else
+		snprintf(addr, sizeof(addr), "@rpcrdma-perf-%d", getpid());
+	if (inproc) {
+		ret = srv_open(&srv, o, addr);
+		if (ret == 0)
+			ret = srv_start(&srv, &cli, &rt);
+		if (ret)
+			goto err_srv;
+	}
+	ret = cli_open(&cli, o);
+	if (ret)
+		goto err_cli;
+	ret = cli_connect(&cli, addr, o->role == ROLE_CLIENT);
+	if (ret)
+		goto err_cli;
+	ret = cli_run(&cli);
+	cli_result(&cli, r);
+	cli_disconnect(&cli, inproc ? &srv : NULL);
+err_cli:
+	if (rt) {
+		rpcrdma_rt_stop(rt);
+		rpcrdma_rt_free(rt);
+	}
+	cli_close(&cli);
+err_srv:
+	if (inproc)
+		srv_close(&srv);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_opts o;
+	struct perf_result r;
+	int ret;
+
+	ret = parse_opts(&o, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (o.summary)
+		return summary(&o);
+	if (o.input)
+		return compare(&o, o.input);
+
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (eal_start(&o, argv[0]) < 0)
+		return EXIT_FAIL;
+	ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
+	if (o.role == ROLE_SERVER) {
+		ret = run_server(&o);
+		rte_eal_cleanup();
+		return ret;
+	}
+	ret = run_client(&o, &r);
+	if (ret) {
+		rte_eal_cleanup();
+		return EXIT_FAIL;
+	}
+	if (!o.quiet)
+		print_table(&r);
+	if (o.json && write_json(&r, o.json) != 0)
+		ret = EXIT_FAIL;
+	if (ret == 0 && o.compare) {
+		char tmp[64];
+
+		/* compare through the file format, so both sides are read alike */
+		if (o.json && strcmp(o.json, "-") != 0) {
+			ret = compare(&o, o.json);
+		} else {
+			int fd;
+
+			snprintf(tmp, sizeof(tmp), "/tmp/rpcrdma-perf-XXXXXX");
+			fd = mkstemp(tmp);
+			if (fd < 0 || (close(fd), write_json(&r, tmp)) != 0)
+				ret = EXIT_FAIL;
+			else
+				ret = compare(&o, tmp);
+			if (fd >= 0)
+				unlink(tmp);
+		}
+	}
+	rte_eal_cleanup();
+	return ret;
+}
