@@ -33,7 +33,8 @@ uint64_t perf_hist_percentile(const struct perf_hist *h, double pct)
 
 	if (h->count == 0)
 		return 0;
-	want = (uint64_t)ceil(pct / 100.0 * (double)h->count);
+	/* the rank, rounded up; the epsilon keeps 99.9 % of 100000 at 99900 */
+	want = (uint64_t)ceil(pct * (double)h->count / 100.0 - 1e-6);
 	if (want < 1)
 		want = 1;
 	if (want > h->count)

@@ -61,7 +61,6 @@
 #define PERF_SIZE_MAX	 (1u << 20) /* the engine's largest chunk segment */
 #define PERF_DEPTH_MAX	 256u
 #define PERF_SRV_CREDITS PERF_DEPTH_MAX
-#define PERF_WAIT_S	 10 /* connect, drain and reply watchdog */
 #define RPC_REPLY_HDR	 24 /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
 
 enum perf_mode {
@@ -98,6 +97,7 @@ struct perf_opts {
 	double duration; /* seconds; 0 with --count */
 	uint64_t count;	 /* calls; 0 with --duration */
 	uint64_t warmup;
+	uint32_t timeout; /* seconds: connect, reply watchdog, close */
 	const char *json;
 	const char *compare;
 	const char *input;
@@ -173,7 +173,7 @@ static const char help_text[] =
 	"        exits 0 when that client disconnects, or on SIGINT or SIGTERM.\n"
 	"    --client ADDRESS\n"
 	"        Run only the client, against a server at ADDRESS (it retries for\n"
-	"        10 seconds while the server starts).\n"
+	"        --timeout seconds while the server starts).\n"
 	"    --address ADDRESS\n"
 	"        The address of the in-process run (default shm @rpcrdma-perf-PID).\n"
 	"    --devargs ARGS\n"
@@ -184,6 +184,9 @@ static const char help_text[] =
 	"        Measure N calls instead, 1..10^12.\n"
 	"    --warmup N\n"
 	"        Calls before measuring starts, 0..10^9 (default 100).\n"
+	"    --timeout SECONDS\n"
+	"        How long to wait for a connection, for a reply, and for the close,\n"
+	"        1..3600 (default 10).\n"
 	"    --lcores LIST\n"
 	"        EAL lcores (\"-l\" syntax; default the first two CPUs this process\n"
 	"        may run on).\n"
@@ -316,6 +319,7 @@ enum {
 	O_DURATION,
 	O_COUNT,
 	O_WARMUP,
+	O_TIMEOUT,
 	O_LCORES,
 	O_JSON,
 	O_COMPARE,
@@ -340,6 +344,7 @@ static const struct option long_opts[] = {
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "count", required_argument, NULL, O_COUNT },
 	{ "warmup", required_argument, NULL, O_WARMUP },
+	{ "timeout", required_argument, NULL, O_TIMEOUT },
 	{ "lcores", required_argument, NULL, O_LCORES },
 	{ "json", required_argument, NULL, O_JSON },
 	{ "compare", required_argument, NULL, O_COMPARE },
@@ -366,6 +371,7 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 	o->pmd = "shm";
 	o->duration = 3;
 	o->warmup = 100;
+	o->timeout = 10;
 	o->threshold = 5;
 	/* "--" ends our options: what follows goes to the EAL */
 	for (i = 1; i < argc; i++)
@@ -413,7 +419,8 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 				ret = usage_error("--server and --client: give one (a run in one "
 						  "process needs neither)");
 			else if (optarg[0] == '\0')
-				ret = usage_error("%s: empty address", argv[optind - 1]);
+				ret = usage_error("%s: empty address",
+						  c == O_SERVER ? "--server" : "--client");
 			o->role = c == O_SERVER ? ROLE_SERVER : ROLE_CLIENT;
 			o->addr = optarg;
 			role_set = true;
@@ -435,6 +442,10 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 			break;
 		case O_WARMUP:
 			ret = parse_uint("--warmup", optarg, 0, 1000000000ull, false, &o->warmup);
+			break;
+		case O_TIMEOUT:
+			ret = parse_uint("--timeout", optarg, 1, 3600, false, &v);
+			o->timeout = (uint32_t)v;
 			break;
 		case O_LCORES:
 			o->lcores = optarg;
@@ -936,19 +947,17 @@ static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 		return;
 	}
 	c->completed++;
-	if (c->measuring) {
+	if (c->measuring && !c->stopping) {
 		perf_hist_record(&c->hist, (uint64_t)((double)(now - slot->t0) * ns_per_tsc));
 		c->measured++;
 		c->t_end = now;
-		if (c->measured >= c->target)
-			c->stopping = true;
 	} else if (c->completed >= c->o->warmup) {
 		/* measuring starts with the next reply */
 		c->measuring = true;
 		c->t_start = now;
 		c->t_end = now;
 	}
-	if (c->stopping)
+	if (c->stopping || c->submitted >= c->target)
 		return;
 	ret = cli_submit(c, slot);
 	if (ret) {
@@ -1032,7 +1041,7 @@ static void cli_close(struct perf_cli *c)
 
 static int cli_connect(struct perf_cli *c, const char *addr, bool retry)
 {
-	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + PERF_WAIT_S * hz;
+	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + (uint64_t)c->o->timeout * hz;
 	int ret;
 
 	for (;;) {
@@ -1078,11 +1087,12 @@ static int cli_run(struct perf_cli *c)
 	rpcrdma_xprt_info(c->ep.xprt, &info);
 	/* READ replies inline when the data and the headers fit the threshold */
 	c->read_inline = o->size + RPC_REPLY_HDR + 4 + 64 <= info.recv_inline;
-	c->target = o->count ? o->count : UINT64_MAX;
+	/* --count: exactly warmup + count calls, the last count of them measured */
+	c->target = o->count ? o->warmup + o->count : UINT64_MAX;
 	perf_hist_reset(&c->hist);
 	c->measuring = o->warmup == 0;
 	c->t_start = c->t_end = c->t_last_reply = rte_rdtsc();
-	for (i = 0; i < o->depth; i++) {
+	for (i = 0; i < o->depth && c->submitted < c->target; i++) {
 		ret = cli_submit(c, &c->slots[i]);
 		if (ret) {
 			fprintf(stderr, PROG ": submit: %s\n", strerror(-ret));
@@ -1103,9 +1113,9 @@ static int cli_run(struct perf_cli *c)
 		if (c->measuring && o->duration > 0 &&
 		    now - c->t_start >= (uint64_t)(o->duration * (double)hz))
 			c->stopping = true;
-		if (now - c->t_last_reply > PERF_WAIT_S * hz) {
-			fprintf(stderr, PROG ": no reply for %d seconds (%u calls in flight)\n",
-				PERF_WAIT_S, c->inflight);
+		if (now - c->t_last_reply > (uint64_t)o->timeout * hz) {
+			fprintf(stderr, PROG ": no reply for %u seconds (%u calls in flight)\n",
+				o->timeout, c->inflight);
 			return -ETIMEDOUT;
 		}
 		if (xprt_gone(c->ep.xprt) && c->inflight > 0) {
@@ -1141,7 +1151,7 @@ static int cli_run(struct perf_cli *c)
 /* Disconnect, and wait until both ends are closed. */
 static void cli_disconnect(struct perf_cli *c, struct perf_srv *srv)
 {
-	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + PERF_WAIT_S * hz;
+	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + (uint64_t)c->o->timeout * hz;
 
 	if (rpcrdma_xprt_state(c->ep.xprt) == RPCRDMA_XPRT_ESTABLISHED)
 		rpcrdma_xprt_disconnect(c->ep.xprt);
@@ -1152,8 +1162,8 @@ static void cli_disconnect(struct perf_cli *c, struct perf_srv *srv)
 		    (srv == NULL || __atomic_load_n(&srv->done, __ATOMIC_ACQUIRE)))
 			return;
 	}
-	fprintf(stderr, PROG ": warning: the connection did not close in %d seconds\n",
-		PERF_WAIT_S);
+	fprintf(stderr, PROG ": warning: the connection did not close in %u seconds\n",
+		c->o->timeout);
 }
 
 static void cli_result(struct perf_cli *c, struct perf_result *r)
@@ -1478,7 +1488,7 @@ static int run_server(const struct perf_opts *o)
 		srv_poll(&srv);
 	if (srv.ep.xprt && !xprt_gone(srv.ep.xprt)) {
 		rpcrdma_xprt_disconnect(srv.ep.xprt);
-		for (uint64_t end = rte_rdtsc() + PERF_WAIT_S * rte_get_tsc_hz();
+		for (uint64_t end = rte_rdtsc() + (uint64_t)o->timeout * rte_get_tsc_hz();
 		     !xprt_gone(srv.ep.xprt) && rte_rdtsc() < end;)
 			srv_poll(&srv);
 	}
