@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""rpcrdma-perf end to end.
+
+    test_perf.py PERF SCHEMA options|modes|compare|xproc
+
+options  every option, good and bad: exit codes and the one-line messages,
+         --help (no EAL needed, except --pmd verbs without a device)
+modes    a short run of each mode (--count small); each JSON result is
+         validated against scripts/perf_schema.json and for sane values
+compare  --compare passes an equal result and catches injected regressions
+xproc    --server in the background, --client against it: both exit 0
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+PERF, SCHEMA, GROUP = sys.argv[1], sys.argv[2], sys.argv[3]
+ENV = dict(os.environ)
+failures = 0
+checks = 0
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print("FAIL: " + what, file=sys.stderr)
+
+
+def run(args, timeout=60, **kw):
+    p = subprocess.run([PERF] + args, capture_output=True, text=True, timeout=timeout,
+                       env=ENV, **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+# ------------------------------------------------------------ schema
+
+def validate(doc, schema, path="$"):
+    """The subset of JSON Schema that perf_schema.json uses; a list of errors."""
+    errs = []
+    types = schema.get("type")
+    if types is not None:
+        types = types if isinstance(types, list) else [types]
+        ok = False
+        for t in types:
+            if t == "object" and isinstance(doc, dict):
+                ok = True
+            elif t == "string" and isinstance(doc, str):
+                ok = True
+            elif t == "integer" and isinstance(doc, int) and not isinstance(doc, bool):
+                ok = True
+            elif t == "number" and isinstance(doc, (int, float)) and not isinstance(doc, bool):
+                ok = True
+            elif t == "boolean" and isinstance(doc, bool):
+                ok = True
+            elif t == "null" and doc is None:
+                ok = True
+        if not ok:
+            return ["%s: %r is not %s" % (path, doc, types)]
+    if "const" in schema and doc != schema["const"]:
+        errs.append("%s: %r is not %r" % (path, doc, schema["const"]))
+    if "enum" in schema and doc not in schema["enum"]:
+        errs.append("%s: %r not in %r" % (path, doc, schema["enum"]))
+    if "minimum" in schema and doc < schema["minimum"]:
+        errs.append("%s: %r < %r" % (path, doc, schema["minimum"]))
+    if "maximum" in schema and doc > schema["maximum"]:
+        errs.append("%s: %r > %r" % (path, doc, schema["maximum"]))
+    if isinstance(doc, dict):
+        props = schema.get("properties", {})
+        for k in schema.get("required", []):
+            if k not in doc:
+                errs.append("%s: no %s" % (path, k))
+        for k, v in doc.items():
+            if k in props:
+                errs += validate(v, props[k], path + "." + k)
+            elif schema.get("additionalProperties") is False:
+                errs.append("%s: %s is not in the schema" % (path, k))
+    return errs
+
+
+def check_result(doc, what, mode, op, size, depth):
+    schema = json.load(open(SCHEMA))
+    errs = validate(doc, schema)
+    check(not errs, "%s: schema: %s" % (what, "; ".join(errs)))
+    if errs:
+        return
+    check(doc["mode"] == mode and doc["op"] == op, "%s: mode %s op %s" % (what, doc["mode"],
+                                                                        doc["op"]))
+    check(doc["size"] == size and doc["depth"] == depth,
+          "%s: size %d depth %d" % (what, doc["size"], doc["depth"]))
+    check(doc["pmd"] == "shm" and doc["version"] == 1, what + ": pmd, version")
+    check(doc["calls"] > 0 and doc["errors"] == 0, "%s: calls %d errors %d" %
+          (what, doc["calls"], doc["errors"]))
+    check(doc["seconds"] > 0 and doc["calls_per_sec"] > 0, what + ": seconds, calls/s")
+    # calls / seconds is calls_per_sec
+    check(abs(doc["calls"] / doc["seconds"] - doc["calls_per_sec"]) <=
+          0.01 * doc["calls_per_sec"] + 1, what + ": calls_per_sec = calls / seconds")
+    check(abs(doc["bytes_per_sec"] - doc["calls_per_sec"] * size) <=
+          0.001 * doc["bytes_per_sec"] + 1, what + ": bytes_per_sec = calls_per_sec * size")
+    lat = doc["latency_ns"]
+    check(0 < lat["min"] <= lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["p999"] <= lat["max"],
+          "%s: min <= p50 <= p90 <= p99 <= p999 <= max: %r" % (what, lat))
+    check(lat["min"] <= lat["mean"] <= lat["max"], what + ": mean within min..max")
+    # one call at a time cannot overlap: the run is at least the sum of latencies
+    if depth == 1:
+        check(doc["seconds"] * 1e9 >= 0.98 * lat["mean"] * (doc["calls"] - 1),
+              what + ": lat: seconds >= calls * mean")
+    x = doc["xprt"]
+    check(x["wrs"] >= doc["calls"] and 0 < x["doorbells"] <= x["wrs"],
+          "%s: wrs %d doorbells %d" % (what, x["wrs"], x["doorbells"]))
+    check(x["max_outstanding"] <= max(depth, 1), what + ": max_outstanding <= depth")
+    check(doc["git_commit"] is None or len(doc["git_commit"]) >= 7, what + ": git_commit")
+
+
+# ------------------------------------------------------------ groups
+
+def expect_usage(args, msg):
+    rc, out, err = run(args, timeout=20)
+    lines = [l for l in err.splitlines() if l]
+    check(rc == 2, "%s: exit %d, want 2 (%s)" % (args, rc, err.strip()))
+    check(len(lines) >= 1 and msg in lines[0] and lines[0].startswith("rpcrdma-perf: "),
+          "%s: first line %r should say %r" % (args, lines[0] if lines else "", msg))
+    check(out == "", "%s: nothing on stdout" % args)
+
+
+def test_options():
+    rc, out, err = run(["--help"])
+    check(rc == 0 and err == "", "--help exits 0")
+    for sect in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "EXAMPLES"]:
+        check(("\n" + sect + "\n") in ("\n" + out), "--help has " + sect)
+    for opt in ["--mode", "--op", "--size", "--depth", "--version", "--pmd", "--server",
+                "--client", "--duration", "--count", "--json", "--compare", "--threshold",
+                "--input", "--summary", "--warmup", "--quiet", "--lcores", "--devargs"]:
+        check(("    " + opt) in out, "--help documents " + opt)
+    check("3  --compare" in out, "--help: exit 3 of --compare")
+    bad = [
+        (["--bogus"], "unknown option '--bogus'"),
+        (["-x"], "unknown option '-x'"),
+        (["--mode"], "option '--mode' needs a value"),
+        (["--mode", "fast"], "--mode: 'fast' is not one of lat, iops, bw"),
+        (["--op", "delete"], "--op: 'delete' is not one of null, read, write"),
+        (["--pmd", "tcp"], "--pmd: 'tcp' is not one of shm, verbs"),
+        (["--mode", "iops", "--depth", "0"], "--depth: 0 is out of range 1..256"),
+        (["--mode", "iops", "--depth", "257"], "--depth: 257 is out of range 1..256"),
+        (["--mode", "iops", "--depth", "-1"], "--depth: '-1' is not a number"),
+        (["--mode", "iops", "--depth", "3x"], "--depth: '3x' is not a number"),
+        (["--mode", "iops", "--depth", "99999999999999999999999"], "--depth: "),
+        (["--op", "read", "--size", "2m"], "--size: 2m is out of range 0..1048576"),
+        (["--op", "read", "--size", "1048577"], "--size: 1048577 is out of range"),
+        (["--op", "read", "--size", "k"], "--size: 'k' is not a number"),
+        (["--duration", "0"], "--duration: 0 is out of range 0.01..86400"),
+        (["--duration", "nan"], "--duration: 'nan' is not a number"),
+        (["--duration", "1e9"], "--duration: 1e9 is out of range"),
+        (["--count", "0"], "--count: 0 is out of range 1..1000000000000"),
+        (["--warmup", "-5"], "--warmup: '-5' is not a number"),
+        (["--threshold", "-1"], "--threshold: -1 is out of range 0..1000"),
+        (["--version", "3"], "--version: 3 is out of range 1..2"),
+        (["--version", "2"], "version 2 is not supported yet"),
+        (["--count", "5", "--duration", "1"], "--duration and --count: give one"),
+        (["--mode", "lat", "--depth", "4"], "--depth: --mode lat runs one call at a time"),
+        (["--size", "4096"], "--size: --op null carries no payload"),
+        (["--mode", "bw", "--op", "null"], "--mode bw needs --op read or write"),
+        (["--server", "@a", "--client", "@a"], "--server and --client: give one"),
+        (["--server", ""], "--server: empty address"),
+        (["--pmd", "verbs"], "--pmd verbs needs an IP address"),
+        (["--input", "x.json"], "--input needs --compare OLD.json"),
+        (["--summary"], "--summary: give result files"),
+        (["extra"], "unexpected argument 'extra'"),
+        (["--server", "@a", "--json", "x.json"], "--json and --compare are for the client"),
+    ]
+    for args, msg in bad:
+        expect_usage(args, msg)
+    rc, out, err = run(["--version", "2"])
+    check(err.strip() == "rpcrdma-perf: version 2 is not supported yet",
+          "--version 2: exactly the message: %r" % err)
+    # a result file that is not one
+    with tempfile.TemporaryDirectory() as d:
+        junk = os.path.join(d, "junk.json")
+        for text, msg in [("{\"mode\": ", "unexpected end"), ("[1, 2]", "no number"),
+                          ("{\"a\": tru}", "bad value"), ("", "unexpected end")]:
+            open(junk, "w").write(text)
+            rc, out, err = run(["--summary", junk])
+            check(rc == 1 and msg in err, "--summary of %r: exit %d %r" % (text, rc, err))
+        rc, out, err = run(["--summary", os.path.join(d, "none.json")])
+        check(rc == 1 and "No such file" in err, "--summary of a missing file: %r" % err)
+    # verbs without a device: a clear error, exit 1
+    if not os.path.isdir("/sys/class/infiniband"):
+        rc, out, err = run(["--pmd", "verbs", "--address", "127.0.0.1:20049",
+                            "--count", "1"])
+        check(rc == 1 and "no RDMA device for --pmd verbs" in err,
+              "--pmd verbs without a device: exit %d %r" % (rc, err))
+
+
+def test_modes():
+    runs = [
+        (["--mode", "lat", "--count", "300"], "lat", "null", 0, 1),
+        (["--mode", "iops", "--depth", "8", "--count", "3000"], "iops", "null", 0, 8),
+        (["--mode", "iops", "--op", "read", "--count", "2000"], "iops", "read", 4096, 32),
+        (["--mode", "bw", "--op", "read", "--size", "64k", "--depth", "4", "--count", "200"],
+         "bw", "read", 65536, 4),
+        (["--mode", "bw", "--op", "write", "--size", "1m", "--depth", "2", "--count", "40"],
+         "bw", "write", 1048576, 2),
+        (["--mode", "bw", "--op", "write", "--size", "100", "--count", "500"],
+         "bw", "write", 100, 32),
+        (["--mode", "lat", "--op", "read", "--size", "0", "--count", "100", "--warmup", "0"],
+         "lat", "read", 0, 1),
+    ]
+    with tempfile.TemporaryDirectory() as d:
+        files = []
+        for args, mode, op, size, depth in runs:
+            out_json = os.path.join(d, "%d.json" % len(files))
+            rc, out, err = run(args + ["--json", out_json])
+            what = " ".join(args)
+            check(rc == 0, "%s: exit %d: %s" % (what, rc, err.strip()))
+            if rc != 0:
+                continue
+            doc = json.load(open(out_json))
+            check_result(doc, what, mode, op, size, depth)
+            # the table: a header and one row with the mode, op and size
+            rows = [l.split() for l in out.splitlines() if l and not l.startswith("[")]
+            check(len(rows) == 2 and rows[0][:3] == ["mode", "op", "size"] and
+                  rows[1][:4] == [mode, op, str(size), str(depth)],
+                  "%s: summary table %r" % (what, rows))
+            if "--count" in args and "--warmup" not in args:
+                n = int(args[args.index("--count") + 1])
+                check(doc["calls"] == n, "%s: --count %d measured %d" % (what, n, doc["calls"]))
+            files.append(out_json)
+        # chunks were used where they must be: 64 KiB and 1 MiB do not fit inline
+        for f in files:
+            doc = json.load(open(f))
+            if doc["size"] >= 65536 and doc["op"] == "write":
+                check(doc["xprt"]["chunked_msgs"] > 0 or doc["xprt"]["long_msgs"] > 0,
+                      "%s: read chunks for %d bytes" % (f, doc["size"]))
+            if doc["op"] == "null":
+                check(doc["xprt"]["short_msgs"] >= doc["calls"], f + ": NULL calls are Short")
+        rc, out, err = run(["--summary"] + files)
+        check(rc == 0 and len(out.splitlines()) == len(files) + 1,
+              "--summary: a row per file: %r" % out)
+        # --json - writes to stdout
+        rc, out, err = run(["--mode", "lat", "--count", "50", "--quiet", "--json", "-"])
+        check(rc == 0 and json.loads(out)["calls"] == 50, "--json -: %r %r" % (out[:80], err))
+
+
+def test_compare():
+    with tempfile.TemporaryDirectory() as d:
+        base = os.path.join(d, "base.json")
+        rc, out, err = run(["--mode", "iops", "--depth", "4", "--count", "2000", "--quiet",
+                            "--json", base])
+        check(rc == 0, "base run: %s" % err)
+        if rc != 0:
+            return
+        doc = json.load(open(base))
+
+        def variant(name, edit):
+            v = json.loads(json.dumps(doc))
+            edit(v)
+            p = os.path.join(d, name + ".json")
+            json.dump(v, open(p, "w"))
+            return p
+
+        rc, out, err = run(["--compare", base, "--input", base])
+        check(rc == 0 and "no regression" in out and "WORSE" not in out,
+              "equal results pass: %d %r %r" % (rc, out, err))
+        check("calls/s" in out and "p99 ns" in out and "+0.0%" in out, "changes printed: %r" % out)
+        slow = variant("slow", lambda v: v.update(calls_per_sec=v["calls_per_sec"] * 0.9))
+        rc, out, err = run(["--compare", base, "--input", slow])
+        check(rc == 3 and "calls/s" in out and "-10.0%  WORSE" in out and "regression:" in out,
+              "10 %% fewer calls/s is caught: %d %r" % (rc, out))
+        rc, out, err = run(["--compare", base, "--input", slow, "--threshold", "15"])
+        check(rc == 0, "... but passes --threshold 15: %d %r" % (rc, out))
+        p99 = variant("p99", lambda v: v["latency_ns"].update(p99=v["latency_ns"]["p99"] * 2))
+        rc, out, err = run(["--compare", base, "--input", p99])
+        check(rc == 3 and "+100.0%  WORSE" in out, "a doubled p99 is caught: %d %r" % (rc, out))
+        better = variant("better", lambda v: (v.update(calls_per_sec=v["calls_per_sec"] * 2),
+                                              v["latency_ns"].update(p50=v["latency_ns"]["p50"]
+                                                                     // 2)))
+        rc, out, err = run(["--compare", base, "--input", better])
+        check(rc == 0 and "WORSE" not in out, "improvements pass: %d %r" % (rc, out))
+        mx = variant("max", lambda v: v["latency_ns"].update(max=v["latency_ns"]["max"] * 10))
+        rc, out, err = run(["--compare", base, "--input", mx])
+        check(rc == 0 and "not gated" in out, "max is printed, not gated: %d %r" % (rc, out))
+        other = variant("other", lambda v: v.update(depth=8))
+        rc, out, err = run(["--compare", base, "--input", other])
+        check(rc == 2 and "different runs (depth)" in err, "other scenario: %d %r" % (rc, err))
+        rc, out, err = run(["--compare", os.path.join(d, "none.json"), "--input", base])
+        check(rc == 1 and "none.json" in err, "missing OLD.json: %d %r" % (rc, err))
+        # after a run: a real run against the base, with a threshold no run can miss
+        rc, out, err = run(["--mode", "iops", "--depth", "4", "--count", "2000", "--quiet",
+                            "--compare", base, "--threshold", "1000"])
+        check(rc == 0 and "no regression" in out, "run + --compare: %d %r %r" % (rc, out, err))
+        # and one that must fail: the base made 1000 times better
+        fast = variant("fast", lambda v: v.update(calls_per_sec=v["calls_per_sec"] * 1000))
+        rc, out, err = run(["--mode", "iops", "--depth", "4", "--count", "2000", "--quiet",
+                            "--compare", fast])
+        check(rc == 3 and "WORSE" in out, "run + --compare catches: %d %r" % (rc, out))
+
+
+def test_xproc():
+    addr = "@rpcrdma-perf-test-%d" % os.getpid()
+    srv = subprocess.Popen([PERF, "--server", addr], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=ENV)
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            res = os.path.join(d, "c.json")
+            rc, out, err = run(["--client", addr, "--mode", "bw", "--op", "read",
+                                "--size", "64k", "--depth", "4", "--count", "300",
+                                "--json", res], timeout=60)
+            check(rc == 0, "client: exit %d %r" % (rc, err))
+            if rc == 0:
+                doc = json.load(open(res))
+                check_result(doc, "xproc client", "bw", "read", 65536, 4)
+                check(doc["topology"] == "client", "topology client")
+        sout, serr = srv.communicate(timeout=30)
+        check(srv.returncode == 0, "server: exit %s %r" % (srv.returncode, serr))
+        # warm-up (100) + 300 measured calls, all answered
+        check("server: 400 calls, 0 answered with an error" in sout, "server output %r" % sout)
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+    # a client with nobody listening gives up with a clear error
+    rc, out, err = run(["--client", addr + "-none", "--count", "1", "--timeout", "1"],
+                     timeout=60)
+    check(rc == 1 and "cannot connect" in err, "no server: %d %r" % (rc, err))
+
+
+{"options": test_options, "modes": test_modes, "compare": test_compare,
+ "xproc": test_xproc}[GROUP]()
+print("test_perf %s: %d checks, %d failed" % (GROUP, checks, failures))
+sys.exit(1 if failures else 0)

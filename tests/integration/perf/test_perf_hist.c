@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rpcrdma-perf's latency histogram (apps/perf_hist.c) against exact
+ * percentiles of sorted samples, and its bucket layout.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_hist.h"
+
+static int failures;
+static unsigned long checks;
+
+#define CHECK(cond, ...)                                                                         \
+	do {                                                                                     \
+		checks++;                                                                        \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                                            \
+			fprintf(stderr, "\n");                                                   \
+			failures++;                                                              \
+		}                                                                                \
+	} while (0)
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t xorshift(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Every bucket covers the values right after the previous one's. */
+static void test_layout(void)
+{
+	uint64_t lo, hi, prev_hi = 0;
+	unsigned int i;
+
+	for (i = 0; i < PERF_HIST_BUCKETS; i++) {
+		perf_hist_bucket_range(i, &lo, &hi);
+		if (i > 0)
+			CHECK(lo == prev_hi + 1, "bucket %u starts at %lu after %lu", i,
+			      (unsigned long)lo, (unsigned long)prev_hi);
+		CHECK(perf_hist_index(lo) == i && perf_hist_index(hi) == i, "bucket %u: %lu..%lu",
+		      i, (unsigned long)lo, (unsigned long)hi);
+		/* relative width at most 1/64 */
+		CHECK((hi - lo) * 64 <= lo || lo < PERF_HIST_SUB, "bucket %u width", i);
+		prev_hi = hi;
+	}
+	CHECK(perf_hist_index(UINT64_MAX) == PERF_HIST_BUCKETS - 1, "huge values in the last");
+	CHECK(perf_hist_index(0) == 0 && perf_hist_index(127) == 127 && perf_hist_index(128) == 128,
+	      "exact below 128");
+}
+
+static void test_percentiles(const char *name, uint64_t *v, unsigned int n)
+{
+	static const double pcts[] = { 1, 50, 90, 99, 99.9, 100 };
+	struct perf_hist *h = malloc(sizeof(*h));
+	uint64_t sum = 0;
+	unsigned int i;
+
+	perf_hist_reset(h);
+	for (i = 0; i < n; i++) {
+		perf_hist_record(h, v[i]);
+		sum += v[i];
+	}
+	qsort(v, n, sizeof(v[0]), cmp_u64);
+	CHECK(h->count == n && h->min == v[0] && h->max == v[n - 1] && h->sum == sum,
+	      "%s: count, min, max, sum exact", name);
+	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		unsigned long rank = (unsigned long)((pcts[i] * n + 99.999) / 100); /* ceil */
+		uint64_t exact = v[(rank ? rank : 1) - 1], got = perf_hist_percentile(h, pcts[i]);
+		double err = exact ? ((double)got - (double)exact) / (double)exact : (double)got;
+
+		CHECK(err <= 1.0 / 64 && err >= -1.0 / 64, "%s: p%g %lu, exact %lu", name, pcts[i],
+		      (unsigned long)got, (unsigned long)exact);
+	}
+	CHECK(perf_hist_percentile(h, 100) == v[n - 1], "%s: p100 is the max", name);
+	free(h);
+}
+
+int main(void)
+{
+	static uint64_t v[100000];
+	struct perf_hist *h = malloc(sizeof(*h));
+	unsigned int i;
+
+	test_layout();
+	perf_hist_reset(h);
+	CHECK(perf_hist_percentile(h, 50) == 0, "empty");
+	perf_hist_record(h, 777);
+	CHECK(perf_hist_percentile(h, 50) == 777 && perf_hist_percentile(h, 99.9) == 777,
+	      "one sample is every percentile");
+	free(h);
+
+	/* uniform small values, exact region */
+	for (i = 0; i < 1000; i++)
+		v[i] = i % 100;
+	test_percentiles("small", v, 1000);
+	/* log-uniform from 100 ns to 100 ms: every magnitude */
+	for (i = 0; i < 100000; i++)
+		v[i] = 100ull << (xorshift() % 20) | (xorshift() & 0xff);
+	test_percentiles("log-uniform", v, 100000);
+	/* a latency shape: most near 2 us, a tail to 5 ms */
+	for (i = 0; i < 100000; i++)
+		v[i] = i % 1000 == 0 ? 5000000 + xorshift() % 1000 : 1900 + xorshift() % 300;
+	test_percentiles("tail", v, 100000);
+	printf("test_perf_hist: %lu checks, %d failed\n", checks, failures);
+	return failures ? 1 : 0;
+}
