@@ -947,10 +947,14 @@ static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 		return;
 	}
 	c->completed++;
-	if (c->measuring && !c->stopping) {
-		perf_hist_record(&c->hist, (uint64_t)((double)(now - slot->t0) * ns_per_tsc));
-		c->measured++;
-		c->t_end = now;
+	if (c->measuring) {
+		/* after --duration, the calls in flight drain unrecorded */
+		if (!c->stopping) {
+			perf_hist_record(&c->hist,
+					 (uint64_t)((double)(now - slot->t0) * ns_per_tsc));
+			c->measured++;
+			c->t_end = now;
+		}
 	} else if (c->completed >= c->o->warmup) {
 		/* measuring starts with the next reply */
 		c->measuring = true;

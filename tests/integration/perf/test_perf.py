@@ -96,6 +96,8 @@ def check_result(doc, what, mode, op, size, depth):
     check(doc["calls"] > 0 and doc["errors"] == 0, "%s: calls %d errors %d" %
           (what, doc["calls"], doc["errors"]))
     check(doc["seconds"] > 0 and doc["calls_per_sec"] > 0, what + ": seconds, calls/s")
+    if doc["seconds"] <= 0:
+        return
     # calls / seconds is calls_per_sec
     check(abs(doc["calls"] / doc["seconds"] - doc["calls_per_sec"]) <=
           0.01 * doc["calls_per_sec"] + 1, what + ": calls_per_sec = calls / seconds")
@@ -199,6 +201,7 @@ def test_modes():
     runs = [
         (["--mode", "lat", "--count", "300"], "lat", "null", 0, 1),
         (["--mode", "iops", "--depth", "8", "--count", "3000"], "iops", "null", 0, 8),
+        (["--mode", "iops", "--depth", "16", "--duration", "0.3"], "iops", "null", 0, 16),
         (["--mode", "iops", "--op", "read", "--count", "2000"], "iops", "read", 4096, 32),
         (["--mode", "bw", "--op", "read", "--size", "64k", "--depth", "4", "--count", "200"],
          "bw", "read", 65536, 4),
@@ -225,6 +228,8 @@ def test_modes():
             check(len(rows) == 2 and rows[0][:3] == ["mode", "op", "size"] and
                   rows[1][:4] == [mode, op, str(size), str(depth)],
                   "%s: summary table %r" % (what, rows))
+            if "--duration" in args:
+                check(0.29 <= doc["seconds"] <= 0.6, "%s: seconds %f" % (what, doc["seconds"]))
             if "--count" in args and "--warmup" not in args:
                 n = int(args[args.index("--count") + 1])
                 check(doc["calls"] == n, "%s: --count %d measured %d" % (what, n, doc["calls"]))
