@@ -211,6 +211,8 @@ def test_modes():
          "bw", "write", 100, 32),
         (["--mode", "lat", "--op", "read", "--size", "0", "--count", "100", "--warmup", "0"],
          "lat", "read", 0, 1),
+        (["--mode", "lat", "--op", "read", "--size", "512", "--count", "100"], "lat", "read",
+         512, 1),
     ]
     with tempfile.TemporaryDirectory() as d:
         files = []
