@@ -234,7 +234,9 @@ static int parse_number(struct parser *ps, const char *path)
 	memcpy(buf, ps->p, n);
 	buf[n] = '\0';
 	if (n == 0 || buf[0] == '+')
-		return fail(ps, "bad value at \"%.10s\"", ps->p);
+		/* At most 10 bytes, and never past the end: the input has no NUL. */
+		return fail(ps, "bad value at \"%.*s\"",
+			    (int)(ps->end - ps->p < 10 ? ps->end - ps->p : 10), ps->p);
 	v = new_value(ps, path);
 	if (v == NULL)
 		return -EINVAL;
