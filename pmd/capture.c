@@ -45,8 +45,9 @@
 #define CAP_RECV_MAX  1024 /* receives posted on a QP captured alone */
 #define CAP_SGE_MAX   16   /* SGEs remembered per Read or receive */
 #define CAP_TAP_MAX   256  /* QPs tapped in the process */
-#define CAP_COPY_ROOM 2048 /* frame bytes per pcapng mbuf (longer frames chain) */
-#define CAP_MBUFS_DEF 2048
+#define CAP_SMALL     2048 /* longest frame of a small pcapng mbuf */
+#define CAP_MBUFS_DEF 2048 /* small mbufs */
+#define CAP_LARGE_DEF 64   /* large mbufs: one frame of up to CAP_FRAME_MAX each */
 #define CAP_MBUFS_MIN 64
 #define CAP_PEER_QPN  0x800000u /* made-up peer QP number: ours with bit 23 set */
 #define CAP_QPN_LOW   0x100000u /* QP numbers 0 and 1 are the management QPs on the wire */
@@ -56,9 +57,14 @@
 	(RPCRDMA_ROCE_ETH_LEN + RPCRDMA_ROCE_IPV4_LEN + RPCRDMA_ROCE_UDP_LEN + \
 	 RPCRDMA_ROCE_BTH_LEN + RPCRDMA_ROCE_RETH_LEN + RPCRDMA_ROCE_ICRC_LEN)
 
-/* The source mbuf holds one whole frame: the largest mbuf data room there is. */
-#define CAP_SRC_ROOM  UINT16_MAX
-#define CAP_FRAME_MAX (CAP_SRC_ROOM - RTE_PKTMBUF_HEADROOM)
+/*
+ * Every frame is one mbuf segment: rte_pcapng_copy() appends its trailer
+ * to the last segment of a chain, which fails when that one is full. The
+ * largest mbuf data room is UINT16_MAX; a frame leaves room for the
+ * Enhanced Packet Block's header, padding and options (checked at open).
+ */
+#define CAP_ROOM_MAX  UINT16_MAX
+#define CAP_FRAME_MAX (CAP_ROOM_MAX - RTE_PKTMBUF_HEADROOM - 256)
 
 /* A work request remembered until its completion. */
 struct cap_wr {
@@ -117,7 +123,8 @@ struct rpcrdma_capture {
 	int fd;
 	uint16_t port;
 	char port_name[32];
-	struct rte_mempool *mp;	 /* pcapng copies */
+	struct rte_mempool *mp;	 /* pcapng copies of frames up to CAP_SMALL bytes */
+	struct rte_mempool *lmp; /* ... and of longer ones */
 	struct rte_mempool *smp; /* the source frame */
 	struct rte_mbuf *src;
 	uint8_t *payload; /* gather buffer */
@@ -228,7 +235,7 @@ static struct rte_mbuf *frame_copy(struct cap_conn *c, unsigned int from,
 	}
 	src->data_len = (uint16_t)len;
 	src->pkt_len = (uint32_t)len;
-	m = rte_pcapng_copy(cap->port, 0, src, cap->mp, UINT32_MAX, 0,
+	m = rte_pcapng_copy(cap->port, 0, src, len <= CAP_SMALL ? cap->mp : cap->lmp, UINT32_MAX, 0,
 			    from == 0 ? RTE_PCAPNG_DIRECTION_OUT : RTE_PCAPNG_DIRECTION_IN);
 	if (m == NULL)
 		cap->st.drops++;
@@ -531,6 +538,7 @@ void rpcrdma_capture_params_init(struct rpcrdma_capture_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->nb_mbufs = CAP_MBUFS_DEF;
+	p->nb_large = CAP_LARGE_DEF;
 }
 
 static int fifo_init(struct cap_fifo *f, uint32_t n)
@@ -660,8 +668,8 @@ static void conn_addr(struct cap_conn *c)
 		a->src_mac[4] = a->dst_mac[4] = (uint8_t)c->id;
 		a->src_mac[5] = (uint8_t)(s + 1);
 		a->dst_mac[5] = (uint8_t)(2 - s);
-		/* one UDP flow per connection and direction, as RoCE NICs hash QPs */
-		a->src_port = (uint16_t)(0xc000 | (c->id << 1) | s);
+		/* the UDP source port (flow entropy): one per connection */
+		a->src_port = (uint16_t)(0xc000 | c->id);
 		a->ttl = 64;
 	}
 }
@@ -755,6 +763,7 @@ static void cap_free(struct rpcrdma_capture *cap)
 	if (cap->src)
 		rte_pktmbuf_free(cap->src);
 	rte_mempool_free(cap->smp);
+	rte_mempool_free(cap->lmp);
 	rte_mempool_free(cap->mp);
 	if (cap->port_name[0])
 		rte_eal_hotplug_remove("vdev", cap->port_name);
@@ -774,8 +783,10 @@ int rpcrdma_capture_open(const char *path, const struct rpcrdma_capture_params *
 		rpcrdma_capture_params_init(&def);
 		p = &def;
 	}
-	if (path == NULL || capp == NULL || p->nb_mbufs < CAP_MBUFS_MIN)
+	if (path == NULL || capp == NULL || p->nb_mbufs < CAP_MBUFS_MIN || p->nb_large == 0)
 		return -EINVAL;
+	if (rte_pcapng_mbuf_size(CAP_FRAME_MAX) > CAP_ROOM_MAX)
+		return -ENOTSUP; /* an rte_pcapng with longer trailers than this was written for */
 	if (rte_lcore_count() == 0 || rte_eal_process_type() == RTE_PROC_INVALID) {
 		rpcrdma_pmd_log(CAP_LOG, "the EAL is not running");
 		return -ENODEV;
@@ -797,12 +808,13 @@ int rpcrdma_capture_open(const char *path, const struct rpcrdma_capture_params *
 		goto err_free;
 	snprintf(name, sizeof(name), "rpcrdma_cap%u", capture_seq);
 	cap->mp = rte_pktmbuf_pool_create(name, p->nb_mbufs, 0, 0,
-					  (uint16_t)rte_pcapng_mbuf_size(CAP_COPY_ROOM),
-					  SOCKET_ID_ANY);
+					  (uint16_t)rte_pcapng_mbuf_size(CAP_SMALL), SOCKET_ID_ANY);
+	snprintf(name, sizeof(name), "rpcrdma_capl%u", capture_seq);
+	cap->lmp = rte_pktmbuf_pool_create(name, p->nb_large, 0, 0, CAP_ROOM_MAX, SOCKET_ID_ANY);
 	snprintf(name, sizeof(name), "rpcrdma_caps%u", capture_seq);
-	cap->smp = rte_pktmbuf_pool_create(name, 1, 0, 0, CAP_SRC_ROOM, SOCKET_ID_ANY);
+	cap->smp = rte_pktmbuf_pool_create(name, 1, 0, 0, CAP_ROOM_MAX, SOCKET_ID_ANY);
 	cap->src = cap->smp ? rte_pktmbuf_alloc(cap->smp) : NULL;
-	if (cap->mp == NULL || cap->src == NULL) {
+	if (cap->mp == NULL || cap->lmp == NULL || cap->src == NULL) {
 		rpcrdma_pmd_log(CAP_LOG, "no memory for the capture's mbufs: %s",
 				rte_strerror(rte_errno));
 		ret = -ENOMEM;

@@ -77,8 +77,9 @@ struct rpcrdma_capture;
 
 /** Capture parameters; initialise with rpcrdma_capture_params_init(). */
 struct rpcrdma_capture_params {
-	uint32_t nb_mbufs;   /**< mbufs of the capture's pool (default 4096) */
+	uint32_t nb_mbufs;   /**< mbufs for frames up to 2 KiB (default 2048, about 2.3 KiB each) */
 	const char *comment; /**< pcapng section comment, or NULL */
+	uint32_t nb_large;   /**< mbufs for longer frames (default 64, 64 KiB each) */
 };
 
 /** Capture counters. */
@@ -107,7 +108,7 @@ void rpcrdma_capture_params_init(struct rpcrdma_capture_params *p);
  *   Set to the capture.
  * @return
  *   0, or (nothing left open or created):
- *   - -EINVAL: NULL path or cap, nb_mbufs below 64.
+ *   - -EINVAL: NULL path or cap, nb_mbufs below 64, nb_large 0.
  *   - -ENODEV: the EAL is not running, or the capture's interface (a
  *     net_null ethdev port) could not be made.
  *   - -errno of open(2); -EIO: the file header could not be written.
