@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_pmd_driver.h>
 
@@ -249,6 +250,7 @@ int rpcrdma_pmd_qp_destroy(struct rpcrdma_pmd_qp *qp)
 	pd = qp->pd;
 	scq = qp->send_cq;
 	rcq = qp->recv_cq;
+	rpcrdma_capture_qp_gone(qp); /* the driver's fast path back before it goes */
 	pd->dev->ops->qp_destroy(qp);
 	scq->nb_qps--;
 	rcq->nb_qps--;
