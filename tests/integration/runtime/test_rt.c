@@ -266,7 +266,7 @@ static bool each_half(void *arg)
 
 static void test_stall(void)
 {
-	struct rpcrdma_rt_lcore_stats w0a, w0b, w1a, w1b;
+	struct rpcrdma_rt_lcore_stats w0a, w0b;
 	struct rpcrdma_rt *rt;
 	uint32_t slow_idx = 0, len;
 	unsigned int slow_worker;
@@ -297,18 +297,20 @@ static void test_stall(void)
 	slow_worker = fcalls[slow_idx].item.worker;
 	CHECK(slow_worker < 2, "SLOW runs on worker %u", slow_worker);
 	rpcrdma_rt_stats(rt, 2 + slow_worker, &w0a);
-	rpcrdma_rt_stats(rt, 2 + (slow_worker ^ 1), &w1a);
 
 	/* while SLOW spins: each poller completes at least half its calls */
 	CHECK(wait_for(each_half, &w, 30), "progress while one worker is stuck: %u and %u done",
 	      __atomic_load_n(&fpollers[0].completed, __ATOMIC_RELAXED),
 	      __atomic_load_n(&fpollers[1].completed, __ATOMIC_RELAXED));
 	rpcrdma_rt_stats(rt, 2 + slow_worker, &w0b);
-	rpcrdma_rt_stats(rt, 2 + (slow_worker ^ 1), &w1b);
 	CHECK(w0b.items == w0a.items, "the stuck worker ran nothing more (%lu -> %lu)",
 	      (unsigned long)w0a.items, (unsigned long)w0b.items);
-	CHECK(w1b.items > w1a.items + NCALLS / 4, "the other worker kept running (%lu -> %lu)",
-	      (unsigned long)w1a.items, (unsigned long)w1b.items);
+	/*
+	 * Not checked: how many items the other worker ran between the two
+	 * snapshots. It may have run nearly all of them before SLOW started
+	 * (seen under load), so that delta says nothing; the progress of both
+	 * pollers while SLOW is stuck, above, is what shows there is no stall.
+	 */
 	CHECK(!fcalls[slow_idx].reply_len, "SLOW not replied yet");
 
 	rt_slow_block = 0;
