@@ -182,6 +182,7 @@ int rpcrdma_pmd_cq_create(struct rpcrdma_pmd_dev *dev, uint32_t cqe, struct rpcr
 		return ret;
 	(*cq)->dev = dev;
 	(*cq)->nb_qps = 0;
+	(*cq)->nb_wrs = 0;
 	memset(&(*cq)->stats, 0, sizeof((*cq)->stats));
 	dev->nb_cqs++;
 	return 0;
@@ -212,6 +213,38 @@ void rpcrdma_pmd_qp_attr_init(struct rpcrdma_pmd_qp_attr *attr)
 	attr->rnr_timer_us = 10;
 }
 
+/*
+ * Would the QP of @attr overrun its CQ(s)? Every work request may complete
+ * (a QP in error flushes all of them), so the sum over the QPs on a CQ must
+ * fit; a verbs CQ that overruns is an asynchronous CQ error that takes down
+ * every QP on it, a shm one stalls its requesters.
+ */
+static int cq_room_check(const struct rpcrdma_pmd_dev *dev, const struct rpcrdma_pmd_qp_attr *attr)
+{
+	const struct rpcrdma_pmd_cq *scq = attr->send_cq, *rcq = attr->recv_cq;
+	uint64_t s = (uint64_t)scq->nb_wrs + attr->max_send_wr;
+	uint64_t r = (uint64_t)rcq->nb_wrs + attr->max_recv_wr;
+
+	if (scq == rcq) {
+		s += attr->max_recv_wr;
+		r = s;
+	}
+	if (s <= scq->cqe && r <= rcq->cqe)
+		return 0;
+	if (scq == rcq)
+		rpcrdma_pmd_log(dev->ops->name,
+				"qp_create: %u send + %u recv WRs overrun the CQ (%u entries, "
+				"%u taken by the QPs on it)",
+				attr->max_send_wr, attr->max_recv_wr, scq->cqe, scq->nb_wrs);
+	else
+		rpcrdma_pmd_log(dev->ops->name,
+				"qp_create: %u send WRs on a CQ of %u entries (%u taken), %u recv "
+				"WRs on a CQ of %u entries (%u taken): one overruns",
+				attr->max_send_wr, scq->cqe, scq->nb_wrs, attr->max_recv_wr,
+				rcq->cqe, rcq->nb_wrs);
+	return -EINVAL;
+}
+
 int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
 			  struct rpcrdma_pmd_qp **qp)
 {
@@ -223,6 +256,9 @@ int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp
 	    attr->recv_cq->dev != pd->dev || attr->max_send_wr == 0 || attr->max_recv_wr == 0 ||
 	    attr->max_send_sge == 0 || attr->max_recv_sge == 0 || attr->rnr_retry > 7)
 		return -EINVAL;
+	ret = cq_room_check(pd->dev, attr);
+	if (ret < 0)
+		return ret;
 	ret = pd->dev->ops->qp_create(pd, attr, &q);
 	if (ret < 0)
 		return ret;
@@ -231,9 +267,13 @@ int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp
 	q->send_cq = attr->send_cq;
 	q->recv_cq = attr->recv_cq;
 	q->context = attr->context;
+	q->max_send_wr = attr->max_send_wr;
+	q->max_recv_wr = attr->max_recv_wr;
 	memset(&q->stats, 0, sizeof(q->stats));
 	attr->send_cq->nb_qps++;
 	attr->recv_cq->nb_qps++;
+	attr->send_cq->nb_wrs += attr->max_send_wr;
+	attr->recv_cq->nb_wrs += attr->max_recv_wr;
 	pd->nb_qps++;
 	*qp = q;
 	return 0;
@@ -243,15 +283,20 @@ int rpcrdma_pmd_qp_destroy(struct rpcrdma_pmd_qp *qp)
 {
 	struct rpcrdma_pmd_cq *scq, *rcq;
 	struct rpcrdma_pmd_pd *pd;
+	uint32_t swr, rwr;
 
 	if (qp == NULL)
 		return -EINVAL;
 	pd = qp->pd;
 	scq = qp->send_cq;
 	rcq = qp->recv_cq;
+	swr = qp->max_send_wr;
+	rwr = qp->max_recv_wr;
 	pd->dev->ops->qp_destroy(qp);
 	scq->nb_qps--;
 	rcq->nb_qps--;
+	scq->nb_wrs -= swr;
+	rcq->nb_wrs -= rwr;
 	pd->nb_qps--;
 	return 0;
 }

@@ -996,9 +996,22 @@ static void refused_client(struct ep *ep)
 	}
 }
 
-/* ---- qp100: a hundred connected QPs at once; each message on its own QP ---- */
+/*
+ * ---- qp100: a hundred connected QPs at once on one CQ; each message on its
+ * own QP. Small QPs (8 + 8 WRs): the CQ holds what all of them may complete ----
+ */
 
 #define NQP 100
+
+static struct rpcrdma_pmd_qp *qp100_create(struct ep *ep)
+{
+	struct rpcrdma_pmd_qp_attr attr;
+
+	ep_qp_attr(ep, &attr);
+	attr.max_send_wr = 8;
+	attr.max_recv_wr = 8;
+	return ep_qp_create(ep, &attr);
+}
 
 static void qp100_server(struct ep *ep)
 {
@@ -1009,7 +1022,7 @@ static void qp100_server(struct ep *ep)
 
 	memset(got, 0, sizeof(got));
 	for (i = 0; i < NQP; i++) {
-		qps[i] = ep_qp_create(ep, NULL);
+		qps[i] = qp100_create(ep);
 		if (qps[i] == NULL)
 			return;
 		CHECK(ep, post_inline_recv(ep, qps[i], 4096));
@@ -1060,7 +1073,7 @@ static void qp100_client(struct ep *ep)
 	for (i = 0; i < NQP; i++) {
 		uint8_t pd[2] = { (uint8_t)i, (uint8_t)(i >> 8) };
 
-		qps[i] = ep_qp_create(ep, NULL);
+		qps[i] = qp100_create(ep);
 		msg[i] = inl_get(ep);
 		if (qps[i] == NULL || msg[i] == NULL)
 			return;
@@ -1219,6 +1232,64 @@ out:
 	if (b != NULL)
 		CHECK(ep, rpcrdma_pmd_mr_dereg(b) == 0);
 	inl_put(ep, buf);
+}
+
+/*
+ * ---- cq_overrun: a QP whose work requests would overrun its CQ(s), given
+ * the QPs already on them, is refused with -EINVAL; destroying a QP gives
+ * its share back ----
+ */
+
+static void cq_overrun_half(struct ep *ep)
+{
+	struct rpcrdma_pmd_cq *cq = NULL, *scq = NULL;
+	struct rpcrdma_pmd_qp *a = NULL, *b = NULL;
+	struct rpcrdma_pmd_qp_attr attr;
+	uint32_t c;
+
+	CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 64, &cq) == 0);
+	CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 16, &scq) == 0);
+	if (cq == NULL || scq == NULL)
+		goto out;
+	c = cq->cqe; /* at least 64: the driver may round up */
+	CHECK(ep, c >= 64 && cq->nb_wrs == 0);
+	rpcrdma_pmd_qp_attr_init(&attr);
+	attr.send_cq = attr.recv_cq = cq;
+	attr.max_send_wr = c / 2;
+	attr.max_recv_wr = c - c / 2;
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &a) == 0); /* exactly full */
+	CHECK(ep, cq->nb_wrs == c && cq->nb_qps == 2);		  /* send and recv CQ */
+	attr.max_send_wr = 1;
+	attr.max_recv_wr = 1;
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &b) == -EINVAL);
+	CHECK(ep, cq->nb_wrs == c && cq->nb_qps == 2); /* send and recv CQ */
+	if (a != NULL)
+		CHECK(ep, rpcrdma_pmd_qp_destroy(a) == 0);
+	a = NULL;
+	CHECK(ep, cq->nb_wrs == 0 && cq->nb_qps == 0);
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &b) == 0);
+	CHECK(ep, cq->nb_wrs == 2);
+	if (b != NULL)
+		CHECK(ep, rpcrdma_pmd_qp_destroy(b) == 0);
+	b = NULL;
+
+	/* separate CQs: sends count against the send CQ only */
+	attr.send_cq = scq;
+	attr.max_send_wr = scq->cqe + 1;
+	attr.max_recv_wr = 8;
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &a) == -EINVAL);
+	CHECK(ep, scq->nb_wrs == 0 && cq->nb_wrs == 0);
+	attr.max_send_wr = scq->cqe;
+	attr.max_recv_wr = c;
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &a) == 0);
+	CHECK(ep, scq->nb_wrs == scq->cqe && cq->nb_wrs == c);
+	if (a != NULL)
+		CHECK(ep, rpcrdma_pmd_qp_destroy(a) == 0);
+out:
+	if (cq != NULL)
+		CHECK(ep, rpcrdma_pmd_cq_destroy(cq) == 0);
+	if (scq != NULL)
+		CHECK(ep, rpcrdma_pmd_cq_destroy(scq) == 0);
 }
 
 /* ---- devargs: unknown keys and bad values are refused ---- */
@@ -1420,6 +1491,7 @@ const struct tcase tcases[] = {
 	{ "connect_refused", refused_server, refused_client },
 	{ "qp100", qp100_server, qp100_client },
 	{ "stream_2_lcores", stream_server, stream_client },
+	{ "cq_overrun", cq_overrun_half, cq_overrun_half },
 	{ "mr_table", mr_table_half, mr_table_half, "mr_max=5", "mr_max=5" },
 	{ "devargs", devargs_half, devargs_half },
 	{ "fault_fail_wr", fail_wr_server, fail_wr_client, NULL, "fail_wr=2" },

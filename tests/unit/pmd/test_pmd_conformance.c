@@ -296,7 +296,7 @@ static int ep_open(struct ep *ep, const char *devargs)
 	sp.cache_size = 8;
 	ret = rpcrdma_mempool_set_create(&sp, ep->pd, &ep->set);
 	CHECK(ep, ret == 0);
-	CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 1024, &ep->cq) == 0);
+	CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 2048, &ep->cq) == 0); /* qp100: 100 x 16 */
 	if (ep->server)
 		CHECK(ep, rpcrdma_pmd_listen(ep->dev, ep->addr, &ep->listener) == 0);
 	return ret;
