@@ -89,6 +89,30 @@ const char *rpcrdma_pmd_dev_driver(const struct rpcrdma_pmd_dev *dev)
 	return dev->ops->name;
 }
 
+int rpcrdma_pmd_dev_info_get(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_dev_info *info)
+{
+	struct rpcrdma_pmd_qp_attr def;
+
+	if (dev == NULL || info == NULL)
+		return -EINVAL;
+	rpcrdma_pmd_qp_attr_init(&def);
+	memset(info, 0, sizeof(*info));
+	info->driver = dev->ops->name;
+	snprintf(info->dev_name, sizeof(info->dev_name), "%s", dev->ops->name);
+	info->transport = RPCRDMA_PMD_TRANSPORT_OTHER;
+	info->max_send_sge = def.max_send_sge;
+	info->max_recv_sge = def.max_recv_sge;
+	info->max_qp_wr = def.max_send_wr;
+	info->max_cqe = def.max_send_wr + def.max_recv_wr;
+	info->max_mr = 1;
+	info->max_qp = 1;
+	info->max_rdma_read_depth = 1;
+	info->max_mr_size = UINT32_MAX;
+	if (dev->ops->dev_info_get == NULL)
+		return 0;
+	return dev->ops->dev_info_get(dev, info);
+}
+
 int rpcrdma_pmd_pd_alloc(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_pd **pd)
 {
 	int ret;

@@ -305,6 +305,62 @@ int rpcrdma_pmd_dev_close(struct rpcrdma_pmd_dev *dev);
 /** Name of the driver of @p dev. */
 const char *rpcrdma_pmd_dev_driver(const struct rpcrdma_pmd_dev *dev);
 
+/** What carries a device's traffic. */
+enum rpcrdma_pmd_transport {
+	RPCRDMA_PMD_TRANSPORT_OTHER = 0, /**< unknown to this build */
+	RPCRDMA_PMD_TRANSPORT_SHM = 1,	 /**< shared memory: the requester's lcore copies */
+	RPCRDMA_PMD_TRANSPORT_IB = 2,	 /**< InfiniBand */
+	RPCRDMA_PMD_TRANSPORT_ROCE = 3,	 /**< RoCE: the IB transport over Ethernet */
+	RPCRDMA_PMD_TRANSPORT_IWARP = 4, /**< iWARP */
+};
+
+/** A peer's SEND_WITH_INV can invalidate an MR of rpcrdma_pmd_mr_reg() here. */
+#define RPCRDMA_PMD_DEV_REMOTE_INV 0x1u
+/**
+ * rpcrdma_pmd_mr_reg() of a sub-range of registered memory (fd -1) and its
+ * dereg are cheap enough to do per call on the data path: no system call,
+ * no page pinning, no heap allocation.
+ */
+#define RPCRDMA_PMD_DEV_CHEAP_MR_REG 0x2u
+
+/**
+ * What a device can do; rpcrdma_pmd_dev_info_get() fills it. The limits are
+ * the device's, for one object (one QP, one CQ); a QP's attributes must
+ * stay within them.
+ */
+struct rpcrdma_pmd_dev_info {
+	const char *driver;	  /**< "shm", "verbs" (static storage) */
+	char dev_name[64];	  /**< the device ("mlx5_0"); the driver name if none */
+	uint32_t transport;	  /**< enum rpcrdma_pmd_transport */
+	uint32_t node_type;	  /**< value of enum ibv_node_type (1 CA, 4 RNIC); 0 shm */
+	uint32_t flags;		  /**< RPCRDMA_PMD_DEV_* */
+	uint32_t max_inline_data; /**< largest SEND/RDMA WRITE copied at queue time; 0 none */
+	uint32_t max_send_sge;	  /**< per send work request */
+	uint32_t max_recv_sge;	  /**< per receive */
+	uint32_t max_qp_wr;	  /**< max_send_wr and max_recv_wr, each */
+	uint32_t max_cqe;	  /**< entries of one CQ */
+	uint32_t max_mr;	  /**< MRs on the device at once */
+	uint32_t max_qp;	  /**< QPs on the device at once */
+	/**
+	 * RDMA Reads one QP may have in flight as requester (its initiator
+	 * depth, IB max_rd_atomic): the engine keeps at most this many
+	 * outstanding per connection. On verbs the PMD asks for this much at
+	 * connect and accept; a peer with fewer responder resources lowers it
+	 * for that connection (rdma_cm negotiates the minimum).
+	 */
+	uint32_t max_rdma_read_depth;
+	uint32_t reserved;
+	uint64_t max_mr_size; /**< bytes of one MR */
+};
+
+/**
+ * Fill @p info with what @p dev can do. Drivers that do not say fill in
+ * conservative defaults (those of rpcrdma_pmd_qp_attr_init(), one RDMA Read
+ * in flight, no inline data, no remote invalidation, no cheap registration).
+ * @return 0; -EINVAL: a NULL argument.
+ */
+int rpcrdma_pmd_dev_info_get(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_dev_info *info);
+
 /** Number of registered drivers, and the name of the i-th (NULL past the end). */
 unsigned int rpcrdma_pmd_driver_count(void);
 const char *rpcrdma_pmd_driver_name(unsigned int i);

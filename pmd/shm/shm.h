@@ -19,12 +19,14 @@
 #include <rpcrdma/rpcrdma_pmd_driver.h>
 #include <rpcrdma/rpcrdma_shm.h>
 
-#define SHM_DRIVER   "shm"
-#define SHM_SGE_MAX  32	   /* per work request */
-#define SHM_WR_MAX   32768 /* per queue */
-#define SHM_CQE_MAX  (1u << 20)
-#define SHM_MR_DEF   4096 /* MR table entries (devarg mr_max) */
-#define SHM_MR_LIMIT (1u << 20)
+#define SHM_DRIVER	"shm"
+#define SHM_SGE_MAX	32    /* per work request */
+#define SHM_WR_MAX	32768 /* per queue */
+#define SHM_CQE_MAX	(1u << 20)
+#define SHM_MR_DEF	4096 /* MR table entries (devarg mr_max) */
+#define SHM_MR_LIMIT	(1u << 20)
+#define SHM_MR_SIZE_MAX (UINT32_MAX * 4096ull) /* bytes of one MR */
+#define SHM_RD_DEPTH	255		       /* dev_info max_rdma_read_depth */
 
 /* A region of this device: memory registered with a file descriptor. */
 struct shm_region {

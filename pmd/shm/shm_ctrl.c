@@ -630,6 +630,32 @@ static int shm_event_fd(struct rpcrdma_pmd_dev *d)
 	return to_shm_dev(d)->epfd;
 }
 
+/*
+ * shm executes a work request on the requester's lcore at flush time: no
+ * inline copy at queue time, no limit on RDMA Reads in flight but the send
+ * queue (reported as 255, the most an IB CM can negotiate, so an engine
+ * sized for verbs is sized for shm too). SEND_WITH_INV invalidates any MR,
+ * and registering a sub-range of registered memory writes one table entry.
+ */
+static int shm_dev_info_get(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_dev_info *info)
+{
+	struct shm_dev *dev = to_shm_dev(d);
+
+	info->transport = RPCRDMA_PMD_TRANSPORT_SHM;
+	info->node_type = 0;
+	info->flags = RPCRDMA_PMD_DEV_REMOTE_INV | RPCRDMA_PMD_DEV_CHEAP_MR_REG;
+	info->max_inline_data = 0;
+	info->max_send_sge = SHM_SGE_MAX;
+	info->max_recv_sge = SHM_SGE_MAX;
+	info->max_qp_wr = SHM_WR_MAX;
+	info->max_cqe = SHM_CQE_MAX;
+	info->max_mr = dev->mr_max;
+	info->max_qp = UINT32_MAX;
+	info->max_rdma_read_depth = SHM_RD_DEPTH;
+	info->max_mr_size = SHM_MR_SIZE_MAX;
+	return 0;
+}
+
 /* ---------------- PDs and MRs ---------------- */
 
 static int shm_pd_alloc(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_pd **pdp)
@@ -741,7 +767,7 @@ static int shm_mr_reg(struct rpcrdma_pmd_pd *pd, void *addr, size_t len, uint32_
 	struct shm_mr *mr;
 	int ret;
 
-	if (len > UINT32_MAX * 4096ull)
+	if (len > SHM_MR_SIZE_MAX)
 		return -EINVAL;
 	for (n = 0, idx = dev->mr_hint; n < dev->mr_max; n++, idx = (idx + 1) % dev->mr_max)
 		if (dev->mr_objs[idx] == NULL)
@@ -1506,6 +1532,7 @@ static struct rpcrdma_pmd_ops shm_ops = {
 	.disconnect = shm_disconnect,
 	.event_poll = shm_event_poll,
 	.event_fd = shm_event_fd,
+	.dev_info_get = shm_dev_info_get,
 };
 
 RPCRDMA_PMD_REGISTER(shm_ops)
