@@ -88,9 +88,18 @@ struct shm_dev {
 	size_t area_size;
 	struct rpcrdma_shm_mr *mrs; /* in the area */
 	uint32_t mr_max;
-	uint32_t mr_hint;
-	struct shm_mr **mr_objs; /* index -> our MR object */
-	uint8_t *mr_gen;	 /* index -> last generation used */
+	/*
+	 * MR objects, preallocated: index -> object (rpcrdma_pmd_mr_reg hands
+	 * out &mr_objs[i]; no allocation per registration). Free indexes wait
+	 * in a FIFO so that an index, and so a key, comes back as late as
+	 * possible: a stale rkey matches again only after 255 * mr_max
+	 * registrations.
+	 */
+	struct shm_mr *mr_objs;
+	uint32_t *mr_free; /* FIFO of free indexes, mr_max slots */
+	uint32_t mr_free_head;
+	uint32_t mr_free_len;
+	uint8_t *mr_gen; /* index -> last generation used */
 	struct shm_region regions[RPCRDMA_SHM_REGION_MAX];
 	uint32_t nb_regions;
 	uint32_t next_pd_id;
@@ -108,6 +117,7 @@ struct shm_mr {
 	struct rpcrdma_pmd_mr common;
 	uint32_t index;
 	uint32_t region;
+	bool in_use; /* handed out by mr_reg, not yet deregistered */
 };
 
 struct shm_cqe {
