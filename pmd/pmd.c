@@ -90,6 +90,30 @@ const char *rpcrdma_pmd_dev_driver(const struct rpcrdma_pmd_dev *dev)
 	return dev->ops->name;
 }
 
+int rpcrdma_pmd_dev_info_get(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_dev_info *info)
+{
+	struct rpcrdma_pmd_qp_attr def;
+
+	if (dev == NULL || info == NULL)
+		return -EINVAL;
+	rpcrdma_pmd_qp_attr_init(&def);
+	memset(info, 0, sizeof(*info));
+	info->driver = dev->ops->name;
+	snprintf(info->dev_name, sizeof(info->dev_name), "%s", dev->ops->name);
+	info->transport = RPCRDMA_PMD_TRANSPORT_OTHER;
+	info->max_send_sge = def.max_send_sge;
+	info->max_recv_sge = def.max_recv_sge;
+	info->max_qp_wr = def.max_send_wr;
+	info->max_cqe = def.max_send_wr + def.max_recv_wr;
+	info->max_mr = 1;
+	info->max_qp = 1;
+	info->max_rdma_read_depth = 1;
+	info->max_mr_size = UINT32_MAX;
+	if (dev->ops->dev_info_get == NULL)
+		return 0;
+	return dev->ops->dev_info_get(dev, info);
+}
+
 int rpcrdma_pmd_pd_alloc(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_pd **pd)
 {
 	int ret;
@@ -183,6 +207,7 @@ int rpcrdma_pmd_cq_create(struct rpcrdma_pmd_dev *dev, uint32_t cqe, struct rpcr
 		return ret;
 	(*cq)->dev = dev;
 	(*cq)->nb_qps = 0;
+	(*cq)->nb_wrs = 0;
 	memset(&(*cq)->stats, 0, sizeof((*cq)->stats));
 	dev->nb_cqs++;
 	return 0;
@@ -213,6 +238,38 @@ void rpcrdma_pmd_qp_attr_init(struct rpcrdma_pmd_qp_attr *attr)
 	attr->rnr_timer_us = 10;
 }
 
+/*
+ * Would the QP of @attr overrun its CQ(s)? Every work request may complete
+ * (a QP in error flushes all of them), so the sum over the QPs on a CQ must
+ * fit; a verbs CQ that overruns is an asynchronous CQ error that takes down
+ * every QP on it, a shm one stalls its requesters.
+ */
+static int cq_room_check(const struct rpcrdma_pmd_dev *dev, const struct rpcrdma_pmd_qp_attr *attr)
+{
+	const struct rpcrdma_pmd_cq *scq = attr->send_cq, *rcq = attr->recv_cq;
+	uint64_t s = (uint64_t)scq->nb_wrs + attr->max_send_wr;
+	uint64_t r = (uint64_t)rcq->nb_wrs + attr->max_recv_wr;
+
+	if (scq == rcq) {
+		s += attr->max_recv_wr;
+		r = s;
+	}
+	if (s <= scq->cqe && r <= rcq->cqe)
+		return 0;
+	if (scq == rcq)
+		rpcrdma_pmd_log(dev->ops->name,
+				"qp_create: %u send + %u recv WRs overrun the CQ (%u entries, "
+				"%u taken by the QPs on it)",
+				attr->max_send_wr, attr->max_recv_wr, scq->cqe, scq->nb_wrs);
+	else
+		rpcrdma_pmd_log(dev->ops->name,
+				"qp_create: %u send WRs on a CQ of %u entries (%u taken), %u recv "
+				"WRs on a CQ of %u entries (%u taken): one overruns",
+				attr->max_send_wr, scq->cqe, scq->nb_wrs, attr->max_recv_wr,
+				rcq->cqe, rcq->nb_wrs);
+	return -EINVAL;
+}
+
 int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
 			  struct rpcrdma_pmd_qp **qp)
 {
@@ -224,6 +281,9 @@ int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp
 	    attr->recv_cq->dev != pd->dev || attr->max_send_wr == 0 || attr->max_recv_wr == 0 ||
 	    attr->max_send_sge == 0 || attr->max_recv_sge == 0 || attr->rnr_retry > 7)
 		return -EINVAL;
+	ret = cq_room_check(pd->dev, attr);
+	if (ret < 0)
+		return ret;
 	ret = pd->dev->ops->qp_create(pd, attr, &q);
 	if (ret < 0)
 		return ret;
@@ -232,9 +292,13 @@ int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp
 	q->send_cq = attr->send_cq;
 	q->recv_cq = attr->recv_cq;
 	q->context = attr->context;
+	q->max_send_wr = attr->max_send_wr;
+	q->max_recv_wr = attr->max_recv_wr;
 	memset(&q->stats, 0, sizeof(q->stats));
 	attr->send_cq->nb_qps++;
 	attr->recv_cq->nb_qps++;
+	attr->send_cq->nb_wrs += attr->max_send_wr;
+	attr->recv_cq->nb_wrs += attr->max_recv_wr;
 	pd->nb_qps++;
 	*qp = q;
 	return 0;
@@ -244,16 +308,21 @@ int rpcrdma_pmd_qp_destroy(struct rpcrdma_pmd_qp *qp)
 {
 	struct rpcrdma_pmd_cq *scq, *rcq;
 	struct rpcrdma_pmd_pd *pd;
+	uint32_t swr, rwr;
 
 	if (qp == NULL)
 		return -EINVAL;
 	pd = qp->pd;
 	scq = qp->send_cq;
 	rcq = qp->recv_cq;
+	swr = qp->max_send_wr;
+	rwr = qp->max_recv_wr;
 	rpcrdma_capture_qp_gone(qp); /* the driver's fast path back before it goes */
 	pd->dev->ops->qp_destroy(qp);
 	scq->nb_qps--;
 	rcq->nb_qps--;
+	scq->nb_wrs -= swr;
+	rcq->nb_wrs -= rwr;
 	pd->nb_qps--;
 	return 0;
 }

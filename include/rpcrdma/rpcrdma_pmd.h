@@ -159,10 +159,15 @@ enum rpcrdma_pmd_qp_state {
 
 /** Per-QP counters, written by the driver on the fast path. */
 struct rpcrdma_pmd_qp_stats {
-	uint64_t send_wrs;    /**< send-queue work requests queued */
-	uint64_t recv_wrs;    /**< receives posted */
-	uint64_t doorbells;   /**< flushes that made at least one WR visible */
-	uint64_t rnr_retries; /**< SEND retries because the peer had no receive posted */
+	uint64_t send_wrs;  /**< send-queue work requests queued */
+	uint64_t recv_wrs;  /**< receives posted */
+	uint64_t doorbells; /**< flushes that made at least one WR visible */
+	/**
+	 * SEND retries because the peer had no receive posted, counted where
+	 * the PMD retries in software (shm). On verbs the NIC retries on its
+	 * own and this stays 0: only RNR_RETRY_EXC_ERR shows that it ran out.
+	 */
+	uint64_t rnr_retries;
 };
 
 /** A work request burst function of a driver. */
@@ -201,6 +206,8 @@ struct rpcrdma_pmd_qp {
 	/* second cache line: counters */
 	struct rpcrdma_pmd_qp_stats stats __attribute__((aligned(64)));
 	struct rpcrdma_pmd_cq *recv_cq;
+	uint32_t max_send_wr; /**< as created: what counts against send_cq->nb_wrs */
+	uint32_t max_recv_wr; /**< ... and against recv_cq->nb_wrs */
 } __attribute__((aligned(64)));
 static_assert(offsetof(struct rpcrdma_pmd_qp, stats) == 64, "qp fast path fits one line");
 static_assert(sizeof(struct rpcrdma_pmd_qp) == 128, "qp layout");
@@ -220,6 +227,12 @@ struct rpcrdma_pmd_cq {
 	uint32_t cqe;	 /**< capacity */
 	uint32_t nb_qps; /**< QPs using this CQ (kept by the common layer) */
 	struct rpcrdma_pmd_cq_stats stats;
+	/**
+	 * Work requests the QPs on this CQ may have outstanding against it
+	 * (max_send_wr of those that send here plus max_recv_wr of those that
+	 * receive here), kept by the common layer: never above cqe.
+	 */
+	uint32_t nb_wrs;
 } __attribute__((aligned(64)));
 static_assert(sizeof(struct rpcrdma_pmd_cq) == 64, "cq layout");
 
@@ -262,6 +275,14 @@ struct rpcrdma_pmd_event {
 	struct rpcrdma_pmd_qp *qp;
 	struct rpcrdma_pmd_conn_req *req;
 	struct rpcrdma_pmd_listener *listener;
+	/**
+	 * Bytes of private_data. shm: exactly what the peer sent. verbs: the
+	 * size of the transport's private data field (rdma_cm reports the field,
+	 * not what the peer wrote: 56 for an IB/RoCE connect request, more for a
+	 * reply or a reject), capped at RPCRDMA_PMD_PRIVATE_DATA_MAX, and the
+	 * bytes past what the peer wrote are zero. A protocol that needs the
+	 * length carries it in its own private data (as RFC 8797's does).
+	 */
 	uint8_t private_data_len;
 	uint8_t private_data[RPCRDMA_PMD_PRIVATE_DATA_MAX];
 };
@@ -283,6 +304,62 @@ int rpcrdma_pmd_dev_close(struct rpcrdma_pmd_dev *dev);
 
 /** Name of the driver of @p dev. */
 const char *rpcrdma_pmd_dev_driver(const struct rpcrdma_pmd_dev *dev);
+
+/** What carries a device's traffic. */
+enum rpcrdma_pmd_transport {
+	RPCRDMA_PMD_TRANSPORT_OTHER = 0, /**< unknown to this build */
+	RPCRDMA_PMD_TRANSPORT_SHM = 1,	 /**< shared memory: the requester's lcore copies */
+	RPCRDMA_PMD_TRANSPORT_IB = 2,	 /**< InfiniBand */
+	RPCRDMA_PMD_TRANSPORT_ROCE = 3,	 /**< RoCE: the IB transport over Ethernet */
+	RPCRDMA_PMD_TRANSPORT_IWARP = 4, /**< iWARP */
+};
+
+/** A peer's SEND_WITH_INV can invalidate an MR of rpcrdma_pmd_mr_reg() here. */
+#define RPCRDMA_PMD_DEV_REMOTE_INV 0x1u
+/**
+ * rpcrdma_pmd_mr_reg() of a sub-range of registered memory (fd -1) and its
+ * dereg are cheap enough to do per call on the data path: no system call,
+ * no page pinning, no heap allocation.
+ */
+#define RPCRDMA_PMD_DEV_CHEAP_MR_REG 0x2u
+
+/**
+ * What a device can do; rpcrdma_pmd_dev_info_get() fills it. The limits are
+ * the device's, for one object (one QP, one CQ); a QP's attributes must
+ * stay within them.
+ */
+struct rpcrdma_pmd_dev_info {
+	const char *driver;	  /**< "shm", "verbs" (static storage) */
+	char dev_name[64];	  /**< the device ("mlx5_0"); the driver name if none */
+	uint32_t transport;	  /**< enum rpcrdma_pmd_transport */
+	uint32_t node_type;	  /**< value of enum ibv_node_type (1 CA, 4 RNIC); 0 shm */
+	uint32_t flags;		  /**< RPCRDMA_PMD_DEV_* */
+	uint32_t max_inline_data; /**< largest SEND/RDMA WRITE copied at queue time; 0 none */
+	uint32_t max_send_sge;	  /**< per send work request */
+	uint32_t max_recv_sge;	  /**< per receive */
+	uint32_t max_qp_wr;	  /**< max_send_wr and max_recv_wr, each */
+	uint32_t max_cqe;	  /**< entries of one CQ */
+	uint32_t max_mr;	  /**< MRs on the device at once */
+	uint32_t max_qp;	  /**< QPs on the device at once */
+	/**
+	 * RDMA Reads one QP may have in flight as requester (its initiator
+	 * depth, IB max_rd_atomic): the engine keeps at most this many
+	 * outstanding per connection. On verbs the PMD asks for this much at
+	 * connect and accept; a peer with fewer responder resources lowers it
+	 * for that connection (rdma_cm negotiates the minimum).
+	 */
+	uint32_t max_rdma_read_depth;
+	uint32_t reserved;
+	uint64_t max_mr_size; /**< bytes of one MR */
+};
+
+/**
+ * Fill @p info with what @p dev can do. Drivers that do not say fill in
+ * conservative defaults (those of rpcrdma_pmd_qp_attr_init(), one RDMA Read
+ * in flight, no inline data, no remote invalidation, no cheap registration).
+ * @return 0; -EINVAL: a NULL argument.
+ */
+int rpcrdma_pmd_dev_info_get(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_dev_info *info);
 
 /** Number of registered drivers, and the name of the i-th (NULL past the end). */
 unsigned int rpcrdma_pmd_driver_count(void);
@@ -333,8 +410,17 @@ void rpcrdma_pmd_qp_attr_init(struct rpcrdma_pmd_qp_attr *attr);
 
 /**
  * Create an RC queue pair in state INIT.
- * @return 0; -EINVAL: missing CQ, CQ of another device, or a size of zero or
- *   above the driver's limit; -ENOMEM.
+ *
+ * A CQ must be able to hold every completion its QPs may have outstanding
+ * (a QP in error flushes all of them at once): the QP's max_send_wr counts
+ * against its send CQ and max_recv_wr against its receive CQ (both against
+ * one CQ shared by both), on top of what the QPs already on them count
+ * (rpcrdma_pmd_cq.nb_wrs). Size a CQ shared by n QPs at
+ * n * (max_send_wr + max_recv_wr) at least.
+ *
+ * @return 0; -EINVAL: missing CQ, CQ of another device, a size of zero or
+ *   above the driver's limit, or a CQ that would overrun (logged, with the
+ *   numbers); -ENOMEM. Nothing is created on error.
  */
 int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
 			  struct rpcrdma_pmd_qp **qp);
@@ -354,9 +440,18 @@ int rpcrdma_pmd_listener_close(struct rpcrdma_pmd_listener *listener);
 
 /**
  * Connect @p qp (state INIT) to a listener. Completes with an ESTABLISHED,
- * REJECTED or CONNECT_ERROR event.
- * @return 0: request sent, QP in CONNECTING; -EINVAL: QP not in INIT or
- *   private data too long; -ECONNREFUSED: nobody listens at @p addr.
+ * REJECTED or CONNECT_ERROR event; after REJECTED or CONNECT_ERROR the QP
+ * is back in INIT and may connect again.
+ *
+ * Nobody listening at @p addr is reported one of two ways, and a caller
+ * must handle both: shm knows at once and returns -ECONNREFUSED (QP still
+ * in INIT, no event follows); verbs only learns it from the network (the
+ * peer's CM rejects the request, or it times out) and returns 0, then a
+ * CONNECT_ERROR event comes (QP back in INIT).
+ *
+ * @return 0: request sent, QP in CONNECTING; -EINVAL: QP not in INIT,
+ *   private data too long, or a malformed address; -ECONNREFUSED: nobody
+ *   listens at @p addr (shm).
  */
 int rpcrdma_pmd_connect(struct rpcrdma_pmd_qp *qp, const char *addr, const void *pdata,
 			uint8_t pdata_len);
@@ -390,6 +485,12 @@ int rpcrdma_pmd_event_poll(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_event
 /**
  * A file descriptor that becomes readable when rpcrdma_pmd_event_poll() may
  * have something, for callers that sleep in epoll; -ENOTSUP if none.
+ *
+ * Level-triggered, and only a hint: it may be readable while event_poll()
+ * returns nothing (a message the PMD consumed without producing an event),
+ * and events the PMD already queued do not make it readable. Never read
+ * from it. After it polls readable, call rpcrdma_pmd_event_poll() with n
+ * until it returns fewer than n, then sleep on the descriptor again.
  */
 int rpcrdma_pmd_event_fd(struct rpcrdma_pmd_dev *dev);
 

@@ -97,6 +97,13 @@ struct rpcrdma_pmd_ops {
 	int (*event_poll)(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_event *ev,
 			  unsigned int n);
 	int (*event_fd)(struct rpcrdma_pmd_dev *dev); /**< optional */
+	/**
+	 * Optional: what the device can do. @p info arrives filled with the
+	 * common defaults and driver/dev_name set; the driver overwrites what
+	 * it knows. Control path, but must not block: answer from what
+	 * dev_open stored.
+	 */
+	int (*dev_info_get)(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_dev_info *info);
 
 	/** Registry link, owned by pmd.c. */
 	TAILQ_ENTRY(rpcrdma_pmd_ops) next;

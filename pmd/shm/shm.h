@@ -19,12 +19,14 @@
 #include <rpcrdma/rpcrdma_pmd_driver.h>
 #include <rpcrdma/rpcrdma_shm.h>
 
-#define SHM_DRIVER   "shm"
-#define SHM_SGE_MAX  32	   /* per work request */
-#define SHM_WR_MAX   32768 /* per queue */
-#define SHM_CQE_MAX  (1u << 20)
-#define SHM_MR_DEF   4096 /* MR table entries (devarg mr_max) */
-#define SHM_MR_LIMIT (1u << 20)
+#define SHM_DRIVER	"shm"
+#define SHM_SGE_MAX	32    /* per work request */
+#define SHM_WR_MAX	32768 /* per queue */
+#define SHM_CQE_MAX	(1u << 20)
+#define SHM_MR_DEF	4096 /* MR table entries (devarg mr_max) */
+#define SHM_MR_LIMIT	(1u << 20)
+#define SHM_MR_SIZE_MAX (UINT32_MAX * 4096ull) /* bytes of one MR */
+#define SHM_RD_DEPTH	255		       /* dev_info max_rdma_read_depth */
 
 /* A region of this device: memory registered with a file descriptor. */
 struct shm_region {
@@ -86,9 +88,18 @@ struct shm_dev {
 	size_t area_size;
 	struct rpcrdma_shm_mr *mrs; /* in the area */
 	uint32_t mr_max;
-	uint32_t mr_hint;
-	struct shm_mr **mr_objs; /* index -> our MR object */
-	uint8_t *mr_gen;	 /* index -> last generation used */
+	/*
+	 * MR objects, preallocated: index -> object (rpcrdma_pmd_mr_reg hands
+	 * out &mr_objs[i]; no allocation per registration). Free indexes wait
+	 * in a FIFO so that an index, and so a key, comes back as late as
+	 * possible: a stale rkey matches again only after 255 * mr_max
+	 * registrations.
+	 */
+	struct shm_mr *mr_objs;
+	uint32_t *mr_free; /* FIFO of free indexes, mr_max slots */
+	uint32_t mr_free_head;
+	uint32_t mr_free_len;
+	uint8_t *mr_gen; /* index -> last generation used */
 	struct shm_region regions[RPCRDMA_SHM_REGION_MAX];
 	uint32_t nb_regions;
 	uint32_t next_pd_id;
@@ -106,6 +117,7 @@ struct shm_mr {
 	struct rpcrdma_pmd_mr common;
 	uint32_t index;
 	uint32_t region;
+	bool in_use; /* handed out by mr_reg, not yet deregistered */
 };
 
 struct shm_cqe {

@@ -529,6 +529,7 @@ static int shm_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 	struct shm_dev *dev;
 	uint32_t mr_max = SHM_MR_DEF;
 	struct shm_faults faults;
+	uint32_t i;
 	int ret;
 
 	memset(&faults, 0, sizeof(faults));
@@ -569,11 +570,17 @@ static int shm_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 		(struct rpcrdma_shm_mr *)(void *)((uint8_t *)dev->area + dev->area->mr_table_off);
 
 	dev->mr_objs = calloc(mr_max, sizeof(*dev->mr_objs));
+	dev->mr_free = calloc(mr_max, sizeof(*dev->mr_free));
 	dev->mr_gen = calloc(mr_max, sizeof(*dev->mr_gen));
-	if (dev->mr_objs == NULL || dev->mr_gen == NULL) {
+	if (dev->mr_objs == NULL || dev->mr_free == NULL || dev->mr_gen == NULL) {
 		ret = -ENOMEM;
 		goto err_area;
 	}
+	for (i = 0; i < mr_max; i++) {
+		dev->mr_objs[i].index = i;
+		dev->mr_free[i] = i;
+	}
+	dev->mr_free_len = mr_max;
 	dev->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (dev->epfd < 0) {
 		ret = -errno;
@@ -584,6 +591,7 @@ static int shm_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 
 err_area:
 	free(dev->mr_objs);
+	free(dev->mr_free);
 	free(dev->mr_gen);
 	munmap(dev->area, dev->area_size);
 	close(dev->area_fd);
@@ -619,6 +627,7 @@ static void shm_dev_close(struct rpcrdma_pmd_dev *d)
 	close(dev->epfd);
 	free(dev->evq);
 	free(dev->mr_objs);
+	free(dev->mr_free);
 	free(dev->mr_gen);
 	munmap(dev->area, dev->area_size);
 	close(dev->area_fd);
@@ -628,6 +637,32 @@ static void shm_dev_close(struct rpcrdma_pmd_dev *d)
 static int shm_event_fd(struct rpcrdma_pmd_dev *d)
 {
 	return to_shm_dev(d)->epfd;
+}
+
+/*
+ * shm executes a work request on the requester's lcore at flush time: no
+ * inline copy at queue time, no limit on RDMA Reads in flight but the send
+ * queue (reported as 255, the most an IB CM can negotiate, so an engine
+ * sized for verbs is sized for shm too). SEND_WITH_INV invalidates any MR,
+ * and registering a sub-range of registered memory writes one table entry.
+ */
+static int shm_dev_info_get(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_dev_info *info)
+{
+	struct shm_dev *dev = to_shm_dev(d);
+
+	info->transport = RPCRDMA_PMD_TRANSPORT_SHM;
+	info->node_type = 0;
+	info->flags = RPCRDMA_PMD_DEV_REMOTE_INV | RPCRDMA_PMD_DEV_CHEAP_MR_REG;
+	info->max_inline_data = 0;
+	info->max_send_sge = SHM_SGE_MAX;
+	info->max_recv_sge = SHM_SGE_MAX;
+	info->max_qp_wr = SHM_WR_MAX;
+	info->max_cqe = SHM_CQE_MAX;
+	info->max_mr = dev->mr_max;
+	info->max_qp = UINT32_MAX;
+	info->max_rdma_read_depth = SHM_RD_DEPTH;
+	info->max_mr_size = SHM_MR_SIZE_MAX;
+	return 0;
 }
 
 /* ---------------- PDs and MRs ---------------- */
@@ -736,27 +771,21 @@ static int shm_mr_reg(struct rpcrdma_pmd_pd *pd, void *addr, size_t len, uint32_
 		      uint64_t fd_offset, struct rpcrdma_pmd_mr **mrp)
 {
 	struct shm_dev *dev = to_shm_dev(pd->dev);
-	uint32_t region = RPCRDMA_SHM_REGION_NONE, idx, n;
+	uint32_t region = RPCRDMA_SHM_REGION_NONE, idx;
 	uint64_t region_off;
 	struct shm_mr *mr;
 	int ret;
 
-	if (len > UINT32_MAX * 4096ull)
+	if (len > SHM_MR_SIZE_MAX)
 		return -EINVAL;
-	for (n = 0, idx = dev->mr_hint; n < dev->mr_max; n++, idx = (idx + 1) % dev->mr_max)
-		if (dev->mr_objs[idx] == NULL)
-			break;
-	if (n == dev->mr_max)
+	if (dev->mr_free_len == 0)
 		return -ENOSPC;
-	mr = calloc(1, sizeof(*mr));
-	if (mr == NULL)
-		return -ENOMEM;
+	idx = dev->mr_free[dev->mr_free_head];
+	mr = &dev->mr_objs[idx];
 	if (fd >= 0) {
 		ret = region_add(dev, addr, len, fd, fd_offset, &region);
-		if (ret < 0) {
-			free(mr);
+		if (ret < 0)
 			return ret;
-		}
 	} else {
 		region = region_find(dev, addr, len);
 	}
@@ -767,7 +796,12 @@ static int shm_mr_reg(struct rpcrdma_pmd_pd *pd, void *addr, size_t len, uint32_
 		dev->regions[region].refs++;
 	}
 
-	mr->index = idx;
+	/* taken: off the free FIFO */
+	if (++dev->mr_free_head == dev->mr_max)
+		dev->mr_free_head = 0;
+	dev->mr_free_len--;
+	memset(&mr->common, 0, sizeof(mr->common));
+	mr->in_use = true;
 	mr->region = region;
 	mr->common.addr = addr;
 	mr->common.length = len;
@@ -775,8 +809,6 @@ static int shm_mr_reg(struct rpcrdma_pmd_pd *pd, void *addr, size_t len, uint32_
 	mr->common.lkey = mr->common.rkey = mr_next_key(dev, idx);
 	mr_entry_write(&dev->mrs[idx], mr->common.lkey, 1, access, pd->pd_id, region,
 		       (uintptr_t)addr, len, region_off);
-	dev->mr_objs[idx] = mr;
-	dev->mr_hint = (idx + 1) % dev->mr_max;
 	*mrp = &mr->common;
 	return 0;
 }
@@ -785,15 +817,19 @@ static void shm_mr_dereg(struct rpcrdma_pmd_mr *m)
 {
 	struct shm_dev *dev = to_shm_dev(m->pd->dev);
 	struct shm_mr *mr = to_shm_mr(m);
+	uint32_t tail;
 
 	mr_entry_write(&dev->mrs[mr->index], 0, 0, 0, 0, 0, 0, 0, 0);
-	dev->mr_objs[mr->index] = NULL;
 	if (mr->region != RPCRDMA_SHM_REGION_NONE && --dev->regions[mr->region].refs == 0) {
 		/* peers keep their mappings; the index is never reused */
 		close(dev->regions[mr->region].fd);
 		dev->regions[mr->region].fd = -1;
 	}
-	free(mr);
+	mr->in_use = false;
+	mr->common.lkey = mr->common.rkey = 0;
+	tail = dev->mr_free_head + dev->mr_free_len;
+	dev->mr_free[tail >= dev->mr_max ? tail - dev->mr_max : tail] = mr->index;
+	dev->mr_free_len++;
 }
 
 static int shm_mr_invalidate(struct rpcrdma_pmd_pd *pd, uint32_t rkey)
@@ -804,8 +840,8 @@ static int shm_mr_invalidate(struct rpcrdma_pmd_pd *pd, uint32_t rkey)
 
 	if (idx >= dev->mr_max)
 		return -ENOENT;
-	mr = dev->mr_objs[idx];
-	if (mr == NULL || mr->common.rkey != rkey || mr->common.pd != pd ||
+	mr = &dev->mr_objs[idx];
+	if (!mr->in_use || mr->common.rkey != rkey || mr->common.pd != pd ||
 	    !__atomic_load_n(&dev->mrs[idx].valid, __ATOMIC_ACQUIRE))
 		return -ENOENT;
 	__atomic_store_n(&dev->mrs[idx].valid, 0, __ATOMIC_RELEASE);
@@ -1506,6 +1542,7 @@ static struct rpcrdma_pmd_ops shm_ops = {
 	.disconnect = shm_disconnect,
 	.event_poll = shm_event_poll,
 	.event_fd = shm_event_fd,
+	.dev_info_get = shm_dev_info_get,
 };
 
 RPCRDMA_PMD_REGISTER(shm_ops)

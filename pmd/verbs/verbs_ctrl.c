@@ -369,6 +369,9 @@ static int verbs_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 		goto err_dev;
 	}
 	dev->link_layer = pattr.link_layer;
+	verbs_dev_info_fill(&dev->attr, dev->ctx->device->node_type,
+			    dev->ctx->device->transport_type, pattr.link_layer,
+			    dev->args.inline_max, dev->name, &dev->info);
 	ret = set_nonblock(dev->ctx->async_fd);
 	if (ret < 0)
 		goto err_dev;
@@ -1554,6 +1557,16 @@ static int verbs_event_poll(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_event 
 	return (int)ev_pop(dev, ev, n);
 }
 
+static int verbs_dev_info_get(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_dev_info *info)
+{
+	const struct verbs_dev *dev = to_verbs_dev(d);
+	const char *driver = info->driver;
+
+	*info = dev->info;
+	info->driver = driver;
+	return 0;
+}
+
 static int verbs_event_fd(struct rpcrdma_pmd_dev *d)
 {
 	return to_verbs_dev(d)->epfd;
@@ -1581,6 +1594,7 @@ static struct rpcrdma_pmd_ops verbs_ops = {
 	.disconnect = verbs_disconnect,
 	.event_poll = verbs_event_poll,
 	.event_fd = verbs_event_fd,
+	.dev_info_get = verbs_dev_info_get,
 };
 
 RPCRDMA_PMD_REGISTER(verbs_ops)

@@ -31,9 +31,8 @@
 #include "verbs_config.h"
 #include "verbs_xlate.h"
 
-#define VERBS_DRIVER	   RPCRDMA_VERBS_DRIVER
-#define VERBS_QP_INDEX_MAX 65536u /* QPs per device (16 bits of the wr_id tag) */
-#define VERBS_POLL_CHUNK   32	  /* ibv_wc / ibv_recv_wr on the stack per call */
+#define VERBS_DRIVER	 RPCRDMA_VERBS_DRIVER
+#define VERBS_POLL_CHUNK 32 /* ibv_wc / ibv_recv_wr on the stack per call */
 
 #if defined(__GNUC__)
 #define verbs_likely(x)	  __builtin_expect(!!(x), 1)
@@ -76,9 +75,10 @@ struct verbs_dev {
 	uint8_t port;
 	uint8_t link_layer; /* IBV_LINK_LAYER_* */
 	struct ibv_device_attr attr;
-	enum verbs_send_path send_path; /* what QP creation tries first */
-	bool cq_ex;			/* CQs are extended CQs */
-	bool fatal;			/* device fatal or removed: nothing works any more */
+	struct rpcrdma_pmd_dev_info info; /* filled at open (verbs_dev_info_fill) */
+	enum verbs_send_path send_path;	  /* what QP creation tries first */
+	bool cq_ex;			  /* CQs are extended CQs */
+	bool fatal;			  /* device fatal or removed: nothing works any more */
 	bool path_logged;
 	struct rdma_event_channel *cm; /* non-blocking */
 	int epfd;		       /* event_fd(): the CM channel and the async fd */

@@ -487,3 +487,45 @@ enum verbs_async_action verbs_async_action(enum ibv_event_type type)
 		return VERBS_ASYNC_IGNORE;
 	}
 }
+
+static uint32_t nonneg(int v)
+{
+	return v < 0 ? 0 : (uint32_t)v;
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+void verbs_dev_info_fill(const struct ibv_device_attr *da, enum ibv_node_type node,
+			 enum ibv_transport_type transport, uint8_t link_layer, uint32_t inline_max,
+			 const char *name, struct rpcrdma_pmd_dev_info *info)
+{
+	snprintf(info->dev_name, sizeof(info->dev_name), "%s", name);
+	switch (transport) {
+	case IBV_TRANSPORT_IB:
+		info->transport = link_layer == IBV_LINK_LAYER_ETHERNET ? RPCRDMA_PMD_TRANSPORT_ROCE
+									: RPCRDMA_PMD_TRANSPORT_IB;
+		break;
+	case IBV_TRANSPORT_IWARP:
+		info->transport = RPCRDMA_PMD_TRANSPORT_IWARP;
+		break;
+	default:
+		info->transport = RPCRDMA_PMD_TRANSPORT_OTHER;
+		break;
+	}
+	info->node_type = node < 0 ? 0 : (uint32_t)node;
+	/* ibv_reg_mr of the whole range: SEND_WITH_INV of its rkey is refused */
+	info->flags = 0;
+	info->max_inline_data = inline_max;
+	info->max_send_sge = min_u32(nonneg(da->max_sge), VERBS_SGE_MAX);
+	info->max_recv_sge = nonneg(da->max_sge);
+	info->max_qp_wr = nonneg(da->max_qp_wr);
+	info->max_cqe = nonneg(da->max_cqe);
+	info->max_mr = nonneg(da->max_mr);
+	info->max_qp = min_u32(nonneg(da->max_qp), VERBS_QP_INDEX_MAX);
+	/* rdma_conn_param.initiator_depth is 8 bits */
+	info->max_rdma_read_depth = min_u32(nonneg(da->max_qp_init_rd_atom), 255);
+	info->max_mr_size = da->max_mr_size;
+}

@@ -69,6 +69,7 @@ static inline int verbs_err_null(void)
  * table). A completion whose tag is not the one of the QP at that index
  * belongs to a destroyed QP and is dropped.
  */
+#define VERBS_QP_INDEX_MAX  65536u /* QPs per device (16 bits of the tag) */
 #define VERBS_WRID_RECV	    (1ull << 31)
 #define VERBS_WRID_SLOT_MAX (1u << 31)
 
@@ -361,5 +362,17 @@ enum verbs_async_action {
 };
 
 enum verbs_async_action verbs_async_action(enum ibv_event_type type);
+
+/*
+ * What a device can do, as rpcrdma_pmd_dev_info_get() reports it, from what
+ * dev_open queried: @da (ibv_query_device), the device's node and transport
+ * types, the port's link layer (ibv_query_port) and the inline= device
+ * argument. Limits are clamped to what the PMD itself supports (SGEs per WR,
+ * QPs per device) and negative values read as 0. Whole-range registrations
+ * (ibv_reg_mr) are neither remotely invalidatable nor cheap.
+ */
+void verbs_dev_info_fill(const struct ibv_device_attr *da, enum ibv_node_type node,
+			 enum ibv_transport_type transport, uint8_t link_layer, uint32_t inline_max,
+			 const char *name, struct rpcrdma_pmd_dev_info *info);
 
 #endif /* RPCRDMA_PMD_VERBS_XLATE_H */

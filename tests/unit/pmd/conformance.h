@@ -25,7 +25,9 @@ struct ep {
 	bool server;
 	bool xproc; /* the halves are in different processes */
 	const char *pmd;
-	char addr[64];
+	char addr[64];			  /* where this case's server listens */
+	char noaddr[64];		  /* where nobody listens */
+	struct rpcrdma_pmd_dev_info info; /* of the device under test */
 	int oob;
 	struct rpcrdma_pmd_dev *dev;
 	struct rpcrdma_pmd_pd *pd;
@@ -45,7 +47,9 @@ struct tcase {
 	const char *client_devargs;
 	bool xproc_only;
 	bool inproc_only;
-	bool kills_peer; /* the client process dies in the case: no closing barrier */
+	bool kills_peer;       /* the client process dies in the case: no closing barrier */
+	const char *shm_only;  /* why the case only makes sense on shm (skipped elsewhere) */
+	bool needs_remote_inv; /* skipped where dev_info lacks RPCRDMA_PMD_DEV_REMOTE_INV */
 };
 
 extern const struct tcase tcases[];
@@ -95,5 +99,19 @@ void put_recv_bufs(struct ep *ep, const struct rpcrdma_pmd_wc *wc, unsigned int 
 bool post_send1(struct rpcrdma_pmd_qp *qp, const struct rpcrdma_pmd_send_wr *wr);
 
 uint64_t now_ms(void);
+
+/* The device under test is the shm PMD (exact private data, software RNR retries, ...). */
+static inline bool ep_is_shm(const struct ep *ep)
+{
+	return ep->info.transport == RPCRDMA_PMD_TRANSPORT_SHM;
+}
+
+/*
+ * The private data of @ev is @len bytes of @want: exactly on shm; on verbs
+ * rdma_cm reports the transport's field size, so at least @len bytes with
+ * zeros after them (rpcrdma_pmd_event.private_data_len).
+ */
+bool pdata_is(const struct ep *ep, const struct rpcrdma_pmd_event *ev, const uint8_t *want,
+	      unsigned int len);
 
 #endif

@@ -501,8 +501,13 @@ static void access_server(struct ep *ep)
 			rb.addr = (uintptr_t)chunk;
 			rb.len = 64;
 			rb.rkey = mr->rkey;
+			/*
+			 * shm: the next table index. verbs: the next mlx5 mkey
+			 * index may be a valid pool MR of this PD: change the
+			 * key byte of this one instead.
+			 */
 			if (v == ACC_BAD_RKEY)
-				rb.rkey = mr->rkey + 0x100; /* next table index */
+				rb.rkey = ep_is_shm(ep) ? mr->rkey + 0x100 : mr->rkey ^ 0xff;
 			if (v == ACC_OUT_OF_BOUNDS)
 				rb.addr += 4096 - 32; /* 32 bytes past the end */
 		}
@@ -571,9 +576,21 @@ static void access_client(struct ep *ep)
 
 /* ---- rnr_exceeded: no receive posted; bounded retries, then RNR_RETRY_EXC_ERR ---- */
 
+/* Two RNR retries 2 ms apart. On verbs the responder's QP sets the delay (min_rnr_timer). */
+static void rnr_attr(struct ep *ep, struct rpcrdma_pmd_qp_attr *attr)
+{
+	ep_qp_attr(ep, attr);
+	attr->rnr_retry = 2;
+	attr->rnr_timer_us = 2000;
+}
+
 static void rnr_exceeded_server(struct ep *ep)
 {
-	struct rpcrdma_pmd_qp *qp = connect_one(ep, NULL);
+	struct rpcrdma_pmd_qp_attr attr;
+	struct rpcrdma_pmd_qp *qp;
+
+	rnr_attr(ep, &attr);
+	qp = connect_one(ep, &attr);
 
 	oob_sync(ep, "rnr");
 	/* the requester's error does not move the responder's QP */
@@ -590,9 +607,7 @@ static void rnr_exceeded_client(struct ep *ep)
 	uint64_t t0;
 	unsigned int n, i;
 
-	ep_qp_attr(ep, &attr);
-	attr.rnr_retry = 2;
-	attr.rnr_timer_us = 2000;
+	rnr_attr(ep, &attr);
 	qp = connect_one(ep, &attr);
 	if (qp != NULL) {
 		CHECK(ep, post_inline_recv(ep, qp, 4096));
@@ -610,7 +625,8 @@ static void rnr_exceeded_client(struct ep *ep)
 		CHECK(ep, n == 4);
 		/* two retries 2 ms apart: at least 4 ms */
 		CHECK(ep, now_ms() - t0 >= 4);
-		CHECK(ep, qp->stats.rnr_retries == 2);
+		/* counted where the PMD retries in software; the NIC does not say */
+		CHECK(ep, qp->stats.rnr_retries == (ep_is_shm(ep) ? 2 : 0));
 		for (i = 0; i < n; i++) {
 			if (wc[i].opcode == RPCRDMA_PMD_WC_RECV) {
 				CHECK(ep, wc[i].status == RPCRDMA_PMD_WC_WR_FLUSH_ERR);
@@ -663,7 +679,7 @@ static void rnr_retry_client(struct ep *ep)
 	oob_sync(ep, "sent");
 	if (qp != NULL) {
 		CHECK(ep, poll_n(ep, &wc, 1, WAIT) == 1 && wc.status == RPCRDMA_PMD_WC_SUCCESS);
-		CHECK(ep, qp->stats.rnr_retries > 0);
+		CHECK(ep, ep_is_shm(ep) ? qp->stats.rnr_retries > 0 : qp->stats.rnr_retries == 0);
 	}
 	inl_put(ep, b);
 }
@@ -805,17 +821,23 @@ static void local_errors_client(struct ep *ep)
 		struct rpcrdma_pmd_wc wc;
 		struct rbuf rb;
 
+		/*
+		 * An inline SEND is copied by the CPU at queue time and its lkey
+		 * never checked (verbs): send more than max_inline_data.
+		 */
+		uint32_t len = ep->info.max_inline_data >= 64 ? ep->info.max_inline_data + 1 : 64;
+
 		oob_get(ep, &rb, sizeof(rb));
 		memset(&wr, 0, sizeof(wr));
 		wr.wr_id = 9;
 		wr.opcode = RPCRDMA_PMD_WR_SEND;
-		sge = sge_of(ep->set->inline_pool, b, 64);
+		sge = sge_of(ep->set->inline_pool, b, len);
 		if (v == LOC_BAD_LKEY) {
 			sge.lkey ^= 0x80; /* another generation of the same entry */
 		} else if (v == LOC_BOUNDS) {
 			struct rpcrdma_pmd_mr *pmr = ep->set->inline_pool->mr;
 
-			sge.addr = (uintptr_t)pmr->addr + pmr->length - 32;
+			sge.addr = (uintptr_t)pmr->addr + pmr->length - len / 2;
 		} else {
 			CHECK(ep, rpcrdma_pmd_mr_reg(ep->pd, b, 4096, 0, -1, 0, &ro) == 0);
 			if (ro != NULL)
@@ -930,20 +952,21 @@ static void pdata_server(struct ep *ep)
 {
 	struct rpcrdma_pmd_qp *qp = ep_qp_create(ep, NULL);
 	struct rpcrdma_pmd_event ev;
-	uint8_t pd[56];
+	uint8_t pd[56], want[56];
 	unsigned int i;
 
 	for (i = 0; i < 56; i++)
 		pd[i] = (uint8_t)(0xa0 + i);
-	CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, &ev));
-	CHECK(ep, ev.private_data_len == 56);
 	for (i = 0; i < 56; i++)
-		CHECK(ep, ev.private_data[i] == (uint8_t)i);
+		want[i] = (uint8_t)i;
+	CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, &ev));
+	CHECK(ep, pdata_is(ep, &ev, want, 56));
 	CHECK(ep, rpcrdma_pmd_accept(ev.req, qp, pd, 57) == -EINVAL); /* req still pending */
 	CHECK(ep, rpcrdma_pmd_reject(ev.req, pd, 20) == 0);
 
 	CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, &ev));
-	CHECK(ep, ev.private_data_len == 1 && ev.private_data[0] == 0x55);
+	want[0] = 0x55;
+	CHECK(ep, pdata_is(ep, &ev, want, 1));
 	CHECK(ep, rpcrdma_pmd_accept(ev.req, qp, pd, 56) == 0);
 	CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_ESTABLISHED, qp, NULL));
 	oob_sync(ep, "established");
@@ -953,7 +976,7 @@ static void pdata_client(struct ep *ep)
 {
 	struct rpcrdma_pmd_qp *qp = ep_qp_create(ep, NULL);
 	struct rpcrdma_pmd_event ev;
-	uint8_t pd[57], one = 0x55;
+	uint8_t pd[57], want[56], one = 0x55;
 	unsigned int i;
 
 	for (i = 0; i < 57; i++)
@@ -965,20 +988,24 @@ static void pdata_client(struct ep *ep)
 	CHECK(ep, rpcrdma_pmd_connect(qp, ep->addr, pd, 57) == -EINVAL);
 	CHECK(ep, rpcrdma_pmd_connect(qp, ep->addr, pd, 56) == 0);
 	CHECK(ep, rpcrdma_pmd_connect(qp, ep->addr, pd, 56) == -EINVAL); /* not in INIT */
+	for (i = 0; i < 56; i++)
+		want[i] = (uint8_t)(0xa0 + i);
 	CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_REJECTED, qp, &ev));
-	CHECK(ep, ev.private_data_len == 20);
-	for (i = 0; i < 20; i++)
-		CHECK(ep, ev.private_data[i] == (uint8_t)(0xa0 + i));
+	CHECK(ep, pdata_is(ep, &ev, want, 20));
 	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_INIT);
 
 	CHECK(ep, rpcrdma_pmd_connect(qp, ep->addr, &one, 1) == 0);
 	CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_ESTABLISHED, qp, &ev));
-	CHECK(ep, ev.private_data_len == 56 && ev.private_data[55] == 0xa0 + 55);
+	CHECK(ep, pdata_is(ep, &ev, want, 56));
 	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_RTS);
 	oob_sync(ep, "established");
 }
 
-/* ---- connect_refused: nobody listens ---- */
+/*
+ * ---- connect_refused: nobody listens. shm knows at once (-ECONNREFUSED);
+ * verbs learns it from the network: 0, then CONNECT_ERROR. Either way the
+ * QP is in INIT afterwards ----
+ */
 
 static void refused_server(struct ep *ep)
 {
@@ -988,17 +1015,37 @@ static void refused_server(struct ep *ep)
 static void refused_client(struct ep *ep)
 {
 	struct rpcrdma_pmd_qp *qp = ep_qp_create(ep, NULL);
+	int ret;
 
-	if (qp != NULL) {
-		CHECK(ep, rpcrdma_pmd_connect(qp, "@rpcrdma-conf-nobody-listens", NULL, 0) ==
-				  -ECONNREFUSED);
-		CHECK(ep, qp->state == RPCRDMA_PMD_QPS_INIT);
+	if (qp == NULL)
+		return;
+	ret = rpcrdma_pmd_connect(qp, ep->noaddr, NULL, 0);
+	if (ep_is_shm(ep)) {
+		CHECK(ep, ret == -ECONNREFUSED);
+	} else {
+		CHECK(ep, ret == 0 || ret == -ECONNREFUSED);
+		if (ret == 0)
+			CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_CONNECT_ERROR, qp, NULL));
 	}
+	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_INIT);
 }
 
-/* ---- qp100: a hundred connected QPs at once; each message on its own QP ---- */
+/*
+ * ---- qp100: a hundred connected QPs at once on one CQ; each message on its
+ * own QP. Small QPs (8 + 8 WRs): the CQ holds what all of them may complete ----
+ */
 
 #define NQP 100
+
+static struct rpcrdma_pmd_qp *qp100_create(struct ep *ep)
+{
+	struct rpcrdma_pmd_qp_attr attr;
+
+	ep_qp_attr(ep, &attr);
+	attr.max_send_wr = 8;
+	attr.max_recv_wr = 8;
+	return ep_qp_create(ep, &attr);
+}
 
 static void qp100_server(struct ep *ep)
 {
@@ -1009,7 +1056,7 @@ static void qp100_server(struct ep *ep)
 
 	memset(got, 0, sizeof(got));
 	for (i = 0; i < NQP; i++) {
-		qps[i] = ep_qp_create(ep, NULL);
+		qps[i] = qp100_create(ep);
 		if (qps[i] == NULL)
 			return;
 		CHECK(ep, post_inline_recv(ep, qps[i], 4096));
@@ -1022,8 +1069,9 @@ static void qp100_server(struct ep *ep)
 			continue;
 		if (ev.type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST) {
 			unsigned int idx = ev.private_data[0] | ev.private_data[1] << 8;
+			uint8_t want[2] = { (uint8_t)idx, (uint8_t)(idx >> 8) };
 
-			CHECK(ep, ev.private_data_len == 2 && idx < NQP);
+			CHECK(ep, pdata_is(ep, &ev, want, 2) && idx < NQP);
 			if (idx < NQP)
 				CHECK(ep, rpcrdma_pmd_accept(ev.req, qps[idx], NULL, 0) == 0);
 			accepted++;
@@ -1060,7 +1108,7 @@ static void qp100_client(struct ep *ep)
 	for (i = 0; i < NQP; i++) {
 		uint8_t pd[2] = { (uint8_t)i, (uint8_t)(i >> 8) };
 
-		qps[i] = ep_qp_create(ep, NULL);
+		qps[i] = qp100_create(ep);
 		msg[i] = inl_get(ep);
 		if (qps[i] == NULL || msg[i] == NULL)
 			return;
@@ -1219,6 +1267,64 @@ out:
 	if (b != NULL)
 		CHECK(ep, rpcrdma_pmd_mr_dereg(b) == 0);
 	inl_put(ep, buf);
+}
+
+/*
+ * ---- cq_overrun: a QP whose work requests would overrun its CQ(s), given
+ * the QPs already on them, is refused with -EINVAL; destroying a QP gives
+ * its share back ----
+ */
+
+static void cq_overrun_half(struct ep *ep)
+{
+	struct rpcrdma_pmd_cq *cq = NULL, *scq = NULL;
+	struct rpcrdma_pmd_qp *a = NULL, *b = NULL;
+	struct rpcrdma_pmd_qp_attr attr;
+	uint32_t c;
+
+	CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 64, &cq) == 0);
+	CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 16, &scq) == 0);
+	if (cq == NULL || scq == NULL)
+		goto out;
+	c = cq->cqe; /* at least 64: the driver may round up */
+	CHECK(ep, c >= 64 && cq->nb_wrs == 0);
+	rpcrdma_pmd_qp_attr_init(&attr);
+	attr.send_cq = attr.recv_cq = cq;
+	attr.max_send_wr = c / 2;
+	attr.max_recv_wr = c - c / 2;
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &a) == 0); /* exactly full */
+	CHECK(ep, cq->nb_wrs == c && cq->nb_qps == 2);		  /* send and recv CQ */
+	attr.max_send_wr = 1;
+	attr.max_recv_wr = 1;
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &b) == -EINVAL);
+	CHECK(ep, cq->nb_wrs == c && cq->nb_qps == 2); /* send and recv CQ */
+	if (a != NULL)
+		CHECK(ep, rpcrdma_pmd_qp_destroy(a) == 0);
+	a = NULL;
+	CHECK(ep, cq->nb_wrs == 0 && cq->nb_qps == 0);
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &b) == 0);
+	CHECK(ep, cq->nb_wrs == 2);
+	if (b != NULL)
+		CHECK(ep, rpcrdma_pmd_qp_destroy(b) == 0);
+	b = NULL;
+
+	/* separate CQs: sends count against the send CQ only */
+	attr.send_cq = scq;
+	attr.max_send_wr = scq->cqe + 1;
+	attr.max_recv_wr = 8;
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &a) == -EINVAL);
+	CHECK(ep, scq->nb_wrs == 0 && cq->nb_wrs == 0);
+	attr.max_send_wr = scq->cqe;
+	attr.max_recv_wr = c;
+	CHECK(ep, rpcrdma_pmd_qp_create(ep->pd, &attr, &a) == 0);
+	CHECK(ep, scq->nb_wrs == scq->cqe && cq->nb_wrs == c);
+	if (a != NULL)
+		CHECK(ep, rpcrdma_pmd_qp_destroy(a) == 0);
+out:
+	if (cq != NULL)
+		CHECK(ep, rpcrdma_pmd_cq_destroy(cq) == 0);
+	if (scq != NULL)
+		CHECK(ep, rpcrdma_pmd_cq_destroy(scq) == 0);
 }
 
 /* ---- devargs: unknown keys and bad values are refused ---- */
@@ -1406,7 +1512,7 @@ static void killed_client(struct ep *ep)
 const struct tcase tcases[] = {
 	{ "send_recv", send_recv_server, send_recv_client },
 	{ "unsignaled", unsignaled_server, unsignaled_client },
-	{ "send_with_inv", send_inv_server, send_inv_client },
+	{ "send_with_inv", send_inv_server, send_inv_client, .needs_remote_inv = true },
 	{ "rdma_write", rdma_write_server, rdma_write_client },
 	{ "rdma_read", rdma_read_server, rdma_read_client },
 	{ "rdma_access_errors", access_server, access_client },
@@ -1420,11 +1526,16 @@ const struct tcase tcases[] = {
 	{ "connect_refused", refused_server, refused_client },
 	{ "qp100", qp100_server, qp100_client },
 	{ "stream_2_lcores", stream_server, stream_client },
-	{ "mr_table", mr_table_half, mr_table_half, "mr_max=5", "mr_max=5" },
-	{ "devargs", devargs_half, devargs_half },
-	{ "fault_fail_wr", fail_wr_server, fail_wr_client, NULL, "fail_wr=2" },
-	{ "fault_drop_after_sends", drop_server, drop_client, NULL, "drop_after_sends=2" },
-	{ "fault_cq_delay", delay_server, delay_client, NULL, "cq_delay=3" },
+	{ "cq_overrun", cq_overrun_half, cq_overrun_half },
+	{ "mr_table", mr_table_half, mr_table_half, "mr_max=5", "mr_max=5",
+	  .shm_only = "shm devargs mr_max and shm key layout" },
+	{ "devargs", devargs_half, devargs_half, .shm_only = "shm device arguments" },
+	{ "fault_fail_wr", fail_wr_server, fail_wr_client, NULL, "fail_wr=2",
+	  .shm_only = "shm fault injection" },
+	{ "fault_drop_after_sends", drop_server, drop_client, NULL, "drop_after_sends=2",
+	  .shm_only = "shm fault injection" },
+	{ "fault_cq_delay", delay_server, delay_client, NULL, "cq_delay=3",
+	  .shm_only = "shm fault injection" },
 	{ "peer_killed", killed_server, killed_client, NULL, NULL, .xproc_only = true,
 	  .kills_peer = true },
 };

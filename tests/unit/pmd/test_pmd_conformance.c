@@ -5,8 +5,22 @@
  *   test_pmd_conformance <pmd> inproc   server half on this lcore, client on another
  *   test_pmd_conformance <pmd> xproc    client halves in a second process (re-exec)
  *
- * Exit 77 when the PMD has no device here (for example "verbs" without an
- * RDMA NIC), 1 when any check of either half failed.
+ * Addresses: shm listens on "@rpcrdma-conf-<pid>-<case>" (abstract UNIX
+ * sockets). verbs needs a local address of an RDMA device, from the
+ * environment:
+ *
+ *   RPCRDMA_TEST_VERBS_ADDR=IP[:PORT]  listen and connect there; case i uses
+ *                                      PORT + i (default PORT 31049); IPv6
+ *                                      as [ADDR]:PORT or ADDR
+ *   RPCRDMA_TEST_VERBS_DEVARGS=...     device arguments (rpcrdma_verbs.h),
+ *                                      e.g. "dev=mlx5_0" or "ip=192.0.2.1"
+ *
+ * Cases that only make sense on shm (its devargs, MR table limits, fault
+ * injection, software RNR counters) and SEND_WITH_INV where dev_info says a
+ * peer cannot invalidate an MR are skipped with the reason printed.
+ *
+ * Exit 77 when the PMD cannot run here (verbs: the variables unset, or no
+ * RDMA device), 1 when any check of either half failed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +43,109 @@
 #define OOB_TIMEOUT 20000 /* ms */
 #define WAIT_MS	    5000
 
+#define VERBS_ADDR_ENV	  "RPCRDMA_TEST_VERBS_ADDR"
+#define VERBS_DEVARGS_ENV "RPCRDMA_TEST_VERBS_DEVARGS"
+#define VERBS_PORT_DEF	  31049
+
 pid_t conformance_child_pid;
+
+/* The device under test, as the probe found it; the same in both processes. */
+static struct rpcrdma_pmd_dev_info conf_info;
+static bool conf_verbs;
+static const char *conf_devargs; /* verbs: every case opens with these */
+static char conf_host[48];	 /* verbs: "192.0.2.1" or "[2001:db8::1]" */
+static unsigned int conf_port;
+
+bool pdata_is(const struct ep *ep, const struct rpcrdma_pmd_event *ev, const uint8_t *want,
+	      unsigned int len)
+{
+	unsigned int i;
+
+	if (ep_is_shm(ep) ? ev->private_data_len != len : ev->private_data_len < len)
+		return false;
+	if (len != 0 && memcmp(ev->private_data, want, len) != 0)
+		return false;
+	for (i = len; i < ev->private_data_len; i++)
+		if (ev->private_data[i] != 0)
+			return false;
+	return true;
+}
+
+/*
+ * RPCRDMA_TEST_VERBS_ADDR: "IP", "IP:PORT", "[IPv6]", "[IPv6]:PORT" or a
+ * bare IPv6 address. The verbs PMD checks the address itself; this only
+ * splits off the port. -1 with a message when malformed.
+ */
+static int verbs_addr_env(const char *s)
+{
+	const char *colon, *port = NULL;
+	size_t hlen;
+	char *end;
+	unsigned long p;
+
+	if (s[0] == '[') {
+		colon = strchr(s, ']');
+		if (colon == NULL || (colon[1] != '\0' && colon[1] != ':'))
+			goto bad;
+		hlen = (size_t)(colon - s) + 1;
+		if (colon[1] == ':')
+			port = colon + 2;
+		if (hlen >= sizeof(conf_host))
+			goto bad;
+		memcpy(conf_host, s, hlen);
+		conf_host[hlen] = '\0';
+	} else if ((colon = strchr(s, ':')) != NULL && strchr(colon + 1, ':') == NULL) {
+		hlen = (size_t)(colon - s);
+		if (hlen == 0 || hlen >= sizeof(conf_host))
+			goto bad;
+		memcpy(conf_host, s, hlen);
+		conf_host[hlen] = '\0';
+		port = colon + 1;
+	} else if (colon != NULL) {
+		if (snprintf(conf_host, sizeof(conf_host), "[%s]", s) >= (int)sizeof(conf_host))
+			goto bad;
+	} else {
+		if (snprintf(conf_host, sizeof(conf_host), "%s", s) >= (int)sizeof(conf_host))
+			goto bad;
+	}
+	conf_port = VERBS_PORT_DEF;
+	if (port != NULL) {
+		errno = 0;
+		p = strtoul(port, &end, 10);
+		if (errno != 0 || end == port || *end != '\0' || p == 0 || p + nb_tcases > 65535)
+			goto bad;
+		conf_port = (unsigned int)p;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "%s=\"%s\": expected IP[:PORT] (IPv6 as [ADDR]:PORT), PORT 1..%u\n",
+		VERBS_ADDR_ENV, s, 65535 - nb_tcases);
+	return -1;
+}
+
+/* Where case @idx listens, and where nobody does. */
+static void conf_addrs(struct ep *ep, unsigned int idx, int parent_pid)
+{
+	if (conf_verbs) {
+		snprintf(ep->addr, sizeof(ep->addr), "%s:%u", conf_host, conf_port + idx);
+		snprintf(ep->noaddr, sizeof(ep->noaddr), "%s:%u", conf_host, conf_port + nb_tcases);
+	} else {
+		snprintf(ep->addr, sizeof(ep->addr), "@rpcrdma-conf-%d-%u", parent_pid, idx);
+		snprintf(ep->noaddr, sizeof(ep->noaddr), "@rpcrdma-conf-nobody-listens-%d",
+			 parent_pid);
+	}
+}
+
+/* Why case @tc does not run on the device under test; NULL: it runs. */
+static const char *case_skip(const struct tcase *tc)
+{
+	if (tc->shm_only != NULL && conf_info.transport != RPCRDMA_PMD_TRANSPORT_SHM)
+		return tc->shm_only;
+	if (tc->needs_remote_inv && !(conf_info.flags & RPCRDMA_PMD_DEV_REMOTE_INV))
+		return "dev_info: a peer's SEND_WITH_INV cannot invalidate an MR of this device "
+		       "(whole-range registrations)";
+	return NULL;
+}
 
 uint64_t now_ms(void)
 {
@@ -296,7 +412,7 @@ static int ep_open(struct ep *ep, const char *devargs)
 	sp.cache_size = 8;
 	ret = rpcrdma_mempool_set_create(&sp, ep->pd, &ep->set);
 	CHECK(ep, ret == 0);
-	CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 1024, &ep->cq) == 0);
+	CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 2048, &ep->cq) == 0); /* qp100: 100 x 16 */
 	if (ep->server)
 		CHECK(ep, rpcrdma_pmd_listen(ep->dev, ep->addr, &ep->listener) == 0);
 	return ret;
@@ -325,10 +441,13 @@ static void run_half(struct ep *ep, const struct tcase *tc, unsigned int idx, in
 	char tag[OOB_TAG];
 	int before = ep->failures;
 
-	snprintf(ep->addr, sizeof(ep->addr), "@rpcrdma-conf-%d-%u", parent_pid, idx);
+	conf_addrs(ep, idx, parent_pid);
+	ep->info = conf_info;
 	ep->nb_qps = 0;
 	ep->listener = NULL;
-	if (ep_open(ep, ep->server ? tc->server_devargs : tc->client_devargs) != 0) {
+	if (ep_open(ep, conf_verbs   ? conf_devargs
+			: ep->server ? tc->server_devargs
+				     : tc->client_devargs) != 0) {
 		ep->failures++;
 		return;
 	}
@@ -347,8 +466,17 @@ static void run_half(struct ep *ep, const struct tcase *tc, unsigned int idx, in
 	fflush(stdout);
 }
 
-static bool case_runs(const struct tcase *tc, bool xproc)
+static bool case_runs(const struct tcase *tc, bool xproc, bool server)
 {
+	const char *why = case_skip(tc);
+
+	if (why != NULL) {
+		if (server) {
+			printf("skip %-24s (%s)\n", tc->name, why);
+			fflush(stdout);
+		}
+		return false;
+	}
 	return xproc ? !tc->inproc_only : !tc->xproc_only;
 }
 
@@ -387,7 +515,7 @@ static int run_inproc(const char *pmd)
 	for (i = 0; i < nb_tcases; i++) {
 		struct inproc_arg arg = { .ep = &cli, .tc = &tcases[i], .idx = i };
 
-		if (!case_runs(&tcases[i], false))
+		if (!case_runs(&tcases[i], false, true))
 			continue;
 		if (rte_eal_remote_launch(client_lcore, &arg, lcore) != 0)
 			return 1;
@@ -413,7 +541,7 @@ static int run_peer(const char *pmd, int oob, int parent_pid)
 	cli.oob = oob;
 	cli.xproc = true;
 	for (i = 0; i < nb_tcases; i++)
-		if (case_runs(&tcases[i], true))
+		if (case_runs(&tcases[i], true, false))
 			run_half(&cli, &tcases[i], i, parent_pid);
 	return cli.failures != 0 ? 1 : 0;
 }
@@ -447,7 +575,7 @@ static int run_xproc(const char *prog, const char *pmd, const char *child_lcores
 	srv.pmd = pmd;
 	srv.oob = sv[0];
 	for (i = 0; i < nb_tcases; i++) {
-		if (!case_runs(&tcases[i], true))
+		if (!case_runs(&tcases[i], true, true))
 			continue;
 		run_half(&srv, &tcases[i], i, getpid());
 	}
@@ -455,7 +583,7 @@ static int run_xproc(const char *prog, const char *pmd, const char *child_lcores
 	if (waitpid(conformance_child_pid, &status, 0) != conformance_child_pid)
 		return 1;
 	for (i = 0; i < nb_tcases; i++)
-		if (strcmp(tcases[i].name, "peer_killed") == 0)
+		if (strcmp(tcases[i].name, "peer_killed") == 0 && case_skip(&tcases[i]) == NULL)
 			killed = true;
 	if (killed ? !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
 		   : !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
@@ -492,23 +620,81 @@ static void pick_cpus(int *a, int *b)
 		*b = *a;
 }
 
+/*
+ * The verbs PMD's address and device arguments from the environment.
+ * 0: go on; 77: skip (said why); 1: malformed.
+ */
+static int verbs_env(void)
+{
+	const char *addr = getenv(VERBS_ADDR_ENV);
+
+	conf_verbs = true;
+	conf_devargs = getenv(VERBS_DEVARGS_ENV);
+	if (addr == NULL || addr[0] == '\0') {
+		printf("SKIP: the verbs conformance run needs a local address of an RDMA device: "
+		       "set %s=IP[:PORT] (and %s=dev=NAME or ip=IP to choose the device)\n",
+		       VERBS_ADDR_ENV, VERBS_DEVARGS_ENV);
+		return 77;
+	}
+	return verbs_addr_env(addr) < 0 ? 1 : 0;
+}
+
+/* Open the PMD once: does it run here, and what can its device do. 0, 77 or 1. */
+static int probe(const char *pmd)
+{
+	struct rpcrdma_pmd_dev *dev;
+	int ret;
+
+	ret = rpcrdma_pmd_dev_open(pmd, conf_devargs, &dev);
+	if (ret == -ENOENT || ret == -ENODEV) {
+		if (ret == -ENOENT)
+			printf("SKIP: PMD \"%s\" is not built in\n", pmd);
+		else if (conf_verbs)
+			printf("SKIP: PMD \"%s\" has no device here (%s=\"%s\"; set %s to "
+			       "dev=NAME or ip=IP of an RDMA device, and %s=IP[:PORT])\n",
+			       pmd, VERBS_DEVARGS_ENV, conf_devargs ? conf_devargs : "",
+			       VERBS_DEVARGS_ENV, VERBS_ADDR_ENV);
+		else
+			printf("SKIP: PMD \"%s\" has no device on this machine\n", pmd);
+		return 77;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "dev_open(%s, \"%s\"): %s\n", pmd, conf_devargs ? conf_devargs : "",
+			strerror(-ret));
+		return 1;
+	}
+	ret = rpcrdma_pmd_dev_info_get(dev, &conf_info);
+	rpcrdma_pmd_dev_close(dev);
+	if (ret < 0) {
+		fprintf(stderr, "dev_info_get(%s): %s\n", pmd, strerror(-ret));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct rpcrdma_pmd_dev *probe;
 	char lcores[32], child_lcores[16];
 	int a, b, ret;
 	bool xproc;
 
 	pick_cpus(&a, &b);
 	if (argc == 6 && strcmp(argv[1], "--peer") == 0) {
+		if (strcmp(argv[2], "verbs") == 0 && verbs_env() != 0)
+			return 1;
 		ret = rpcrdma_mempool_eal_init(argv[0], argv[5]);
-		if (ret < 0)
+		if (ret < 0 || probe(argv[2]) != 0)
 			return 1;
 		return run_peer(argv[2], atoi(argv[3]), atoi(argv[4]));
 	}
 	if (argc != 3 || (strcmp(argv[2], "inproc") != 0 && strcmp(argv[2], "xproc") != 0)) {
 		fprintf(stderr, "usage: %s <pmd> inproc|xproc\n", argv[0]);
 		return 1;
+	}
+	if (strcmp(argv[1], "verbs") == 0) {
+		ret = verbs_env();
+		if (ret != 0)
+			return ret;
 	}
 	xproc = strcmp(argv[2], "xproc") == 0;
 	if (xproc) {
@@ -525,17 +711,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "EAL init failed: %s\n", strerror(-ret));
 		return 1;
 	}
-	ret = rpcrdma_pmd_dev_open(argv[1], NULL, &probe);
-	if (ret == -ENOENT || ret == -ENODEV) {
-		printf("SKIP: PMD \"%s\" %s\n", argv[1],
-		       ret == -ENOENT ? "is not built in" : "has no device on this machine");
-		return 77;
-	}
-	if (ret < 0) {
-		fprintf(stderr, "dev_open(%s): %s\n", argv[1], strerror(-ret));
-		return 1;
-	}
-	rpcrdma_pmd_dev_close(probe);
+	ret = probe(argv[1]);
+	if (ret != 0)
+		return ret;
+	printf("%s: device %s, transport %u, flags 0x%x, inline %u, read depth %u\n", argv[1],
+	       conf_info.dev_name, conf_info.transport, conf_info.flags, conf_info.max_inline_data,
+	       conf_info.max_rdma_read_depth);
 	signal(SIGPIPE, SIG_IGN);
 	return xproc ? run_xproc(argv[0], argv[1], child_lcores) : run_inproc(argv[1]);
 }

@@ -3,7 +3,8 @@
  * verbs PMD: the pure translations (pmd/verbs/verbs_xlate.[ch]), without a
  * device: errno conversion, wr_id tags, send work requests, completion
  * status and flags, device arguments and their errors, addresses, access
- * flags, the RNR timer code, and the rdma_cm and asynchronous event maps.
+ * flags, the RNR timer code, the rdma_cm and asynchronous event maps, and
+ * the device capabilities of ibv_query_device.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -504,6 +505,89 @@ static void test_async_map(void)
 	CHECK_EQ(verbs_async_action(IBV_EVENT_PATH_MIG), VERBS_ASYNC_IGNORE);
 }
 
+/* An mlx5-like ConnectX device as ibv_query_device fills it. */
+static void cx_attr(struct ibv_device_attr *da)
+{
+	memset(da, 0, sizeof(*da));
+	da->max_mr_size = 0xffffffffffffffffull;
+	da->max_qp = 262144;
+	da->max_qp_wr = 32768;
+	da->max_sge = 30;
+	da->max_cq = 16777216;
+	da->max_cqe = 4194303;
+	da->max_mr = 16777216;
+	da->max_qp_rd_atom = 16;
+	da->max_qp_init_rd_atom = 16;
+	da->phys_port_cnt = 1;
+}
+
+static void test_dev_info(void)
+{
+	struct rpcrdma_pmd_dev_info info;
+	struct ibv_device_attr da;
+
+	cx_attr(&da);
+	memset(&info, 0xa5, sizeof(info));
+	info.driver = "verbs";
+	verbs_dev_info_fill(&da, IBV_NODE_CA, IBV_TRANSPORT_IB, IBV_LINK_LAYER_ETHERNET, 64,
+			    "mlx5_0", &info);
+	CHECK(strcmp(info.driver, "verbs") == 0); /* left to the common layer */
+	CHECK(strcmp(info.dev_name, "mlx5_0") == 0);
+	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_ROCE);
+	CHECK_EQ(info.node_type, IBV_NODE_CA);
+	CHECK_EQ(info.flags, 0); /* whole-range MRs: no remote invalidation, not cheap */
+	CHECK_EQ(info.max_inline_data, 64);
+	CHECK_EQ(info.max_send_sge, 30);
+	CHECK_EQ(info.max_recv_sge, 30);
+	CHECK_EQ(info.max_qp_wr, 32768);
+	CHECK_EQ(info.max_cqe, 4194303);
+	CHECK_EQ(info.max_mr, 16777216);
+	CHECK_EQ(info.max_qp, VERBS_QP_INDEX_MAX); /* the PMD's wr_id tags bound it */
+	CHECK_EQ(info.max_rdma_read_depth, 16);	   /* the initiator depth, not max_qp_rd_atom */
+	CHECK(info.max_mr_size == 0xffffffffffffffffull);
+
+	/* InfiniBand link layer; more SGEs than a PMD work request carries */
+	da.max_sge = 64;
+	da.max_qp_init_rd_atom = 4;
+	da.max_qp_rd_atom = 64;
+	da.max_qp = 100;
+	verbs_dev_info_fill(&da, IBV_NODE_CA, IBV_TRANSPORT_IB, IBV_LINK_LAYER_INFINIBAND, 0,
+			    "mlx5_1", &info);
+	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_IB);
+	CHECK_EQ(info.max_send_sge, VERBS_SGE_MAX);
+	CHECK_EQ(info.max_recv_sge, 64);
+	CHECK_EQ(info.max_rdma_read_depth, 4);
+	CHECK_EQ(info.max_qp, 100);
+	CHECK_EQ(info.max_inline_data, 0);
+
+	/* iWARP (an RNIC), a device that reports nonsense, a long name */
+	da.max_qp_wr = -1;
+	da.max_cqe = -5;
+	da.max_sge = -1;
+	da.max_mr = -1;
+	da.max_qp = -1;
+	da.max_qp_init_rd_atom = 1000;
+	verbs_dev_info_fill(&da, IBV_NODE_RNIC, IBV_TRANSPORT_IWARP, IBV_LINK_LAYER_ETHERNET, 0,
+			    "iwp0s0123456789012345678901234567890123456789012345678901234567890",
+			    &info);
+	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_IWARP);
+	CHECK_EQ(info.node_type, IBV_NODE_RNIC);
+	CHECK_EQ(info.max_qp_wr, 0);
+	CHECK_EQ(info.max_cqe, 0);
+	CHECK_EQ(info.max_send_sge, 0);
+	CHECK_EQ(info.max_recv_sge, 0);
+	CHECK_EQ(info.max_mr, 0);
+	CHECK_EQ(info.max_qp, 0);
+	CHECK_EQ(info.max_rdma_read_depth, 255);
+	CHECK_EQ(strlen(info.dev_name), sizeof(info.dev_name) - 1);
+
+	/* a transport this build does not know */
+	verbs_dev_info_fill(&da, IBV_NODE_UNSPECIFIED, IBV_TRANSPORT_UNSPECIFIED,
+			    IBV_LINK_LAYER_UNSPECIFIED, 0, "x", &info);
+	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_OTHER);
+	CHECK_EQ(info.node_type, IBV_NODE_UNSPECIFIED);
+}
+
 int main(void)
 {
 	test_errno();
@@ -517,5 +601,6 @@ int main(void)
 	test_rnr();
 	test_cm_map();
 	test_async_map();
+	test_dev_info();
 	return check_result("verbs_xlate");
 }
