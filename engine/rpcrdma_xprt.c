@@ -41,7 +41,7 @@
 enum xprt_wr_type {
 	WR_RECV,      /* a receive: owner is a struct xprt_rx */
 	WR_CALL_SEND, /* a call's Send: owner is a struct rpcrdma_xprt_call */
-	WR_SVC_READ,  /* an RDMA Read pulling a read chunk: struct rpcrdma_svc_call */
+	WR_SVC_READ,  /* an RDMA Read pulling a read chunk: struct rpcrdma_xprt_svc_call */
 	WR_SVC_WRITE, /* an RDMA Write of a reply */
 	WR_SVC_SEND,  /* a reply's Send (or RDMA_ERROR) */
 };
@@ -114,12 +114,12 @@ enum svc_state {
 	SVC_DONE,		 /* return every buffer and the slot */
 };
 
-struct rpcrdma_svc_call {
+struct rpcrdma_xprt_svc_call {
 	struct xprt_wr tag_read, tag_write, tag_send;
 	enum svc_state state;
 	struct rpcrdma_xprt *xprt;
-	TAILQ_ENTRY(rpcrdma_svc_call) link;
-	struct rpcrdma_svc_call *next_free;
+	TAILQ_ENTRY(rpcrdma_xprt_svc_call) link;
+	struct rpcrdma_xprt_svc_call *next_free;
 	bool queued;
 	bool lost;	   /* the connection went */
 	bool credited;	   /* the reply was accounted as a reply (credit_resp_reply) */
@@ -151,7 +151,7 @@ struct rpcrdma_svc_call {
 };
 
 TAILQ_HEAD(call_fifo, rpcrdma_xprt_call);
-TAILQ_HEAD(svc_fifo, rpcrdma_svc_call);
+TAILQ_HEAD(svc_fifo, rpcrdma_xprt_svc_call);
 
 struct rpcrdma_xprt {
 	uint32_t magic;
@@ -187,9 +187,9 @@ struct rpcrdma_xprt {
 	uint32_t calls_busy;
 	/* responder */
 	struct rpcrdma_credit_resp cresp;
-	struct rpcrdma_svc_call *svcs;
+	struct rpcrdma_xprt_svc_call *svcs;
 	uint32_t nsvcs;
-	struct rpcrdma_svc_call *svc_free;
+	struct rpcrdma_xprt_svc_call *svc_free;
 	struct svc_fifo svc_wait;
 	uint32_t svc_active;
 	uint32_t reads_out;
@@ -219,7 +219,7 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st)
 }
 
 static void call_process(struct rpcrdma_xprt_call *call);
-static void svc_process(struct rpcrdma_svc_call *svc);
+static void svc_process(struct rpcrdma_xprt_svc_call *svc);
 static void conn_lost(struct rpcrdma_xprt *x);
 
 /* ------------------------------------------------------------ setup */
@@ -404,7 +404,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->call_free = c;
 	}
 	for (i = x->nsvcs; i-- > 0;) {
-		struct rpcrdma_svc_call *s = &x->svcs[i];
+		struct rpcrdma_xprt_svc_call *s = &x->svcs[i];
 
 		s->tag_read.type = WR_SVC_READ;
 		s->tag_write.type = WR_SVC_WRITE;
@@ -1181,32 +1181,32 @@ drop:
 
 /* ------------------------------------------------------------ responder */
 
-const struct rpcrdma_rpc_msg *rpcrdma_svc_call_msg(const struct rpcrdma_svc_call *s)
+const struct rpcrdma_rpc_msg *rpcrdma_xprt_svc_call_msg(const struct rpcrdma_xprt_svc_call *s)
 {
 	return &s->msg;
 }
 
-struct rpcrdma_xdr_dec *rpcrdma_svc_call_args(struct rpcrdma_svc_call *s)
+struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call *s)
 {
 	return &s->args;
 }
 
-struct rpcrdma_xprt *rpcrdma_svc_call_xprt(const struct rpcrdma_svc_call *s)
+struct rpcrdma_xprt *rpcrdma_xprt_svc_call_xprt(const struct rpcrdma_xprt_svc_call *s)
 {
 	return s->xprt;
 }
 
-void rpcrdma_svc_call_set_priv(struct rpcrdma_svc_call *s, void *priv)
+void rpcrdma_xprt_svc_call_set_priv(struct rpcrdma_xprt_svc_call *s, void *priv)
 {
 	s->priv = priv;
 }
 
-void *rpcrdma_svc_call_priv(const struct rpcrdma_svc_call *s)
+void *rpcrdma_xprt_svc_call_priv(const struct rpcrdma_xprt_svc_call *s)
 {
 	return s->priv;
 }
 
-struct rpcrdma_xdr_enc *rpcrdma_svc_call_reply_enc(struct rpcrdma_svc_call *s)
+struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_mempool *pool = s->xprt->ipool;
 	struct rpcrdma_xdr_region mem;
@@ -1221,7 +1221,7 @@ struct rpcrdma_xdr_enc *rpcrdma_svc_call_reply_enc(struct rpcrdma_svc_call *s)
 	return &s->reply;
 }
 
-static void svc_wait(struct rpcrdma_svc_call *s)
+static void svc_wait(struct rpcrdma_xprt_svc_call *s)
 {
 	if (!s->queued) {
 		TAILQ_INSERT_TAIL(&s->xprt->svc_wait, s, link);
@@ -1229,7 +1229,7 @@ static void svc_wait(struct rpcrdma_svc_call *s)
 	}
 }
 
-int rpcrdma_svc_call_reply(struct rpcrdma_svc_call *s)
+int rpcrdma_xprt_svc_call_reply(struct rpcrdma_xprt_svc_call *s)
 {
 	if (s->state != SVC_DISPATCHED || s->reply_buf == NULL)
 		return -EINVAL;
@@ -1246,7 +1246,7 @@ int rpcrdma_svc_call_reply(struct rpcrdma_svc_call *s)
 	return 0;
 }
 
-void rpcrdma_svc_call_drop(struct rpcrdma_svc_call *s)
+void rpcrdma_xprt_svc_call_drop(struct rpcrdma_xprt_svc_call *s)
 {
 	if (s->state != SVC_DISPATCHED)
 		return;
@@ -1256,14 +1256,14 @@ void rpcrdma_svc_call_drop(struct rpcrdma_svc_call *s)
 		svc_process(s);
 }
 
-static void svc_error(struct rpcrdma_svc_call *s, uint32_t code)
+static void svc_error(struct rpcrdma_xprt_svc_call *s, uint32_t code)
 {
 	s->err_code = code;
 	s->state = SVC_REPLY_READY;
 }
 
 /* Chunk buffers for every read chunk; false when a pool is empty (wait). */
-static int svc_chunk_bufs(struct rpcrdma_svc_call *s)
+static int svc_chunk_bufs(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	uint16_t i;
@@ -1287,7 +1287,7 @@ static int svc_chunk_bufs(struct rpcrdma_svc_call *s)
 }
 
 /* The reads are done (or there were none): the call's stream, its RPC header, dispatch. */
-static void svc_dispatch(struct rpcrdma_svc_call *s)
+static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 
@@ -1307,7 +1307,7 @@ static void svc_dispatch(struct rpcrdma_svc_call *s)
 	s->in_cb = false;
 }
 
-static void svc_stage_reads(struct rpcrdma_svc_call *s)
+static void svc_stage_reads(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 
@@ -1331,7 +1331,7 @@ static void svc_stage_reads(struct rpcrdma_svc_call *s)
 }
 
 /* Encode an RDMA_ERROR into the slot's header area and stage its Send. */
-static void svc_stage_error(struct rpcrdma_svc_call *s, uint32_t code, int grant)
+static void svc_stage_error(struct rpcrdma_xprt_svc_call *s, uint32_t code, int grant)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	struct rpcrdma_pmd_send_wr *wr;
@@ -1359,7 +1359,7 @@ static void svc_stage_error(struct rpcrdma_svc_call *s, uint32_t code, int grant
 }
 
 /* Marshal and stage the reply: its Writes, then its Send. */
-static void svc_stage_reply(struct rpcrdma_svc_call *s, int grant)
+static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	struct rpcrdma_marshal_reply_plan *rp = &s->rplan;
@@ -1416,7 +1416,7 @@ static void svc_stage_reply(struct rpcrdma_svc_call *s, int grant)
 	}
 }
 
-static void svc_release(struct rpcrdma_svc_call *s)
+static void svc_release(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	uint16_t i;
@@ -1444,7 +1444,7 @@ static void svc_release(struct rpcrdma_svc_call *s)
 	x->svc_active--;
 }
 
-static void svc_process(struct rpcrdma_svc_call *s)
+static void svc_process(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	enum svc_state prev;
@@ -1549,7 +1549,7 @@ static void svc_process(struct rpcrdma_svc_call *s)
 static void svc_run_waiters(struct rpcrdma_xprt *x)
 {
 	struct svc_fifo todo;
-	struct rpcrdma_svc_call *s;
+	struct rpcrdma_xprt_svc_call *s;
 
 	if (TAILQ_EMPTY(&x->svc_wait))
 		return;
@@ -1564,7 +1564,7 @@ static void svc_run_waiters(struct rpcrdma_xprt *x)
 
 static void server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
-	struct rpcrdma_svc_call *s;
+	struct rpcrdma_xprt_svc_call *s;
 	struct rpcrdma_hdr *h;
 	int ret;
 
@@ -1682,7 +1682,7 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 		break;
 	}
 	case WR_SVC_READ: {
-		struct rpcrdma_svc_call *s = t->owner;
+		struct rpcrdma_xprt_svc_call *s = t->owner;
 
 		x->sq_out--;
 		x->reads_out--;
@@ -1693,7 +1693,7 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 		break;
 	}
 	case WR_SVC_WRITE: {
-		struct rpcrdma_svc_call *s = t->owner;
+		struct rpcrdma_xprt_svc_call *s = t->owner;
 
 		x->sq_out--;
 		s->writes_done++;
@@ -1703,7 +1703,7 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 		break;
 	}
 	case WR_SVC_SEND: {
-		struct rpcrdma_svc_call *s = t->owner;
+		struct rpcrdma_xprt_svc_call *s = t->owner;
 
 		x->sq_out--;
 		s->send_done = true;
@@ -1739,7 +1739,7 @@ static void conn_lost(struct rpcrdma_xprt *x)
 		}
 	}
 	for (i = 0; i < x->nsvcs; i++) {
-		struct rpcrdma_svc_call *s = &x->svcs[i];
+		struct rpcrdma_xprt_svc_call *s = &x->svcs[i];
 
 		if (s->state != SVC_FREE)
 			s->lost = true;

@@ -25,9 +25,9 @@
  * Responder (RPCRDMA_XPRT_SERVER): every call received is decoded, its read
  * chunks pulled with RDMA Read (into chunk-pool buffers, at most read_depth
  * Reads in flight), and handed to the recv_call callback as a struct
- * rpcrdma_svc_call. The upper layer decodes the arguments from the call's
+ * rpcrdma_xprt_svc_call. The upper layer decodes the arguments from the call's
  * stream, encodes the reply into the call's reply stream and calls
- * rpcrdma_svc_call_reply(), then or later; or rpcrdma_svc_call_drop().
+ * rpcrdma_xprt_svc_call_reply(), then or later; or rpcrdma_xprt_svc_call_drop().
  *
  * Connection states (enum rpcrdma_xprt_state) and credits (rpcrdma_credit.h)
  * are per connection, as are the version, the direction and the inline
@@ -97,7 +97,7 @@ int rpcrdma_xprt_pdata_decode(struct rpcrdma_xprt_pdata *pd, const void *buf, si
 struct rpcrdma_mempool_set;
 struct rpcrdma_xprt;
 struct rpcrdma_xprt_call;
-struct rpcrdma_svc_call;
+struct rpcrdma_xprt_svc_call;
 
 /** The role of a connection. */
 enum rpcrdma_xprt_role {
@@ -204,17 +204,18 @@ typedef void (*rpcrdma_xprt_call_cb_t)(void *arg, struct rpcrdma_xprt_call *call
 
 /**
  * Responder: a call arrived. The svc call is the upper layer's until it
- * calls rpcrdma_svc_call_reply() or rpcrdma_svc_call_drop() (now, from the
+ * calls rpcrdma_xprt_svc_call_reply() or rpcrdma_xprt_svc_call_drop() (now, from the
  * callback, or later from the same lcore). The arguments stream and the
  * RPC header stay valid until then.
  */
-typedef void (*rpcrdma_xprt_recv_call_cb_t)(void *ctx, struct rpcrdma_svc_call *call);
+typedef void (*rpcrdma_xprt_recv_call_cb_t)(void *ctx, struct rpcrdma_xprt_svc_call *call);
 
 /**
  * Responder: a reply was sent (status 0) or could not be (negative); the
  * DDP-eligible result buffers it named may be reused. Optional.
  */
-typedef void (*rpcrdma_xprt_reply_done_cb_t)(void *ctx, struct rpcrdma_svc_call *call, int status);
+typedef void (*rpcrdma_xprt_reply_done_cb_t)(void *ctx, struct rpcrdma_xprt_svc_call *call,
+					     int status);
 
 /** Connection parameters; initialise with rpcrdma_xprt_params_init(). */
 struct rpcrdma_xprt_params {
@@ -473,13 +474,13 @@ int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *ms
 /* ------------------------------------------------ responder */
 
 /** The decoded RPC call header. */
-const struct rpcrdma_rpc_msg *rpcrdma_svc_call_msg(const struct rpcrdma_svc_call *call);
+const struct rpcrdma_rpc_msg *rpcrdma_xprt_svc_call_msg(const struct rpcrdma_xprt_svc_call *call);
 
 /**
  * The arguments: a decoding stream positioned after the RPC call header,
  * DDP-eligible data in place in the read chunks' buffers.
  */
-struct rpcrdma_xdr_dec *rpcrdma_svc_call_args(struct rpcrdma_svc_call *call);
+struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call *call);
 
 /**
  * The reply's encoding stream over an inline buffer: write the RPC reply
@@ -490,14 +491,14 @@ struct rpcrdma_xdr_dec *rpcrdma_svc_call_args(struct rpcrdma_svc_call *call);
  * @return
  *   The stream, or NULL when the inline pool is empty (try again later).
  */
-struct rpcrdma_xdr_enc *rpcrdma_svc_call_reply_enc(struct rpcrdma_svc_call *call);
+struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_call *call);
 
 /** The connection a call came on. */
-struct rpcrdma_xprt *rpcrdma_svc_call_xprt(const struct rpcrdma_svc_call *call);
+struct rpcrdma_xprt *rpcrdma_xprt_svc_call_xprt(const struct rpcrdma_xprt_svc_call *call);
 
 /** A pointer the upper layer keeps with the call. */
-void rpcrdma_svc_call_set_priv(struct rpcrdma_svc_call *call, void *priv);
-void *rpcrdma_svc_call_priv(const struct rpcrdma_svc_call *call);
+void rpcrdma_xprt_svc_call_set_priv(struct rpcrdma_xprt_svc_call *call, void *priv);
+void *rpcrdma_xprt_svc_call_priv(const struct rpcrdma_xprt_svc_call *call);
 
 /**
  * Send the reply encoded in the reply stream: inline, with RDMA Writes into
@@ -508,10 +509,10 @@ void *rpcrdma_svc_call_priv(const struct rpcrdma_svc_call *call);
  *   0 (the call is the engine's again); -ENOTCONN: the connection is gone,
  *   the call is dropped; -EINVAL: no reply stream, or not a dispatched call.
  */
-int rpcrdma_svc_call_reply(struct rpcrdma_svc_call *call);
+int rpcrdma_xprt_svc_call_reply(struct rpcrdma_xprt_svc_call *call);
 
 /** Drop a call without a reply; its buffers go back. */
-void rpcrdma_svc_call_drop(struct rpcrdma_svc_call *call);
+void rpcrdma_xprt_svc_call_drop(struct rpcrdma_xprt_svc_call *call);
 
 #ifdef __cplusplus
 }
