@@ -26,7 +26,9 @@
 #include <rpcrdma/rpcrdma_hdr.h>
 #include <rpcrdma/rpcrdma_marshal.h>
 #include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_xprt.h>
+#include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #define XPRT_MAGIC     0x78707274u /* "xprt" */
 #define XPRT_BURST     32	   /* completions per poll */
@@ -128,6 +130,7 @@ struct rpcrdma_xprt_svc_call {
 	bool in_cb;	   /* inside recv_call: reply and drop only set the state */
 	uint32_t err_code; /* SVC_REPLY_READY: an RDMA_ERROR to send; 0: the reply */
 	uint32_t xid;
+	int rpc_ret; /* what decoding the RPC header returned (its length or an error) */
 	void *priv;
 	struct xprt_rx *rx; /* the call's receive */
 	uint16_t nbufs;
@@ -148,6 +151,8 @@ struct rpcrdma_xprt_svc_call {
 	struct rpcrdma_xdr_dec args;
 	struct rpcrdma_xdr_enc reply;
 	struct rpcrdma_marshal_reply_plan rplan;
+	/* the dispatcher's request (rpcrdma_xprt_svc.h): no allocation per call */
+	struct rpcrdma_svc_req req;
 };
 
 TAILQ_HEAD(call_fifo, rpcrdma_xprt_call);
@@ -1196,6 +1201,16 @@ struct rpcrdma_xprt *rpcrdma_xprt_svc_call_xprt(const struct rpcrdma_xprt_svc_ca
 	return s->xprt;
 }
 
+int rpcrdma_xprt_svc_call_rpc_status(const struct rpcrdma_xprt_svc_call *s)
+{
+	return s->rpc_ret < 0 ? s->rpc_ret : 0;
+}
+
+struct rpcrdma_svc_req *rpcrdma_xprt_svc_call_req(struct rpcrdma_xprt_svc_call *s)
+{
+	return &s->req;
+}
+
 void rpcrdma_xprt_svc_call_set_priv(struct rpcrdma_xprt_svc_call *s, void *priv)
 {
 	s->priv = priv;
@@ -1286,25 +1301,42 @@ static int svc_chunk_bufs(struct rpcrdma_xprt_svc_call *s)
 	return 0;
 }
 
+/* RPC header errors a call can be answered for (RPC_MISMATCH, AUTH_BADCRED: rpcrdma_svc.h). */
+static bool rpc_answerable(int err)
+{
+	return err == -RPCRDMA_E_RPCVERS || err == -RPCRDMA_E_OPAQUE_BOUND ||
+	       err == -RPCRDMA_E_GIDS || err == -RPCRDMA_E_AUTH_LEN;
+}
+
 /* The reads are done (or there were none): the call's stream, its RPC header, dispatch. */
 static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 
-	if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0 ||
-	    rpcrdma_xprt_get_rpc(&s->args, &s->msg) != 0 || s->msg.type != RPCRDMA_RPC_CALL ||
-	    s->msg.xid != s->xid) {
-		/* no RPC call to answer: drop it (the upper layer never sees it) */
-		x->st.dropped++;
-		s->state = SVC_DONE;
-		return;
-	}
+	if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0)
+		goto drop;
+	/* a failed decode leaves these: not taken for a call */
+	s->msg.xid = ~s->xid;
+	s->msg.type = RPCRDMA_RPC_REPLY;
+	s->rpc_ret = rpcrdma_xprt_get_rpc(&s->args, &s->msg);
+	if (s->msg.type != RPCRDMA_RPC_CALL || s->msg.xid != s->xid)
+		goto drop;
+	if (s->rpc_ret == 0)
+		s->rpc_ret = (int)s->msg.hdr_len;
+	else if (!(x->p.flags & RPCRDMA_XPRT_F_RPC_ERRORS) || !rpc_answerable(s->rpc_ret))
+		goto drop;
 	s->state = SVC_DISPATCHED;
 	x->work++;
 	/* svc_process() goes on with whatever state the callback leaves */
 	s->in_cb = true;
 	x->p.recv_call(x->p.ctx, s);
 	s->in_cb = false;
+	return;
+
+drop:
+	/* no RPC call to answer: the upper layer never sees it */
+	x->st.dropped++;
+	s->state = SVC_DONE;
 }
 
 static void svc_stage_reads(struct rpcrdma_xprt_svc_call *s)

@@ -182,6 +182,16 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st);
  * chunk is used only when the reply does not fit inline (RFC 8166).
  */
 #define RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS (1u << 2)
+/**
+ * Responder: hand recv_call also the calls whose RPC header has another
+ * rpcvers (-RPCRDMA_E_RPCVERS) or a malformed credential
+ * (-RPCRDMA_E_OPAQUE_BOUND, -RPCRDMA_E_GIDS, -RPCRDMA_E_AUTH_LEN), so that
+ * they are answered RPC_MISMATCH or AUTH_BADCRED (rpcrdma_svc_dispatch()
+ * does); rpcrdma_xprt_svc_call_rpc_status() tells, and only xid, type and
+ * (for RPCVERS) rpcvers of the header are then set. Default off: those
+ * calls are dropped. rpcrdma_xprt_svc_bind() sets it.
+ */
+#define RPCRDMA_XPRT_F_RPC_ERRORS (1u << 3)
 
 /**
  * Callback of a requester's call: status 0 and the reply's decoding stream,
@@ -492,6 +502,12 @@ struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call 
  *   The stream, or NULL when the inline pool is empty (try again later).
  */
 struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_call *call);
+
+/**
+ * How the call's RPC header decoded: 0, or (with RPCRDMA_XPRT_F_RPC_ERRORS
+ * only) the rpcrdma_rpc_decode() error it is to be answered for.
+ */
+int rpcrdma_xprt_svc_call_rpc_status(const struct rpcrdma_xprt_svc_call *call);
 
 /** The connection a call came on. */
 struct rpcrdma_xprt *rpcrdma_xprt_svc_call_xprt(const struct rpcrdma_xprt_svc_call *call);
