@@ -15,6 +15,7 @@
  * grant) sit in a FIFO that each poll runs again.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
@@ -27,6 +28,7 @@
 #include <rpcrdma/rpcrdma_marshal.h>
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_svc.h>
+#include <rpcrdma/rpcrdma_telemetry.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
@@ -161,6 +163,8 @@ TAILQ_HEAD(svc_fifo, rpcrdma_xprt_svc_call);
 struct rpcrdma_xprt {
 	uint32_t magic;
 	enum rpcrdma_xprt_state state;
+	uint64_t id;			 /* telemetry: /rpcrdma/conn,<id> */
+	LIST_ENTRY(rpcrdma_xprt) listed; /* in xprt_list (under xprt_list_lock) */
 	struct rpcrdma_xprt_params p;
 	uint32_t vers;
 	bool backward;
@@ -226,6 +230,152 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st)
 static void call_process(struct rpcrdma_xprt_call *call);
 static void svc_process(struct rpcrdma_xprt_svc_call *svc);
 static void conn_lost(struct rpcrdma_xprt *x);
+
+/* ------------------------------------------------------------ telemetry */
+
+/*
+ * Every connection is listed for the telemetry provider ("xprt"), whose
+ * callbacks run on EAL's telemetry thread under the telemetry module's lock
+ * and then take xprt_list_lock: a connection is unlisted (under that lock)
+ * before it is freed. The counters are read while the owning lcore writes
+ * them: relaxed, possibly a poll behind, never torn on 64-bit targets.
+ */
+static pthread_mutex_t xprt_list_lock = PTHREAD_MUTEX_INITIALIZER;
+static LIST_HEAD(, rpcrdma_xprt) xprt_list = LIST_HEAD_INITIALIZER(xprt_list);
+static uint64_t xprt_next_id = 1;
+static pthread_once_t xprt_tel_once = PTHREAD_ONCE_INIT;
+
+static unsigned int tel_list(void *arg, uint64_t *ids, unsigned int max)
+{
+	struct rpcrdma_xprt *x;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&xprt_list_lock);
+	LIST_FOREACH(x, &xprt_list, listed)
+	{
+		if (n == max)
+			break;
+		ids[n++] = x->id;
+	}
+	pthread_mutex_unlock(&xprt_list_lock);
+	return n;
+}
+
+#define RD(v) __atomic_load_n(&(v), __ATOMIC_RELAXED)
+
+static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *kv)
+{
+	const struct rpcrdma_xprt_stats *st = &x->st;
+	bool cli = x->p.role == RPCRDMA_XPRT_CLIENT;
+
+	rpcrdma_telemetry_kv_u64(kv, "id", x->id);
+	rpcrdma_telemetry_kv_str(kv, "role", cli ? "client" : "server");
+	rpcrdma_telemetry_kv_str(kv, "state", rpcrdma_xprt_state_name(RD(x->state)));
+	rpcrdma_telemetry_kv_u64(kv, "vers", x->vers);
+	rpcrdma_telemetry_kv_u64(kv, "send_inline", RD(x->mconn.send_inline));
+	rpcrdma_telemetry_kv_u64(kv, "recv_inline", RD(x->mconn.recv_inline));
+	rpcrdma_telemetry_kv_u64(kv, "peer_remote_inv", RD(x->peer.remote_inv));
+	rpcrdma_telemetry_kv_u64(kv, "recvs_posted", RD(x->rx_posted));
+	rpcrdma_telemetry_kv_u64(kv, "sq_outstanding", RD(x->sq_out));
+	if (cli) {
+		/* the requester's credit state (rpcrdma_credit.h) */
+		rpcrdma_telemetry_kv_u64(kv, "credit_max", x->creq.max);
+		rpcrdma_telemetry_kv_u64(kv, "credit_grant", RD(x->creq.grant));
+		rpcrdma_telemetry_kv_u64(kv, "credit_outstanding", RD(x->creq.outstanding));
+		rpcrdma_telemetry_kv_u64(kv, "calls_busy", RD(x->calls_busy));
+	} else {
+		rpcrdma_telemetry_kv_u64(kv, "credit_max", RD(x->cresp.max));
+		rpcrdma_telemetry_kv_u64(kv, "credit_target", RD(x->cresp.target));
+		rpcrdma_telemetry_kv_u64(kv, "credit_last_grant", RD(x->cresp.last));
+		rpcrdma_telemetry_kv_u64(kv, "credit_posted", RD(x->cresp.posted));
+		rpcrdma_telemetry_kv_u64(kv, "credit_active", RD(x->cresp.active));
+		rpcrdma_telemetry_kv_u64(kv, "excess_calls", RD(x->cresp.excess));
+	}
+#define ST(f) rpcrdma_telemetry_kv_u64(kv, #f, RD(st->f))
+	ST(calls);
+	ST(replies);
+	ST(calls_recv);
+	ST(short_msgs);
+	ST(chunked_msgs);
+	ST(long_msgs);
+	ST(long_replies);
+	ST(errors_sent);
+	ST(errors_recv);
+	ST(read_bytes);
+	ST(write_bytes);
+	ST(send_inv);
+	ST(err_vers);
+	ST(err_hdr);
+	ST(err_chunk);
+	ST(done_ignored);
+	ST(unmatched);
+	ST(bad_replies);
+	ST(dropped);
+	ST(wc_errors);
+	ST(flushed);
+	ST(failed);
+	ST(retransmits);
+	ST(credit_stalls);
+	ST(mr_regs);
+	ST(mr_invalidates);
+	ST(wrs);
+	ST(recvs);
+	ST(doorbells);
+	ST(polls);
+	ST(idle_polls);
+	ST(max_outstanding);
+	ST(reconnects);
+#undef ST
+}
+
+static int tel_info(void *arg, uint64_t id, struct rpcrdma_telemetry_kv *kv)
+{
+	struct rpcrdma_xprt *x;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&xprt_list_lock);
+	LIST_FOREACH(x, &xprt_list, listed)
+	{
+		if (x->id == id) {
+			tel_fill(x, kv);
+			ret = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&xprt_list_lock);
+	return ret;
+}
+
+static const struct rpcrdma_telemetry_conn_provider xprt_provider = {
+	.name = "xprt",
+	.list = tel_list,
+	.info = tel_info,
+};
+
+static void tel_register(void)
+{
+	/* at most -ENOSPC (other providers): the engine works without telemetry */
+	rpcrdma_telemetry_conn_provider_add(&xprt_provider);
+}
+
+static void xprt_list_add(struct rpcrdma_xprt *x)
+{
+	pthread_once(&xprt_tel_once, tel_register);
+	pthread_mutex_lock(&xprt_list_lock);
+	x->id = xprt_next_id++;
+	LIST_INSERT_HEAD(&xprt_list, x, listed);
+	pthread_mutex_unlock(&xprt_list_lock);
+}
+
+static void xprt_list_del(struct rpcrdma_xprt *x)
+{
+	if (x->id == 0)
+		return;
+	pthread_mutex_lock(&xprt_list_lock);
+	LIST_REMOVE(x, listed);
+	pthread_mutex_unlock(&xprt_list_lock);
+	x->id = 0;
+}
 
 /* ------------------------------------------------------------ setup */
 
@@ -312,6 +462,7 @@ static int hdr_areas(struct rpcrdma_xprt *x, uint32_t n, struct rpcrdma_xdr_regi
 
 static void xprt_free(struct rpcrdma_xprt *x)
 {
+	xprt_list_del(x);
 	if (x->nhdr_bufs)
 		rpcrdma_mempool_put_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs);
 	free(x->hdr_bufs);
@@ -427,6 +578,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->cq = NULL;
 		goto err_free;
 	}
+	xprt_list_add(x);
 	*xp = x;
 	return 0;
 
@@ -662,6 +814,7 @@ void rpcrdma_xprt_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_info *i
 		info->outstanding = x->cresp.active;
 	}
 	info->qp = x->qp;
+	info->id = x->id;
 }
 
 void rpcrdma_xprt_stats(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_stats *st)

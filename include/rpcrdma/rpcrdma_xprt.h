@@ -29,6 +29,12 @@
  * stream, encodes the reply into the call's reply stream and calls
  * rpcrdma_xprt_svc_call_reply(), then or later; or rpcrdma_xprt_svc_call_drop().
  *
+ * Telemetry: every connection is listed, from creation to destruction, by
+ * the engine's connection provider ("xprt", rpcrdma_telemetry.h):
+ * /rpcrdma/conns gives the ids (rpcrdma_xprt_info() id), /rpcrdma/conn,<id>
+ * the role, state, negotiated thresholds, credit state and every counter of
+ * struct rpcrdma_xprt_stats under its field name.
+ *
  * Connection states (enum rpcrdma_xprt_state) and credits (rpcrdma_credit.h)
  * are per connection, as are the version, the direction and the inline
  * thresholds, so that version 2 and backward-direction calls fit later.
@@ -369,6 +375,8 @@ struct rpcrdma_xprt_info {
 	uint32_t grant;	      /**< client: the grant in force; server: the target */
 	uint32_t outstanding; /**< client: calls outstanding; server: calls active */
 	struct rpcrdma_pmd_qp *qp;
+	/** The connection's id in telemetry: /rpcrdma/conn,<id> (provider "xprt"). */
+	uint64_t id;
 };
 
 /** Fill @p info. */
