@@ -182,6 +182,7 @@ struct rpcrdma_xprt {
 	uint32_t nrx;
 	struct xprt_rx *rx_free;
 	uint32_t rx_posted;
+	bool recv_short; /* the last post_recvs() posted fewer than wanted: try each poll */
 	/* the send queue: staged WRs, and WRs staged or posted not yet completed */
 	uint32_t nstage;
 	uint32_t sq_out;
@@ -462,7 +463,13 @@ static int hdr_areas(struct rpcrdma_xprt *x, uint32_t n, struct rpcrdma_xdr_regi
 
 static void xprt_free(struct rpcrdma_xprt *x)
 {
+	uint32_t i;
+
 	xprt_list_del(x);
+	/* receive buffers stay with their contexts for the connection's life */
+	for (i = 0; x->rxs != NULL && i < x->nrx; i++)
+		if (x->rxs[i].buf != NULL)
+			rpcrdma_mempool_put(x->ipool, x->rxs[i].buf);
 	if (x->nhdr_bufs)
 		rpcrdma_mempool_put_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs);
 	free(x->hdr_bufs);
@@ -715,9 +722,6 @@ int rpcrdma_xprt_accept(const struct rpcrdma_xprt_params *p, const struct rpcrdm
 err_qp:
 	/* the posted receives flush with the QP; their buffers come back here */
 	rpcrdma_pmd_qp_destroy(x->qp);
-	for (uint32_t i = 0; i < x->nrx; i++)
-		if (x->rxs[i].buf != NULL)
-			rpcrdma_mempool_put(x->ipool, x->rxs[i].buf);
 	xprt_free(x);
 	return ret;
 err_free:
@@ -794,6 +798,7 @@ int rpcrdma_xprt_set_credits(struct rpcrdma_xprt *x, uint32_t credits)
 {
 	if (x->p.role != RPCRDMA_XPRT_SERVER)
 		return -EINVAL;
+	x->recv_short = true; /* the next poll posts for the new grant */
 	return rpcrdma_credit_resp_set_target(&x->cresp, credits);
 }
 
@@ -861,11 +866,14 @@ static void flush_sends(struct rpcrdma_xprt *x)
 		x->st.doorbells++;
 }
 
+/*
+ * A receive is free again. Its buffer stays with it, to be posted again
+ * without a trip through the pool (Linux xprtrdma keeps its rpcrdma_rep
+ * buffers the same way); xprt_free() gives them back. The free list is
+ * LIFO, so a connection holds as many buffers as it ever had in use at once.
+ */
 static void rx_put(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
-	if (rx->buf != NULL)
-		rpcrdma_mempool_put(x->ipool, rx->buf);
-	rx->buf = NULL;
 	rx->next = x->rx_free;
 	x->rx_free = rx;
 }
@@ -886,6 +894,7 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 	uint32_t want, n = 0, i;
 	uint16_t got;
 
+	x->recv_short = false;
 	if (!can_post(x))
 		return 0;
 	if (x->p.role == RPCRDMA_XPRT_CLIENT)
@@ -898,7 +907,7 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 		want = x->rq_depth - x->rx_posted;
 	while (n < want && x->rx_free != NULL) {
 		struct xprt_rx *rx = x->rx_free;
-		void *buf = rpcrdma_mempool_get(x->ipool);
+		void *buf = rx->buf != NULL ? rx->buf : rpcrdma_mempool_get(x->ipool);
 
 		if (buf == NULL)
 			break;
@@ -913,9 +922,13 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 		wrs[n].num_sge = 1;
 		n++;
 	}
+	if (n < want)
+		x->recv_short = true;
 	if (n == 0)
 		return 0;
 	got = rpcrdma_pmd_post_recv_burst(x->qp, wrs, (uint16_t)n);
+	if (got < n)
+		x->recv_short = true;
 	for (i = got; i < n; i++)
 		rx_put(x, rxs[i]);
 	x->rx_posted += got;
@@ -1627,6 +1640,7 @@ static void svc_release(struct rpcrdma_xprt_svc_call *s)
 	s->next_free = x->svc_free;
 	x->svc_free = s;
 	x->svc_active--;
+	x->recv_short = true; /* the grant may want a receive now (a drop outside a poll) */
 }
 
 static void svc_process(struct rpcrdma_xprt_svc_call *s)
@@ -1981,7 +1995,7 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_pmd_wc wc[XPRT_BURST];
-	uint16_t n, i;
+	uint16_t n = 0, i;
 
 	x->work = 0;
 	x->st.polls++;
@@ -1993,7 +2007,13 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 			handle_wc(x, &wc[i]);
 		x->work += n;
 	}
-	x->work += (int)post_recvs(x);
+	/*
+	 * What a post depends on changes with a completion (a receive consumed,
+	 * a call answered), a grant change or a state change; otherwise only
+	 * a post that fell short (no buffer, a full queue) is tried again.
+	 */
+	if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED)
+		x->work += (int)post_recvs(x);
 	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
 		if (!TAILQ_EMPTY(&x->call_wait))
 			call_run_waiters(x);
