@@ -94,7 +94,7 @@ struct rpcrdma_xprt_call {
 	bool replied;	 /* a reply matched */
 	rpcrdma_xprt_call_cb_t cb;
 	void *arg;
-	void *msg_buf; /* inline pool buffer of the message */
+	void *msg_buf; /* inline pool buffer of the message: the slot keeps it */
 	struct rpcrdma_xdr_region hdr;
 	struct rpcrdma_xdr_enc enc;
 	struct rpcrdma_xdr_reply_spec spec;
@@ -141,7 +141,8 @@ struct rpcrdma_xprt_svc_call {
 	uint16_t nops, ops_posted, ops_done;
 	uint16_t nwrites, writes_done;
 	bool send_done;
-	void *reply_buf;
+	void *reply_buf; /* inline pool buffer of the reply: the slot keeps it */
+	bool has_reply;	 /* the upper layer took the reply stream */
 	struct rpcrdma_xdr_region hdr;
 	struct rpcrdma_pmd_sge rsge[RPCRDMA_MARSHAL_MAX_READS];
 	struct rpcrdma_marshal_rdma ops[RPCRDMA_MARSHAL_MAX_READS];
@@ -466,10 +467,16 @@ static void xprt_free(struct rpcrdma_xprt *x)
 	uint32_t i;
 
 	xprt_list_del(x);
-	/* receive buffers stay with their contexts for the connection's life */
+	/* receive, message and reply buffers stay with their slots for the connection's life */
 	for (i = 0; x->rxs != NULL && i < x->nrx; i++)
 		if (x->rxs[i].buf != NULL)
 			rpcrdma_mempool_put(x->ipool, x->rxs[i].buf);
+	for (i = 0; x->calls != NULL && i < x->ncalls; i++)
+		if (x->calls[i].msg_buf != NULL)
+			rpcrdma_mempool_put(x->ipool, x->calls[i].msg_buf);
+	for (i = 0; x->svcs != NULL && i < x->nsvcs; i++)
+		if (x->svcs[i].reply_buf != NULL)
+			rpcrdma_mempool_put(x->ipool, x->svcs[i].reply_buf);
 	if (x->nhdr_bufs)
 		rpcrdma_mempool_put_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs);
 	free(x->hdr_bufs);
@@ -982,7 +989,7 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 
 	if (c == NULL)
 		return -EBUSY;
-	buf = rpcrdma_mempool_get(x->ipool);
+	buf = c->msg_buf != NULL ? c->msg_buf : rpcrdma_mempool_get(x->ipool);
 	if (buf == NULL)
 		return -ENOBUFS;
 	x->call_free = c->next_free;
@@ -1053,8 +1060,7 @@ int rpcrdma_xprt_call_release(struct rpcrdma_xprt_call *c)
 		rx_put(x, c->rx);
 		c->rx = NULL;
 	}
-	rpcrdma_mempool_put(x->ipool, c->msg_buf);
-	c->msg_buf = NULL;
+	/* the slot keeps its message buffer for the next call (xprt_free() returns it) */
 	c->state = CALL_FREE;
 	c->next_free = x->call_free;
 	x->call_free = c;
@@ -1392,10 +1398,12 @@ struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_
 	struct rpcrdma_mempool *pool = s->xprt->ipool;
 	struct rpcrdma_xdr_region mem;
 
-	if (s->reply_buf == NULL) {
-		s->reply_buf = rpcrdma_mempool_get(pool);
+	if (!s->has_reply) {
+		if (s->reply_buf == NULL)
+			s->reply_buf = rpcrdma_mempool_get(pool);
 		if (s->reply_buf == NULL)
 			return NULL;
+		s->has_reply = true;
 		mem = pool_region(pool, s->reply_buf, pool->buf_size);
 		rpcrdma_xdr_enc_init(&s->reply, &mem);
 	}
@@ -1412,7 +1420,7 @@ static void svc_wait(struct rpcrdma_xprt_svc_call *s)
 
 int rpcrdma_xprt_svc_call_reply(struct rpcrdma_xprt_svc_call *s)
 {
-	if (s->state != SVC_DISPATCHED || s->reply_buf == NULL)
+	if (s->state != SVC_DISPATCHED || !s->has_reply)
 		return -EINVAL;
 	if (s->lost) {
 		s->state = SVC_DONE;
@@ -1621,14 +1629,13 @@ static void svc_release(struct rpcrdma_xprt_svc_call *s)
 
 	if (!s->credited)
 		rpcrdma_credit_resp_drop(&x->cresp);
-	if (x->p.reply_done != NULL && s->reply_buf != NULL)
+	if (x->p.reply_done != NULL && s->has_reply)
 		x->p.reply_done(x->p.ctx, s, s->replied && !s->lost ? 0 : -ECONNRESET);
 	for (i = 0; i < s->nbufs; i++)
 		rpcrdma_mempool_put(s->bpools[i], s->bufs[i]);
 	s->nbufs = 0;
-	if (s->reply_buf != NULL)
-		rpcrdma_mempool_put(x->ipool, s->reply_buf);
-	s->reply_buf = NULL;
+	/* the slot keeps its reply buffer for the next call (xprt_free() returns it) */
+	s->has_reply = false;
 	if (s->rx != NULL)
 		rx_put(x, s->rx);
 	s->rx = NULL;
@@ -1788,7 +1795,7 @@ static void server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	s->nbufs = 0;
 	s->nops = s->ops_posted = s->ops_done = 0;
 	s->nwrites = s->writes_done = 0;
-	s->reply_buf = NULL;
+	s->has_reply = false;
 	s->priv = NULL;
 	s->xid = rpcrdma_wire_get32(rx->buf, 0);
 	h = rpcrdma_hdr_storage_init(&s->chdr);

@@ -431,11 +431,14 @@ void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_sta
 
 /**
  * Take a free call slot with a fresh XID and an inline send buffer, its
- * encoding stream empty and its reply spec zeroed.
+ * encoding stream empty and its reply spec zeroed. A slot takes its buffer
+ * from the inline pool the first time and keeps it until the connection is
+ * destroyed (as receives keep theirs, and responder slots their reply
+ * buffers): no pool operation per call.
  *
  * @return
  *   0 and *call; -EBUSY: every slot is in use; -ENOBUFS: the inline pool
- *   is empty (nothing taken).
+ *   is empty (a slot's first use; nothing taken).
  */
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_call **call);
 
