@@ -15,6 +15,7 @@
  * grant) sit in a FIFO that each poll runs again.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/queue.h>
@@ -26,7 +27,10 @@
 #include <rpcrdma/rpcrdma_hdr.h>
 #include <rpcrdma/rpcrdma_marshal.h>
 #include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_svc.h>
+#include <rpcrdma/rpcrdma_telemetry.h>
 #include <rpcrdma/rpcrdma_xprt.h>
+#include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #define XPRT_MAGIC     0x78707274u /* "xprt" */
 #define XPRT_BURST     32	   /* completions per poll */
@@ -41,7 +45,7 @@
 enum xprt_wr_type {
 	WR_RECV,      /* a receive: owner is a struct xprt_rx */
 	WR_CALL_SEND, /* a call's Send: owner is a struct rpcrdma_xprt_call */
-	WR_SVC_READ,  /* an RDMA Read pulling a read chunk: struct rpcrdma_svc_call */
+	WR_SVC_READ,  /* an RDMA Read pulling a read chunk: struct rpcrdma_xprt_svc_call */
 	WR_SVC_WRITE, /* an RDMA Write of a reply */
 	WR_SVC_SEND,  /* a reply's Send (or RDMA_ERROR) */
 };
@@ -90,7 +94,7 @@ struct rpcrdma_xprt_call {
 	bool replied;	 /* a reply matched */
 	rpcrdma_xprt_call_cb_t cb;
 	void *arg;
-	void *msg_buf; /* inline pool buffer of the message */
+	void *msg_buf; /* inline pool buffer of the message: the slot keeps it */
 	struct rpcrdma_xdr_region hdr;
 	struct rpcrdma_xdr_enc enc;
 	struct rpcrdma_xdr_reply_spec spec;
@@ -114,12 +118,12 @@ enum svc_state {
 	SVC_DONE,		 /* return every buffer and the slot */
 };
 
-struct rpcrdma_svc_call {
+struct rpcrdma_xprt_svc_call {
 	struct xprt_wr tag_read, tag_write, tag_send;
 	enum svc_state state;
 	struct rpcrdma_xprt *xprt;
-	TAILQ_ENTRY(rpcrdma_svc_call) link;
-	struct rpcrdma_svc_call *next_free;
+	TAILQ_ENTRY(rpcrdma_xprt_svc_call) link;
+	struct rpcrdma_xprt_svc_call *next_free;
 	bool queued;
 	bool lost;	   /* the connection went */
 	bool credited;	   /* the reply was accounted as a reply (credit_resp_reply) */
@@ -128,6 +132,7 @@ struct rpcrdma_svc_call {
 	bool in_cb;	   /* inside recv_call: reply and drop only set the state */
 	uint32_t err_code; /* SVC_REPLY_READY: an RDMA_ERROR to send; 0: the reply */
 	uint32_t xid;
+	int rpc_ret; /* what decoding the RPC header returned (its length or an error) */
 	void *priv;
 	struct xprt_rx *rx; /* the call's receive */
 	uint16_t nbufs;
@@ -136,7 +141,8 @@ struct rpcrdma_svc_call {
 	uint16_t nops, ops_posted, ops_done;
 	uint16_t nwrites, writes_done;
 	bool send_done;
-	void *reply_buf;
+	void *reply_buf; /* inline pool buffer of the reply: the slot keeps it */
+	bool has_reply;	 /* the upper layer took the reply stream */
 	struct rpcrdma_xdr_region hdr;
 	struct rpcrdma_pmd_sge rsge[RPCRDMA_MARSHAL_MAX_READS];
 	struct rpcrdma_marshal_rdma ops[RPCRDMA_MARSHAL_MAX_READS];
@@ -148,14 +154,18 @@ struct rpcrdma_svc_call {
 	struct rpcrdma_xdr_dec args;
 	struct rpcrdma_xdr_enc reply;
 	struct rpcrdma_marshal_reply_plan rplan;
+	/* the dispatcher's request (rpcrdma_xprt_svc.h): no allocation per call */
+	struct rpcrdma_svc_req req;
 };
 
 TAILQ_HEAD(call_fifo, rpcrdma_xprt_call);
-TAILQ_HEAD(svc_fifo, rpcrdma_svc_call);
+TAILQ_HEAD(svc_fifo, rpcrdma_xprt_svc_call);
 
 struct rpcrdma_xprt {
 	uint32_t magic;
 	enum rpcrdma_xprt_state state;
+	uint64_t id;			 /* telemetry: /rpcrdma/conn,<id> */
+	LIST_ENTRY(rpcrdma_xprt) listed; /* in xprt_list (under xprt_list_lock) */
 	struct rpcrdma_xprt_params p;
 	uint32_t vers;
 	bool backward;
@@ -173,6 +183,7 @@ struct rpcrdma_xprt {
 	uint32_t nrx;
 	struct xprt_rx *rx_free;
 	uint32_t rx_posted;
+	bool recv_short; /* the last post_recvs() posted fewer than wanted: try each poll */
 	/* the send queue: staged WRs, and WRs staged or posted not yet completed */
 	uint32_t nstage;
 	uint32_t sq_out;
@@ -187,9 +198,9 @@ struct rpcrdma_xprt {
 	uint32_t calls_busy;
 	/* responder */
 	struct rpcrdma_credit_resp cresp;
-	struct rpcrdma_svc_call *svcs;
+	struct rpcrdma_xprt_svc_call *svcs;
 	uint32_t nsvcs;
-	struct rpcrdma_svc_call *svc_free;
+	struct rpcrdma_xprt_svc_call *svc_free;
 	struct svc_fifo svc_wait;
 	uint32_t svc_active;
 	uint32_t reads_out;
@@ -219,8 +230,154 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st)
 }
 
 static void call_process(struct rpcrdma_xprt_call *call);
-static void svc_process(struct rpcrdma_svc_call *svc);
+static void svc_process(struct rpcrdma_xprt_svc_call *svc);
 static void conn_lost(struct rpcrdma_xprt *x);
+
+/* ------------------------------------------------------------ telemetry */
+
+/*
+ * Every connection is listed for the telemetry provider ("xprt"), whose
+ * callbacks run on EAL's telemetry thread under the telemetry module's lock
+ * and then take xprt_list_lock: a connection is unlisted (under that lock)
+ * before it is freed. The counters are read while the owning lcore writes
+ * them: relaxed, possibly a poll behind, never torn on 64-bit targets.
+ */
+static pthread_mutex_t xprt_list_lock = PTHREAD_MUTEX_INITIALIZER;
+static LIST_HEAD(, rpcrdma_xprt) xprt_list = LIST_HEAD_INITIALIZER(xprt_list);
+static uint64_t xprt_next_id = 1;
+static pthread_once_t xprt_tel_once = PTHREAD_ONCE_INIT;
+
+static unsigned int tel_list(void *arg, uint64_t *ids, unsigned int max)
+{
+	struct rpcrdma_xprt *x;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&xprt_list_lock);
+	LIST_FOREACH(x, &xprt_list, listed)
+	{
+		if (n == max)
+			break;
+		ids[n++] = x->id;
+	}
+	pthread_mutex_unlock(&xprt_list_lock);
+	return n;
+}
+
+#define RD(v) __atomic_load_n(&(v), __ATOMIC_RELAXED)
+
+static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *kv)
+{
+	const struct rpcrdma_xprt_stats *st = &x->st;
+	bool cli = x->p.role == RPCRDMA_XPRT_CLIENT;
+
+	rpcrdma_telemetry_kv_u64(kv, "id", x->id);
+	rpcrdma_telemetry_kv_str(kv, "role", cli ? "client" : "server");
+	rpcrdma_telemetry_kv_str(kv, "state", rpcrdma_xprt_state_name(RD(x->state)));
+	rpcrdma_telemetry_kv_u64(kv, "vers", x->vers);
+	rpcrdma_telemetry_kv_u64(kv, "send_inline", RD(x->mconn.send_inline));
+	rpcrdma_telemetry_kv_u64(kv, "recv_inline", RD(x->mconn.recv_inline));
+	rpcrdma_telemetry_kv_u64(kv, "peer_remote_inv", RD(x->peer.remote_inv));
+	rpcrdma_telemetry_kv_u64(kv, "recvs_posted", RD(x->rx_posted));
+	rpcrdma_telemetry_kv_u64(kv, "sq_outstanding", RD(x->sq_out));
+	if (cli) {
+		/* the requester's credit state (rpcrdma_credit.h) */
+		rpcrdma_telemetry_kv_u64(kv, "credit_max", x->creq.max);
+		rpcrdma_telemetry_kv_u64(kv, "credit_grant", RD(x->creq.grant));
+		rpcrdma_telemetry_kv_u64(kv, "credit_outstanding", RD(x->creq.outstanding));
+		rpcrdma_telemetry_kv_u64(kv, "calls_busy", RD(x->calls_busy));
+	} else {
+		rpcrdma_telemetry_kv_u64(kv, "credit_max", RD(x->cresp.max));
+		rpcrdma_telemetry_kv_u64(kv, "credit_target", RD(x->cresp.target));
+		rpcrdma_telemetry_kv_u64(kv, "credit_last_grant", RD(x->cresp.last));
+		rpcrdma_telemetry_kv_u64(kv, "credit_posted", RD(x->cresp.posted));
+		rpcrdma_telemetry_kv_u64(kv, "credit_active", RD(x->cresp.active));
+		rpcrdma_telemetry_kv_u64(kv, "excess_calls", RD(x->cresp.excess));
+	}
+#define ST(f) rpcrdma_telemetry_kv_u64(kv, #f, RD(st->f))
+	ST(calls);
+	ST(replies);
+	ST(calls_recv);
+	ST(short_msgs);
+	ST(chunked_msgs);
+	ST(long_msgs);
+	ST(long_replies);
+	ST(errors_sent);
+	ST(errors_recv);
+	ST(read_bytes);
+	ST(write_bytes);
+	ST(send_inv);
+	ST(err_vers);
+	ST(err_hdr);
+	ST(err_chunk);
+	ST(done_ignored);
+	ST(unmatched);
+	ST(bad_replies);
+	ST(dropped);
+	ST(wc_errors);
+	ST(flushed);
+	ST(failed);
+	ST(retransmits);
+	ST(credit_stalls);
+	ST(mr_regs);
+	ST(mr_invalidates);
+	ST(wrs);
+	ST(recvs);
+	ST(doorbells);
+	ST(polls);
+	ST(idle_polls);
+	ST(max_outstanding);
+	ST(reconnects);
+#undef ST
+}
+
+static int tel_info(void *arg, uint64_t id, struct rpcrdma_telemetry_kv *kv)
+{
+	struct rpcrdma_xprt *x;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&xprt_list_lock);
+	LIST_FOREACH(x, &xprt_list, listed)
+	{
+		if (x->id == id) {
+			tel_fill(x, kv);
+			ret = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&xprt_list_lock);
+	return ret;
+}
+
+static const struct rpcrdma_telemetry_conn_provider xprt_provider = {
+	.name = "xprt",
+	.list = tel_list,
+	.info = tel_info,
+};
+
+static void tel_register(void)
+{
+	/* at most -ENOSPC (other providers): the engine works without telemetry */
+	rpcrdma_telemetry_conn_provider_add(&xprt_provider);
+}
+
+static void xprt_list_add(struct rpcrdma_xprt *x)
+{
+	pthread_once(&xprt_tel_once, tel_register);
+	pthread_mutex_lock(&xprt_list_lock);
+	x->id = xprt_next_id++;
+	LIST_INSERT_HEAD(&xprt_list, x, listed);
+	pthread_mutex_unlock(&xprt_list_lock);
+}
+
+static void xprt_list_del(struct rpcrdma_xprt *x)
+{
+	if (x->id == 0)
+		return;
+	pthread_mutex_lock(&xprt_list_lock);
+	LIST_REMOVE(x, listed);
+	pthread_mutex_unlock(&xprt_list_lock);
+	x->id = 0;
+}
 
 /* ------------------------------------------------------------ setup */
 
@@ -307,6 +464,19 @@ static int hdr_areas(struct rpcrdma_xprt *x, uint32_t n, struct rpcrdma_xdr_regi
 
 static void xprt_free(struct rpcrdma_xprt *x)
 {
+	uint32_t i;
+
+	xprt_list_del(x);
+	/* receive, message and reply buffers stay with their slots for the connection's life */
+	for (i = 0; x->rxs != NULL && i < x->nrx; i++)
+		if (x->rxs[i].buf != NULL)
+			rpcrdma_mempool_put(x->ipool, x->rxs[i].buf);
+	for (i = 0; x->calls != NULL && i < x->ncalls; i++)
+		if (x->calls[i].msg_buf != NULL)
+			rpcrdma_mempool_put(x->ipool, x->calls[i].msg_buf);
+	for (i = 0; x->svcs != NULL && i < x->nsvcs; i++)
+		if (x->svcs[i].reply_buf != NULL)
+			rpcrdma_mempool_put(x->ipool, x->svcs[i].reply_buf);
 	if (x->nhdr_bufs)
 		rpcrdma_mempool_put_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs);
 	free(x->hdr_bufs);
@@ -404,7 +574,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->call_free = c;
 	}
 	for (i = x->nsvcs; i-- > 0;) {
-		struct rpcrdma_svc_call *s = &x->svcs[i];
+		struct rpcrdma_xprt_svc_call *s = &x->svcs[i];
 
 		s->tag_read.type = WR_SVC_READ;
 		s->tag_write.type = WR_SVC_WRITE;
@@ -422,6 +592,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->cq = NULL;
 		goto err_free;
 	}
+	xprt_list_add(x);
 	*xp = x;
 	return 0;
 
@@ -558,9 +729,6 @@ int rpcrdma_xprt_accept(const struct rpcrdma_xprt_params *p, const struct rpcrdm
 err_qp:
 	/* the posted receives flush with the QP; their buffers come back here */
 	rpcrdma_pmd_qp_destroy(x->qp);
-	for (uint32_t i = 0; i < x->nrx; i++)
-		if (x->rxs[i].buf != NULL)
-			rpcrdma_mempool_put(x->ipool, x->rxs[i].buf);
 	xprt_free(x);
 	return ret;
 err_free:
@@ -637,6 +805,7 @@ int rpcrdma_xprt_set_credits(struct rpcrdma_xprt *x, uint32_t credits)
 {
 	if (x->p.role != RPCRDMA_XPRT_SERVER)
 		return -EINVAL;
+	x->recv_short = true; /* the next poll posts for the new grant */
 	return rpcrdma_credit_resp_set_target(&x->cresp, credits);
 }
 
@@ -657,6 +826,7 @@ void rpcrdma_xprt_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_info *i
 		info->outstanding = x->cresp.active;
 	}
 	info->qp = x->qp;
+	info->id = x->id;
 }
 
 void rpcrdma_xprt_stats(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_stats *st)
@@ -703,11 +873,14 @@ static void flush_sends(struct rpcrdma_xprt *x)
 		x->st.doorbells++;
 }
 
+/*
+ * A receive is free again. Its buffer stays with it, to be posted again
+ * without a trip through the pool (Linux xprtrdma keeps its rpcrdma_rep
+ * buffers the same way); xprt_free() gives them back. The free list is
+ * LIFO, so a connection holds as many buffers as it ever had in use at once.
+ */
 static void rx_put(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
-	if (rx->buf != NULL)
-		rpcrdma_mempool_put(x->ipool, rx->buf);
-	rx->buf = NULL;
 	rx->next = x->rx_free;
 	x->rx_free = rx;
 }
@@ -728,6 +901,7 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 	uint32_t want, n = 0, i;
 	uint16_t got;
 
+	x->recv_short = false;
 	if (!can_post(x))
 		return 0;
 	if (x->p.role == RPCRDMA_XPRT_CLIENT)
@@ -740,7 +914,7 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 		want = x->rq_depth - x->rx_posted;
 	while (n < want && x->rx_free != NULL) {
 		struct xprt_rx *rx = x->rx_free;
-		void *buf = rpcrdma_mempool_get(x->ipool);
+		void *buf = rx->buf != NULL ? rx->buf : rpcrdma_mempool_get(x->ipool);
 
 		if (buf == NULL)
 			break;
@@ -755,9 +929,13 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 		wrs[n].num_sge = 1;
 		n++;
 	}
+	if (n < want)
+		x->recv_short = true;
 	if (n == 0)
 		return 0;
 	got = rpcrdma_pmd_post_recv_burst(x->qp, wrs, (uint16_t)n);
+	if (got < n)
+		x->recv_short = true;
 	for (i = got; i < n; i++)
 		rx_put(x, rxs[i]);
 	x->rx_posted += got;
@@ -811,7 +989,7 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 
 	if (c == NULL)
 		return -EBUSY;
-	buf = rpcrdma_mempool_get(x->ipool);
+	buf = c->msg_buf != NULL ? c->msg_buf : rpcrdma_mempool_get(x->ipool);
 	if (buf == NULL)
 		return -ENOBUFS;
 	x->call_free = c->next_free;
@@ -882,8 +1060,7 @@ int rpcrdma_xprt_call_release(struct rpcrdma_xprt_call *c)
 		rx_put(x, c->rx);
 		c->rx = NULL;
 	}
-	rpcrdma_mempool_put(x->ipool, c->msg_buf);
-	c->msg_buf = NULL;
+	/* the slot keeps its message buffer for the next call (xprt_free() returns it) */
 	c->state = CALL_FREE;
 	c->next_free = x->call_free;
 	x->call_free = c;
@@ -1181,47 +1358,59 @@ drop:
 
 /* ------------------------------------------------------------ responder */
 
-const struct rpcrdma_rpc_msg *rpcrdma_svc_call_msg(const struct rpcrdma_svc_call *s)
+const struct rpcrdma_rpc_msg *rpcrdma_xprt_svc_call_msg(const struct rpcrdma_xprt_svc_call *s)
 {
 	return &s->msg;
 }
 
-struct rpcrdma_xdr_dec *rpcrdma_svc_call_args(struct rpcrdma_svc_call *s)
+struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call *s)
 {
 	return &s->args;
 }
 
-struct rpcrdma_xprt *rpcrdma_svc_call_xprt(const struct rpcrdma_svc_call *s)
+struct rpcrdma_xprt *rpcrdma_xprt_svc_call_xprt(const struct rpcrdma_xprt_svc_call *s)
 {
 	return s->xprt;
 }
 
-void rpcrdma_svc_call_set_priv(struct rpcrdma_svc_call *s, void *priv)
+int rpcrdma_xprt_svc_call_rpc_status(const struct rpcrdma_xprt_svc_call *s)
+{
+	return s->rpc_ret < 0 ? s->rpc_ret : 0;
+}
+
+struct rpcrdma_svc_req *rpcrdma_xprt_svc_call_req(struct rpcrdma_xprt_svc_call *s)
+{
+	return &s->req;
+}
+
+void rpcrdma_xprt_svc_call_set_priv(struct rpcrdma_xprt_svc_call *s, void *priv)
 {
 	s->priv = priv;
 }
 
-void *rpcrdma_svc_call_priv(const struct rpcrdma_svc_call *s)
+void *rpcrdma_xprt_svc_call_priv(const struct rpcrdma_xprt_svc_call *s)
 {
 	return s->priv;
 }
 
-struct rpcrdma_xdr_enc *rpcrdma_svc_call_reply_enc(struct rpcrdma_svc_call *s)
+struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_mempool *pool = s->xprt->ipool;
 	struct rpcrdma_xdr_region mem;
 
-	if (s->reply_buf == NULL) {
-		s->reply_buf = rpcrdma_mempool_get(pool);
+	if (!s->has_reply) {
+		if (s->reply_buf == NULL)
+			s->reply_buf = rpcrdma_mempool_get(pool);
 		if (s->reply_buf == NULL)
 			return NULL;
+		s->has_reply = true;
 		mem = pool_region(pool, s->reply_buf, pool->buf_size);
 		rpcrdma_xdr_enc_init(&s->reply, &mem);
 	}
 	return &s->reply;
 }
 
-static void svc_wait(struct rpcrdma_svc_call *s)
+static void svc_wait(struct rpcrdma_xprt_svc_call *s)
 {
 	if (!s->queued) {
 		TAILQ_INSERT_TAIL(&s->xprt->svc_wait, s, link);
@@ -1229,9 +1418,9 @@ static void svc_wait(struct rpcrdma_svc_call *s)
 	}
 }
 
-int rpcrdma_svc_call_reply(struct rpcrdma_svc_call *s)
+int rpcrdma_xprt_svc_call_reply(struct rpcrdma_xprt_svc_call *s)
 {
-	if (s->state != SVC_DISPATCHED || s->reply_buf == NULL)
+	if (s->state != SVC_DISPATCHED || !s->has_reply)
 		return -EINVAL;
 	if (s->lost) {
 		s->state = SVC_DONE;
@@ -1246,7 +1435,7 @@ int rpcrdma_svc_call_reply(struct rpcrdma_svc_call *s)
 	return 0;
 }
 
-void rpcrdma_svc_call_drop(struct rpcrdma_svc_call *s)
+void rpcrdma_xprt_svc_call_drop(struct rpcrdma_xprt_svc_call *s)
 {
 	if (s->state != SVC_DISPATCHED)
 		return;
@@ -1256,14 +1445,14 @@ void rpcrdma_svc_call_drop(struct rpcrdma_svc_call *s)
 		svc_process(s);
 }
 
-static void svc_error(struct rpcrdma_svc_call *s, uint32_t code)
+static void svc_error(struct rpcrdma_xprt_svc_call *s, uint32_t code)
 {
 	s->err_code = code;
 	s->state = SVC_REPLY_READY;
 }
 
 /* Chunk buffers for every read chunk; false when a pool is empty (wait). */
-static int svc_chunk_bufs(struct rpcrdma_svc_call *s)
+static int svc_chunk_bufs(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	uint16_t i;
@@ -1286,28 +1475,45 @@ static int svc_chunk_bufs(struct rpcrdma_svc_call *s)
 	return 0;
 }
 
+/* RPC header errors a call can be answered for (RPC_MISMATCH, AUTH_BADCRED: rpcrdma_svc.h). */
+static bool rpc_answerable(int err)
+{
+	return err == -RPCRDMA_E_RPCVERS || err == -RPCRDMA_E_OPAQUE_BOUND ||
+	       err == -RPCRDMA_E_GIDS || err == -RPCRDMA_E_AUTH_LEN;
+}
+
 /* The reads are done (or there were none): the call's stream, its RPC header, dispatch. */
-static void svc_dispatch(struct rpcrdma_svc_call *s)
+static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 
-	if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0 ||
-	    rpcrdma_xprt_get_rpc(&s->args, &s->msg) != 0 || s->msg.type != RPCRDMA_RPC_CALL ||
-	    s->msg.xid != s->xid) {
-		/* no RPC call to answer: drop it (the upper layer never sees it) */
-		x->st.dropped++;
-		s->state = SVC_DONE;
-		return;
-	}
+	if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0)
+		goto drop;
+	/* a failed decode leaves these: not taken for a call */
+	s->msg.xid = ~s->xid;
+	s->msg.type = RPCRDMA_RPC_REPLY;
+	s->rpc_ret = rpcrdma_xprt_get_rpc(&s->args, &s->msg);
+	if (s->msg.type != RPCRDMA_RPC_CALL || s->msg.xid != s->xid)
+		goto drop;
+	if (s->rpc_ret == 0)
+		s->rpc_ret = (int)s->msg.hdr_len;
+	else if (!(x->p.flags & RPCRDMA_XPRT_F_RPC_ERRORS) || !rpc_answerable(s->rpc_ret))
+		goto drop;
 	s->state = SVC_DISPATCHED;
 	x->work++;
 	/* svc_process() goes on with whatever state the callback leaves */
 	s->in_cb = true;
 	x->p.recv_call(x->p.ctx, s);
 	s->in_cb = false;
+	return;
+
+drop:
+	/* no RPC call to answer: the upper layer never sees it */
+	x->st.dropped++;
+	s->state = SVC_DONE;
 }
 
-static void svc_stage_reads(struct rpcrdma_svc_call *s)
+static void svc_stage_reads(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 
@@ -1331,7 +1537,7 @@ static void svc_stage_reads(struct rpcrdma_svc_call *s)
 }
 
 /* Encode an RDMA_ERROR into the slot's header area and stage its Send. */
-static void svc_stage_error(struct rpcrdma_svc_call *s, uint32_t code, int grant)
+static void svc_stage_error(struct rpcrdma_xprt_svc_call *s, uint32_t code, int grant)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	struct rpcrdma_pmd_send_wr *wr;
@@ -1359,7 +1565,7 @@ static void svc_stage_error(struct rpcrdma_svc_call *s, uint32_t code, int grant
 }
 
 /* Marshal and stage the reply: its Writes, then its Send. */
-static void svc_stage_reply(struct rpcrdma_svc_call *s, int grant)
+static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	struct rpcrdma_marshal_reply_plan *rp = &s->rplan;
@@ -1416,21 +1622,20 @@ static void svc_stage_reply(struct rpcrdma_svc_call *s, int grant)
 	}
 }
 
-static void svc_release(struct rpcrdma_svc_call *s)
+static void svc_release(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	uint16_t i;
 
 	if (!s->credited)
 		rpcrdma_credit_resp_drop(&x->cresp);
-	if (x->p.reply_done != NULL && s->reply_buf != NULL)
+	if (x->p.reply_done != NULL && s->has_reply)
 		x->p.reply_done(x->p.ctx, s, s->replied && !s->lost ? 0 : -ECONNRESET);
 	for (i = 0; i < s->nbufs; i++)
 		rpcrdma_mempool_put(s->bpools[i], s->bufs[i]);
 	s->nbufs = 0;
-	if (s->reply_buf != NULL)
-		rpcrdma_mempool_put(x->ipool, s->reply_buf);
-	s->reply_buf = NULL;
+	/* the slot keeps its reply buffer for the next call (xprt_free() returns it) */
+	s->has_reply = false;
 	if (s->rx != NULL)
 		rx_put(x, s->rx);
 	s->rx = NULL;
@@ -1442,9 +1647,10 @@ static void svc_release(struct rpcrdma_svc_call *s)
 	s->next_free = x->svc_free;
 	x->svc_free = s;
 	x->svc_active--;
+	x->recv_short = true; /* the grant may want a receive now (a drop outside a poll) */
 }
 
-static void svc_process(struct rpcrdma_svc_call *s)
+static void svc_process(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 	enum svc_state prev;
@@ -1549,7 +1755,7 @@ static void svc_process(struct rpcrdma_svc_call *s)
 static void svc_run_waiters(struct rpcrdma_xprt *x)
 {
 	struct svc_fifo todo;
-	struct rpcrdma_svc_call *s;
+	struct rpcrdma_xprt_svc_call *s;
 
 	if (TAILQ_EMPTY(&x->svc_wait))
 		return;
@@ -1564,7 +1770,7 @@ static void svc_run_waiters(struct rpcrdma_xprt *x)
 
 static void server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
-	struct rpcrdma_svc_call *s;
+	struct rpcrdma_xprt_svc_call *s;
 	struct rpcrdma_hdr *h;
 	int ret;
 
@@ -1589,7 +1795,7 @@ static void server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	s->nbufs = 0;
 	s->nops = s->ops_posted = s->ops_done = 0;
 	s->nwrites = s->writes_done = 0;
-	s->reply_buf = NULL;
+	s->has_reply = false;
 	s->priv = NULL;
 	s->xid = rpcrdma_wire_get32(rx->buf, 0);
 	h = rpcrdma_hdr_storage_init(&s->chdr);
@@ -1682,7 +1888,7 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 		break;
 	}
 	case WR_SVC_READ: {
-		struct rpcrdma_svc_call *s = t->owner;
+		struct rpcrdma_xprt_svc_call *s = t->owner;
 
 		x->sq_out--;
 		x->reads_out--;
@@ -1693,7 +1899,7 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 		break;
 	}
 	case WR_SVC_WRITE: {
-		struct rpcrdma_svc_call *s = t->owner;
+		struct rpcrdma_xprt_svc_call *s = t->owner;
 
 		x->sq_out--;
 		s->writes_done++;
@@ -1703,7 +1909,7 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 		break;
 	}
 	case WR_SVC_SEND: {
-		struct rpcrdma_svc_call *s = t->owner;
+		struct rpcrdma_xprt_svc_call *s = t->owner;
 
 		x->sq_out--;
 		s->send_done = true;
@@ -1739,7 +1945,7 @@ static void conn_lost(struct rpcrdma_xprt *x)
 		}
 	}
 	for (i = 0; i < x->nsvcs; i++) {
-		struct rpcrdma_svc_call *s = &x->svcs[i];
+		struct rpcrdma_xprt_svc_call *s = &x->svcs[i];
 
 		if (s->state != SVC_FREE)
 			s->lost = true;
@@ -1796,7 +2002,7 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_pmd_wc wc[XPRT_BURST];
-	uint16_t n, i;
+	uint16_t n = 0, i;
 
 	x->work = 0;
 	x->st.polls++;
@@ -1808,7 +2014,13 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 			handle_wc(x, &wc[i]);
 		x->work += n;
 	}
-	x->work += (int)post_recvs(x);
+	/*
+	 * What a post depends on changes with a completion (a receive consumed,
+	 * a call answered), a grant change or a state change; otherwise only
+	 * a post that fell short (no buffer, a full queue) is tried again.
+	 */
+	if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED)
+		x->work += (int)post_recvs(x);
 	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
 		if (!TAILQ_EMPTY(&x->call_wait))
 			call_run_waiters(x);

@@ -25,9 +25,15 @@
  * Responder (RPCRDMA_XPRT_SERVER): every call received is decoded, its read
  * chunks pulled with RDMA Read (into chunk-pool buffers, at most read_depth
  * Reads in flight), and handed to the recv_call callback as a struct
- * rpcrdma_svc_call. The upper layer decodes the arguments from the call's
+ * rpcrdma_xprt_svc_call. The upper layer decodes the arguments from the call's
  * stream, encodes the reply into the call's reply stream and calls
- * rpcrdma_svc_call_reply(), then or later; or rpcrdma_svc_call_drop().
+ * rpcrdma_xprt_svc_call_reply(), then or later; or rpcrdma_xprt_svc_call_drop().
+ *
+ * Telemetry: every connection is listed, from creation to destruction, by
+ * the engine's connection provider ("xprt", rpcrdma_telemetry.h):
+ * /rpcrdma/conns gives the ids (rpcrdma_xprt_info() id), /rpcrdma/conn,<id>
+ * the role, state, negotiated thresholds, credit state and every counter of
+ * struct rpcrdma_xprt_stats under its field name.
  *
  * Connection states (enum rpcrdma_xprt_state) and credits (rpcrdma_credit.h)
  * are per connection, as are the version, the direction and the inline
@@ -97,7 +103,7 @@ int rpcrdma_xprt_pdata_decode(struct rpcrdma_xprt_pdata *pd, const void *buf, si
 struct rpcrdma_mempool_set;
 struct rpcrdma_xprt;
 struct rpcrdma_xprt_call;
-struct rpcrdma_svc_call;
+struct rpcrdma_xprt_svc_call;
 
 /** The role of a connection. */
 enum rpcrdma_xprt_role {
@@ -182,6 +188,16 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st);
  * chunk is used only when the reply does not fit inline (RFC 8166).
  */
 #define RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS (1u << 2)
+/**
+ * Responder: hand recv_call also the calls whose RPC header has another
+ * rpcvers (-RPCRDMA_E_RPCVERS) or a malformed credential
+ * (-RPCRDMA_E_OPAQUE_BOUND, -RPCRDMA_E_GIDS, -RPCRDMA_E_AUTH_LEN), so that
+ * they are answered RPC_MISMATCH or AUTH_BADCRED (rpcrdma_svc_dispatch()
+ * does); rpcrdma_xprt_svc_call_rpc_status() tells, and only xid, type and
+ * (for RPCVERS) rpcvers of the header are then set. Default off: those
+ * calls are dropped. rpcrdma_xprt_svc_bind() sets it.
+ */
+#define RPCRDMA_XPRT_F_RPC_ERRORS (1u << 3)
 
 /**
  * Callback of a requester's call: status 0 and the reply's decoding stream,
@@ -204,17 +220,18 @@ typedef void (*rpcrdma_xprt_call_cb_t)(void *arg, struct rpcrdma_xprt_call *call
 
 /**
  * Responder: a call arrived. The svc call is the upper layer's until it
- * calls rpcrdma_svc_call_reply() or rpcrdma_svc_call_drop() (now, from the
+ * calls rpcrdma_xprt_svc_call_reply() or rpcrdma_xprt_svc_call_drop() (now, from the
  * callback, or later from the same lcore). The arguments stream and the
  * RPC header stay valid until then.
  */
-typedef void (*rpcrdma_xprt_recv_call_cb_t)(void *ctx, struct rpcrdma_svc_call *call);
+typedef void (*rpcrdma_xprt_recv_call_cb_t)(void *ctx, struct rpcrdma_xprt_svc_call *call);
 
 /**
  * Responder: a reply was sent (status 0) or could not be (negative); the
  * DDP-eligible result buffers it named may be reused. Optional.
  */
-typedef void (*rpcrdma_xprt_reply_done_cb_t)(void *ctx, struct rpcrdma_svc_call *call, int status);
+typedef void (*rpcrdma_xprt_reply_done_cb_t)(void *ctx, struct rpcrdma_xprt_svc_call *call,
+					     int status);
 
 /** Connection parameters; initialise with rpcrdma_xprt_params_init(). */
 struct rpcrdma_xprt_params {
@@ -358,6 +375,8 @@ struct rpcrdma_xprt_info {
 	uint32_t grant;	      /**< client: the grant in force; server: the target */
 	uint32_t outstanding; /**< client: calls outstanding; server: calls active */
 	struct rpcrdma_pmd_qp *qp;
+	/** The connection's id in telemetry: /rpcrdma/conn,<id> (provider "xprt"). */
+	uint64_t id;
 };
 
 /** Fill @p info. */
@@ -412,11 +431,14 @@ void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_sta
 
 /**
  * Take a free call slot with a fresh XID and an inline send buffer, its
- * encoding stream empty and its reply spec zeroed.
+ * encoding stream empty and its reply spec zeroed. A slot takes its buffer
+ * from the inline pool the first time and keeps it until the connection is
+ * destroyed (as receives keep theirs, and responder slots their reply
+ * buffers): no pool operation per call.
  *
  * @return
  *   0 and *call; -EBUSY: every slot is in use; -ENOBUFS: the inline pool
- *   is empty (nothing taken).
+ *   is empty (a slot's first use; nothing taken).
  */
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_call **call);
 
@@ -473,13 +495,13 @@ int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *ms
 /* ------------------------------------------------ responder */
 
 /** The decoded RPC call header. */
-const struct rpcrdma_rpc_msg *rpcrdma_svc_call_msg(const struct rpcrdma_svc_call *call);
+const struct rpcrdma_rpc_msg *rpcrdma_xprt_svc_call_msg(const struct rpcrdma_xprt_svc_call *call);
 
 /**
  * The arguments: a decoding stream positioned after the RPC call header,
  * DDP-eligible data in place in the read chunks' buffers.
  */
-struct rpcrdma_xdr_dec *rpcrdma_svc_call_args(struct rpcrdma_svc_call *call);
+struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call *call);
 
 /**
  * The reply's encoding stream over an inline buffer: write the RPC reply
@@ -490,14 +512,20 @@ struct rpcrdma_xdr_dec *rpcrdma_svc_call_args(struct rpcrdma_svc_call *call);
  * @return
  *   The stream, or NULL when the inline pool is empty (try again later).
  */
-struct rpcrdma_xdr_enc *rpcrdma_svc_call_reply_enc(struct rpcrdma_svc_call *call);
+struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_call *call);
+
+/**
+ * How the call's RPC header decoded: 0, or (with RPCRDMA_XPRT_F_RPC_ERRORS
+ * only) the rpcrdma_rpc_decode() error it is to be answered for.
+ */
+int rpcrdma_xprt_svc_call_rpc_status(const struct rpcrdma_xprt_svc_call *call);
 
 /** The connection a call came on. */
-struct rpcrdma_xprt *rpcrdma_svc_call_xprt(const struct rpcrdma_svc_call *call);
+struct rpcrdma_xprt *rpcrdma_xprt_svc_call_xprt(const struct rpcrdma_xprt_svc_call *call);
 
 /** A pointer the upper layer keeps with the call. */
-void rpcrdma_svc_call_set_priv(struct rpcrdma_svc_call *call, void *priv);
-void *rpcrdma_svc_call_priv(const struct rpcrdma_svc_call *call);
+void rpcrdma_xprt_svc_call_set_priv(struct rpcrdma_xprt_svc_call *call, void *priv);
+void *rpcrdma_xprt_svc_call_priv(const struct rpcrdma_xprt_svc_call *call);
 
 /**
  * Send the reply encoded in the reply stream: inline, with RDMA Writes into
@@ -508,10 +536,10 @@ void *rpcrdma_svc_call_priv(const struct rpcrdma_svc_call *call);
  *   0 (the call is the engine's again); -ENOTCONN: the connection is gone,
  *   the call is dropped; -EINVAL: no reply stream, or not a dispatched call.
  */
-int rpcrdma_svc_call_reply(struct rpcrdma_svc_call *call);
+int rpcrdma_xprt_svc_call_reply(struct rpcrdma_xprt_svc_call *call);
 
 /** Drop a call without a reply; its buffers go back. */
-void rpcrdma_svc_call_drop(struct rpcrdma_svc_call *call);
+void rpcrdma_xprt_svc_call_drop(struct rpcrdma_xprt_svc_call *call);
 
 #ifdef __cplusplus
 }

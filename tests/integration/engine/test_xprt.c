@@ -139,7 +139,7 @@ static void side_close(struct side *s)
 
 struct srv_ctx {
 	uint32_t calls, bad, async_n;
-	struct rpcrdma_svc_call *async[64];
+	struct rpcrdma_xprt_svc_call *async[64];
 	uint32_t last_xid;
 	uint32_t max_active;
 	uint32_t active;
@@ -156,9 +156,9 @@ struct res_bufs {
 };
 static struct res_bufs resv[128];
 
-static void srv_reply_done(void *ctx, struct rpcrdma_svc_call *call, int status)
+static void srv_reply_done(void *ctx, struct rpcrdma_xprt_svc_call *call, int status)
 {
-	struct res_bufs *r = rpcrdma_svc_call_priv(call);
+	struct res_bufs *r = rpcrdma_xprt_svc_call_priv(call);
 
 	if (r == NULL)
 		return;
@@ -171,10 +171,10 @@ static void srv_reply_done(void *ctx, struct rpcrdma_svc_call *call, int status)
 static struct rpcrdma_mempool_set *srv_pools;
 
 /* Decode and check the test call, then encode its reply. */
-static int srv_answer(struct rpcrdma_svc_call *call)
+static int srv_answer(struct rpcrdma_xprt_svc_call *call)
 {
-	const struct rpcrdma_rpc_msg *m = rpcrdma_svc_call_msg(call);
-	struct rpcrdma_xdr_dec *d = rpcrdma_svc_call_args(call);
+	const struct rpcrdma_rpc_msg *m = rpcrdma_xprt_svc_call_msg(call);
+	struct rpcrdma_xdr_dec *d = rpcrdma_xprt_svc_call_args(call);
 	uint32_t seed = 0, w, k, r, rw, mode = 0, v, i, lens[MAXI];
 	struct rpcrdma_rpc_msg rep;
 	struct rpcrdma_xdr_enc *e;
@@ -205,7 +205,7 @@ static int srv_answer(struct rpcrdma_svc_call *call)
 	} else {
 		r = rw = 0;
 	}
-	e = rpcrdma_svc_call_reply_enc(call);
+	e = rpcrdma_xprt_svc_call_reply_enc(call);
 	if (e == NULL)
 		return -1;
 	memset(&rep, 0, sizeof(rep));
@@ -228,7 +228,7 @@ static int srv_answer(struct rpcrdma_svc_call *call)
 	rb = &resv[i];
 	rb->used = true;
 	rb->n = 0;
-	rpcrdma_svc_call_set_priv(call, rb);
+	rpcrdma_xprt_svc_call_set_priv(call, rb);
 	for (i = 0; i < r; i++) {
 		struct rpcrdma_mempool *pool = rpcrdma_mempool_set_chunk_pool(srv_pools, lens[i]);
 		struct rpcrdma_xdr_region reg;
@@ -246,13 +246,13 @@ static int srv_answer(struct rpcrdma_svc_call *call)
 	return (int)mode;
 }
 
-static void srv_recv_call(void *ctx, struct rpcrdma_svc_call *call)
+static void srv_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 {
 	struct srv_ctx *c = ctx;
 	int mode;
 
 	c->calls++;
-	c->last_xid = rpcrdma_svc_call_msg(call)->xid;
+	c->last_xid = rpcrdma_xprt_svc_call_msg(call)->xid;
 	if (c->no_reply) {
 		c->async[c->async_n++ % 64] = call;
 		return;
@@ -260,20 +260,20 @@ static void srv_recv_call(void *ctx, struct rpcrdma_svc_call *call)
 	mode = srv_answer(call);
 	if (mode < 0) {
 		c->bad++;
-		rpcrdma_svc_call_drop(call);
+		rpcrdma_xprt_svc_call_drop(call);
 		return;
 	}
 	if ((mode & MODE_ASYNC) && c->async_n < 64) {
 		c->async[c->async_n++] = call;
 		return;
 	}
-	rpcrdma_svc_call_reply(call);
+	rpcrdma_xprt_svc_call_reply(call);
 }
 
 static void srv_flush_async(struct srv_ctx *c)
 {
 	for (uint32_t i = 0; i < c->async_n && i < 64; i++)
-		rpcrdma_svc_call_reply(c->async[i]);
+		rpcrdma_xprt_svc_call_reply(c->async[i]);
 	c->async_n = 0;
 }
 

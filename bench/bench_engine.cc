@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// Engine benchmarks: a client connection on the main lcore, a server
+// connection answering through the dispatch glue on the next lcore, over
+// the shm PMD. Names are stable: the JSON is compared across commits.
+//
+//   engine/shm_send_rtt             the shm PMD's 64-byte SEND/RECV round trip
+//                                   (bench_pmd_shim.h, same lcores): the floor
+//   engine/null_rtt                 a NULL call, one at a time, to its reply
+//   engine/null_rtt_chunk           the same, offering an unused 4 KiB write
+//                                   chunk (pool rkeys)
+//   engine/null_rtt_percall_mr      the same, the chunk registered and
+//                                   invalidated per call (PER_CALL_MR)
+//   engine/null_pipelined_depth32   32 NULL calls in flight: calls_per_s
+//   engine/read_<size>              READ-like: the result comes back through
+//                                   the client's write chunk (RDMA Write)
+//   engine/write_<size>             WRITE-like: the argument goes out through
+//                                   a read chunk (RDMA Read)
+//   copy/memcpy_<size>              memcpy of the same size between two
+//                                   chunk buffers
+//
+// Round trips report p50_ns and p99_ns as counters; per-call work requests
+// and doorbells of both ends are counters too.
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "bench_engine_shim.h"
+#include "bench_pmd_shim.h"
+
+namespace
+{
+
+constexpr size_t kMaxSamples = 1 << 22;
+
+void set_percentiles(benchmark::State &state, std::vector<uint64_t> &cycles)
+{
+	if (cycles.empty())
+		return;
+	std::sort(cycles.begin(), cycles.end());
+	double ns = bench_pmd_ns_per_cycle();
+	state.counters["p50_ns"] = static_cast<double>(cycles[cycles.size() / 2]) * ns;
+	state.counters["p99_ns"] = static_cast<double>(cycles[cycles.size() * 99 / 100]) * ns;
+}
+
+void set_counts(benchmark::State &state, bench_engine *b, double calls)
+{
+	uint64_t cw, cd, sw, sd;
+
+	if (calls <= 0)
+		return;
+	bench_engine_counts(b, &cw, &cd, &sw, &sd);
+	state.counters["cli_wrs_per_call"] = static_cast<double>(cw) / calls;
+	state.counters["cli_doorbells_per_call"] = static_cast<double>(cd) / calls;
+	state.counters["srv_wrs_per_call"] = static_cast<double>(sw) / calls;
+	state.counters["srv_doorbells_per_call"] = static_cast<double>(sd) / calls;
+}
+
+void shm_send_rtt(benchmark::State &state)
+{
+	bench_pmd *b = bench_pmd_start(BENCH_PMD_SEND);
+	if (b == nullptr) {
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	std::vector<uint64_t> cycles;
+	cycles.reserve(kMaxSamples);
+	for (auto _ : state) {
+		uint64_t c = bench_pmd_pingpong(b);
+		if (c == 0) {
+			state.SkipWithError("round trip failed");
+			break;
+		}
+		if (cycles.size() < kMaxSamples)
+			cycles.push_back(c);
+	}
+	if (bench_pmd_stop(b) != 0)
+		state.SkipWithError("tear-down found an error");
+	set_percentiles(state, cycles);
+}
+
+void rtt(benchmark::State &state, bench_engine_mode mode, uint32_t size)
+{
+	bench_engine *b = bench_engine_start(mode, size);
+	if (b == nullptr) {
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	std::vector<uint64_t> cycles;
+	cycles.reserve(kMaxSamples);
+	for (auto _ : state) {
+		uint64_t c = bench_engine_call(b);
+		if (c == 0) {
+			state.SkipWithError("call failed");
+			break;
+		}
+		if (cycles.size() < kMaxSamples)
+			cycles.push_back(c);
+	}
+	set_counts(state, b, static_cast<double>(state.iterations()));
+	if (bench_engine_stop(b) != 0)
+		state.SkipWithError("tear-down found an error");
+	set_percentiles(state, cycles);
+	if (size != 0)
+		state.SetBytesProcessed(state.iterations() * size);
+}
+
+void pipelined(benchmark::State &state, uint32_t depth)
+{
+	constexpr uint32_t kCalls = 4096;
+	bench_engine *b = bench_engine_start(BENCH_ENGINE_NULL, 0);
+	if (b == nullptr) {
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	for (auto _ : state) {
+		if (bench_engine_pipelined(b, depth, kCalls) != 0) {
+			state.SkipWithError("calls failed");
+			break;
+		}
+	}
+	set_counts(state, b, static_cast<double>(state.iterations() * kCalls));
+	if (bench_engine_stop(b) != 0)
+		state.SkipWithError("tear-down found an error");
+	state.SetItemsProcessed(state.iterations() * kCalls);
+	state.counters["calls_per_s"] = benchmark::Counter(
+		static_cast<double>(state.iterations() * kCalls), benchmark::Counter::kIsRate);
+}
+
+void copy(benchmark::State &state, uint32_t size)
+{
+	bench_engine *b = bench_engine_start(BENCH_ENGINE_READ, size);
+	if (b == nullptr) {
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	for (auto _ : state) {
+		bench_engine_memcpy(b);
+		benchmark::ClobberMemory();
+	}
+	if (bench_engine_stop(b) != 0)
+		state.SkipWithError("tear-down found an error");
+	state.SetBytesProcessed(state.iterations() * size);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		uint32_t size;
+	} sizes[] = { { "4KiB", 4096 }, { "64KiB", 65536 }, { "1MiB", 1 << 20 } };
+
+	if (bench_engine_eal_init(argv[0]) != 0) {
+		std::fprintf(stderr, "bench_engine: EAL init failed\n");
+		return 1;
+	}
+	benchmark::RegisterBenchmark("engine/shm_send_rtt", shm_send_rtt)->UseRealTime();
+	benchmark::RegisterBenchmark("engine/null_rtt", rtt, BENCH_ENGINE_NULL, 0)->UseRealTime();
+	benchmark::RegisterBenchmark("engine/null_rtt_chunk", rtt, BENCH_ENGINE_NULL_CHUNK, 0)
+		->UseRealTime();
+	benchmark::RegisterBenchmark("engine/null_rtt_percall_mr", rtt, BENCH_ENGINE_NULL_MR, 0)
+		->UseRealTime();
+	benchmark::RegisterBenchmark("engine/null_pipelined_depth32", pipelined, 32)->UseRealTime();
+	for (const auto &s : sizes) {
+		benchmark::RegisterBenchmark((std::string("engine/read_") + s.name).c_str(), rtt,
+					     BENCH_ENGINE_READ, s.size)
+			->UseRealTime();
+		benchmark::RegisterBenchmark((std::string("engine/write_") + s.name).c_str(), rtt,
+					     BENCH_ENGINE_WRITE, s.size)
+			->UseRealTime();
+		benchmark::RegisterBenchmark((std::string("copy/memcpy_") + s.name).c_str(), copy,
+					     s.size)
+			->UseRealTime();
+	}
+	benchmark::Initialize(&argc, argv);
+	if (benchmark::ReportUnrecognizedArguments(argc, argv))
+		return 1;
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	return 0;
+}

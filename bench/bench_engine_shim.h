@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * C side of bench_engine.cc: a client connection of the engine on the
+ * calling (main) lcore and a server connection on the next lcore, over the
+ * shm PMD in this process. The server answers through the dispatch glue
+ * (rpcrdma_xprt_svc.h) with a program of three procedures: NULL, READ (the
+ * result is DDP-eligible: it goes back through the client's write chunk)
+ * and WRITE (the argument is DDP-eligible: the server pulls it from the
+ * client's read chunk). Plain C types only.
+ */
+#ifndef BENCH_ENGINE_SHIM_H
+#define BENCH_ENGINE_SHIM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum bench_engine_mode {
+	BENCH_ENGINE_NULL,	 /* NULL calls, pools' rkeys */
+	BENCH_ENGINE_NULL_CHUNK, /* NULL calls offering an unused 4 KiB write chunk */
+	BENCH_ENGINE_NULL_MR,	 /* the same, the chunk registered per call (PER_CALL_MR) */
+	BENCH_ENGINE_READ,	 /* READ of size bytes into a write chunk */
+	BENCH_ENGINE_WRITE,	 /* WRITE of size bytes from a read chunk */
+};
+
+struct bench_engine;
+
+/** EAL on two lcores. 0 or a negative errno. */
+int bench_engine_eal_init(const char *prog);
+
+/** Both connections up, the server's lcore polling. NULL on failure (logged). */
+struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t size);
+
+/**
+ * Stop the server's lcore, close both connections, check every buffer came
+ * back and no call failed. 0 or -1.
+ */
+int bench_engine_stop(struct bench_engine *b);
+
+/** One call, to its reply (checked). @return TSC cycles it took, 0 on error. */
+uint64_t bench_engine_call(struct bench_engine *b);
+
+/**
+ * Keep @p depth calls in flight (the client resubmits from the callback)
+ * until @p n replies have come. 0 or -1.
+ */
+int bench_engine_pipelined(struct bench_engine *b, uint32_t depth, uint32_t n);
+
+/** memcpy of size bytes between two chunk buffers (the copy baseline). */
+void bench_engine_memcpy(struct bench_engine *b);
+
+/** Work requests and doorbells the client and server rang, since start. */
+void bench_engine_counts(struct bench_engine *b, uint64_t *cli_wrs, uint64_t *cli_doorbells,
+			 uint64_t *srv_wrs, uint64_t *srv_doorbells);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

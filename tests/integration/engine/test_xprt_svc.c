@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The responder's glue (rpcrdma_xprt_svc.h) end to end over the shm PMD:
+ * a client connection sends calls to a server connection whose recv_call
+ * is rpcrdma_xprt_svc_recv_call() over a registry, both polled by this
+ * thread. The client checks every reply: results inline, results through
+ * its write chunk (DDP, zero copy), a handler completed later
+ * (RPCRDMA_SVC_PENDING, rpcrdma_svc_complete()), and each RPC-level error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_svc.h>
+#include <rpcrdma/rpcrdma_xprt.h>
+#include <rpcrdma/rpcrdma_xprt_svc.h>
+
+#define PROG	  0x20000100u /* versions 1 and 2 */
+#define PROG_SYS  0x20000101u /* requires AUTH_SYS */
+#define PROG_NONE 0x20000199u /* not registered */
+#define P_INLINE  1	      /* seed, len -> len pattern bytes, inline opaque */
+#define P_DDP	  2	      /* seed, len -> len pattern bytes, DDP-eligible */
+#define P_ASYNC	  3	      /* seed -> ~seed, completed later */
+#define P_FAIL	  4	      /* the handler fails: SYSTEM_ERR */
+#define P_HOLE	  5	      /* a zeroed entry: PROC_UNAVAIL */
+#define WAIT_MS	  5000
+
+static int failures;
+static unsigned long checks;
+
+#define CHECK(cond, ...)                                                                         \
+	do {                                                                                     \
+		checks++;                                                                        \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                                            \
+			fprintf(stderr, "\n");                                                   \
+			failures++;                                                              \
+		}                                                                                \
+	} while (0)
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint8_t pat(uint32_t seed, uint32_t i)
+{
+	return (uint8_t)(seed * 131u + i * 7u + (i >> 8) + 1u);
+}
+
+static bool same(const uint8_t *b, uint32_t len, uint32_t seed)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (b[i] != pat(seed, i))
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------------ the program */
+
+struct args {
+	uint32_t seed, len;
+};
+
+struct res {
+	uint32_t seed, len;
+	void *buf; /* P_DDP: a chunk buffer, back in its pool at reply_done */
+	struct rpcrdma_mempool *pool;
+};
+
+static struct rpcrdma_mempool_set *srv_pools;
+static struct rpcrdma_svc_req *pending[8];
+static unsigned int npending, ddp_out, ddp_done_ok;
+
+static int dec_args(struct rpcrdma_xdr_dec *d, void *a)
+{
+	struct args *x = a;
+
+	if (rpcrdma_xdr_get_u32(d, &x->seed) || rpcrdma_xdr_get_u32(d, &x->len) ||
+	    x->len > (1u << 20))
+		return -1;
+	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -1;
+}
+
+static int dec_seed(struct rpcrdma_xdr_dec *d, void *a)
+{
+	return rpcrdma_xdr_get_u32(d, &((struct args *)a)->seed);
+}
+
+static int h_copy(struct rpcrdma_svc_req *req, void *a, void *r)
+{
+	const struct args *x = a;
+	struct res *y = r;
+
+	y->seed = x->seed;
+	y->len = x->len;
+	return RPCRDMA_SVC_OK;
+}
+
+static int enc_inline(struct rpcrdma_xdr_enc *e, const void *r)
+{
+	const struct res *y = r;
+	uint8_t *p;
+
+	if (rpcrdma_xdr_put_u32(e, y->len))
+		return -ENOSPC;
+	p = rpcrdma_xdr_reserve(e, rpcrdma_xdr_pad4(y->len));
+	if (p == NULL)
+		return -ENOSPC;
+	for (uint32_t i = 0; i < rpcrdma_xdr_pad4(y->len); i++)
+		p[i] = i < y->len ? pat(y->seed, i) : 0;
+	return 0;
+}
+
+static int h_ddp(struct rpcrdma_svc_req *req, void *a, void *r)
+{
+	const struct args *x = a;
+	struct res *y = r;
+
+	y->pool = rpcrdma_mempool_set_chunk_pool(srv_pools, x->len);
+	y->buf = y->pool ? rpcrdma_mempool_get(y->pool) : NULL;
+	if (y->buf == NULL)
+		return -ENOMEM;
+	ddp_out++;
+	for (uint32_t i = 0; i < x->len; i++)
+		((uint8_t *)y->buf)[i] = pat(x->seed, i);
+	y->seed = x->seed;
+	y->len = x->len;
+	return RPCRDMA_SVC_OK;
+}
+
+static int enc_ddp(struct rpcrdma_xdr_enc *e, const void *r)
+{
+	const struct res *y = r;
+	struct rpcrdma_xdr_region reg;
+
+	reg = rpcrdma_xdr_region_va(y->buf, y->len, y->pool->lkey, y->pool->rkey);
+	return rpcrdma_xdr_put_ddp(e, &reg) ? -ENOSPC : 0;
+}
+
+static int h_async(struct rpcrdma_svc_req *req, void *a, void *r)
+{
+	if (npending == 8)
+		return -EBUSY;
+	((struct res *)r)->seed = ~((const struct args *)a)->seed;
+	pending[npending++] = req;
+	return RPCRDMA_SVC_PENDING;
+}
+
+static int enc_seed(struct rpcrdma_xdr_enc *e, const void *r)
+{
+	return rpcrdma_xdr_put_u32(e, ((const struct res *)r)->seed);
+}
+
+static int h_fail(struct rpcrdma_svc_req *req, void *a, void *r)
+{
+	return -EIO;
+}
+
+static const struct rpcrdma_svc_proc procs[] = {
+	[P_INLINE] = { "INLINE", dec_args, h_copy, enc_inline, sizeof(struct args),
+		       sizeof(struct res), false },
+	[P_DDP] = { "DDP", dec_args, h_ddp, enc_ddp, sizeof(struct args), sizeof(struct res),
+		    false },
+	[P_ASYNC] = { "ASYNC", dec_seed, h_async, enc_seed, sizeof(struct args), sizeof(struct res),
+		      false },
+	[P_FAIL] = { "FAIL", NULL, h_fail, NULL, 0, 0, false },
+	[6] = { "COPY", dec_args, h_copy, enc_inline, sizeof(struct args), sizeof(struct res),
+		false },
+};
+
+static const struct rpcrdma_svc_version vers[] = {
+	{ 1, 7, procs },
+	{ 2, 7, procs },
+};
+
+static void ddp_reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
+{
+	struct res *y = rpcrdma_svc_req_res(req);
+
+	if (req->proc != &procs[P_DDP] || y->buf == NULL)
+		return;
+	rpcrdma_mempool_put(y->pool, y->buf);
+	y->buf = NULL;
+	ddp_out--;
+	ddp_done_ok += status == 0;
+}
+
+/* ------------------------------------------------------------ both ends */
+
+struct side {
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_pd *pd;
+	struct rpcrdma_mempool_set *pools;
+	struct rpcrdma_pmd_listener *listener;
+	struct rpcrdma_xprt *xprt;
+	struct rpcrdma_xprt_params params;
+};
+
+static struct side cli, srv;
+static struct rpcrdma_xprt_svc glue;
+static struct rpcrdma_svc_registry *reg;
+
+static int side_open(struct side *s, const char *name)
+{
+	struct rpcrdma_mempool_set_params sp;
+	int ret;
+
+	ret = rpcrdma_pmd_dev_open("shm", NULL, &s->dev);
+	if (ret == 0)
+		ret = rpcrdma_pmd_pd_alloc(s->dev, &s->pd);
+	if (ret)
+		return ret;
+	rpcrdma_mempool_set_params_init(&sp);
+	sp.name = name;
+	sp.inline_count = 256;
+	sp.classes[0].count = 8;
+	sp.classes[1].count = 2;
+	sp.cache_size = 0;
+	return rpcrdma_mempool_set_create(&sp, s->pd, &s->pools);
+}
+
+static void side_events(struct side *s, bool server)
+{
+	struct rpcrdma_pmd_event ev[4];
+	int n = rpcrdma_pmd_event_poll(s->dev, ev, 4);
+
+	for (int i = 0; i < n; i++) {
+		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST && server)
+			CHECK(rpcrdma_xprt_accept(&s->params, &ev[i], &s->xprt) == 0, "accept");
+		else
+			rpcrdma_xprt_event(&ev[i]);
+	}
+}
+
+static void pump(void)
+{
+	side_events(&cli, false);
+	side_events(&srv, true);
+	if (cli.xprt)
+		rpcrdma_xprt_poll(cli.xprt);
+	if (srv.xprt)
+		rpcrdma_xprt_poll(srv.xprt);
+}
+
+static bool pump_until(bool (*cond)(void *), void *arg)
+{
+	uint64_t end = now_ms() + WAIT_MS;
+
+	while (!cond(arg)) {
+		if (now_ms() > end)
+			return false;
+		pump();
+	}
+	return true;
+}
+
+static bool established(void *arg)
+{
+	return cli.xprt && rpcrdma_xprt_state(cli.xprt) == RPCRDMA_XPRT_ESTABLISHED && srv.xprt &&
+	       rpcrdma_xprt_state(srv.xprt) == RPCRDMA_XPRT_ESTABLISHED;
+}
+
+static bool closed(void *arg)
+{
+	enum rpcrdma_xprt_state a = rpcrdma_xprt_state(cli.xprt);
+	enum rpcrdma_xprt_state b = srv.xprt ? rpcrdma_xprt_state(srv.xprt) : RPCRDMA_XPRT_CLOSED;
+
+	return a == RPCRDMA_XPRT_CLOSED && b == RPCRDMA_XPRT_CLOSED;
+}
+
+/* ------------------------------------------------------------ calls */
+
+struct tcall {
+	uint32_t rpcvers, prog, vers, proc, flavor;
+	bool no_args;
+	uint32_t seed, len;
+	bool chunk; /* offer a write chunk for the result */
+	/* outcome */
+	bool done;
+	int status;
+	struct rpcrdma_rpc_msg rep;
+	bool data_ok;
+	void *buf; /* the write chunk's buffer */
+	struct rpcrdma_mempool *pool;
+};
+
+static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
+		     struct rpcrdma_xdr_dec *d)
+{
+	struct tcall *t = arg;
+	const void *p = NULL;
+	uint32_t n = 0, v;
+
+	t->done = true;
+	t->status = status;
+	t->data_ok = false;
+	if (status == 0 && rpcrdma_xprt_get_rpc(d, &t->rep) == 0 &&
+	    t->rep.xid == rpcrdma_xprt_call_xid(call) && t->rep.type == RPCRDMA_RPC_REPLY) {
+		if (t->rep.reply.stat != RPCRDMA_RPC_MSG_ACCEPTED ||
+		    t->rep.reply.accept_stat != RPCRDMA_RPC_SUCCESS)
+			t->data_ok = rpcrdma_xdr_dec_left(d) == 0;
+		else if (t->proc == P_INLINE || t->proc == 6)
+			t->data_ok = rpcrdma_xdr_get_opaque(d, 1u << 20, &p, &n) == 0 &&
+				     n == t->len && same(p, n, t->seed);
+		else if (t->proc == P_DDP)
+			t->data_ok = rpcrdma_xdr_get_ddp(d, 1u << 20, &p, &n) == 0 && n == t->len &&
+				     same(p, n, t->seed) && (!t->chunk || p == t->buf);
+		else if (t->proc == P_ASYNC)
+			t->data_ok = rpcrdma_xdr_get_u32(d, &v) == 0 && v == ~t->seed;
+		else
+			t->data_ok = true;
+		t->data_ok = t->data_ok && rpcrdma_xdr_dec_left(d) == 0;
+	}
+	if (t->buf)
+		rpcrdma_mempool_put(t->pool, t->buf);
+	t->buf = NULL;
+	CHECK(rpcrdma_xprt_call_release(call) == 0, "release");
+}
+
+static bool tcall_done(void *arg)
+{
+	return ((struct tcall *)arg)->done;
+}
+
+static void tcall_submit(struct tcall *t)
+{
+	static uint32_t seed = 7;
+	struct rpcrdma_xprt_call *c;
+	struct rpcrdma_xdr_reply_spec *spec;
+	struct rpcrdma_xdr_enc *x;
+	struct rpcrdma_rpc_msg m;
+	int ret;
+
+	t->done = false;
+	t->seed = seed++;
+	ret = rpcrdma_xprt_call_alloc(cli.xprt, &c);
+	CHECK(ret == 0, "call_alloc %d", ret);
+	if (ret) {
+		t->done = true;
+		t->status = ret;
+		return;
+	}
+	x = rpcrdma_xprt_call_enc(c);
+	memset(&m, 0, sizeof(m));
+	m.xid = rpcrdma_xprt_call_xid(c);
+	m.type = RPCRDMA_RPC_CALL;
+	m.call.rpcvers = t->rpcvers ? t->rpcvers : RPCRDMA_RPC_VERS;
+	m.call.prog = t->prog;
+	m.call.vers = t->vers;
+	m.call.proc = t->proc;
+	m.call.cred.flavor = t->flavor;
+	CHECK(rpcrdma_xprt_put_rpc(x, &m) == 0, "put rpc");
+	if (!t->no_args) {
+		rpcrdma_xdr_put_u32(x, t->seed);
+		if (t->proc != P_ASYNC)
+			rpcrdma_xdr_put_u32(x, t->len);
+	}
+	spec = rpcrdma_xprt_call_reply_spec(c);
+	spec->max_len = 64 + rpcrdma_xdr_pad4(t->len);
+	if (t->chunk) {
+		t->pool = rpcrdma_mempool_set_chunk_pool(cli.pools, t->len);
+		t->buf = t->pool ? rpcrdma_mempool_get(t->pool) : NULL;
+		CHECK(t->buf != NULL, "client chunk buffer");
+		memset(t->buf, 0, t->len);
+		spec->ddp[0] = rpcrdma_xdr_region_va(t->buf, t->len, t->pool->lkey, t->pool->rkey);
+		spec->nddp = 1;
+	}
+	CHECK(rpcrdma_xprt_call_submit(c, 0, tcall_cb, t) == 0, "submit");
+}
+
+/* One call, run to its reply; its accept_stat (or 100 + the reject_stat) or -1. */
+static int run(struct tcall *t)
+{
+	tcall_submit(t);
+	CHECK(pump_until(tcall_done, t), "call prog %#x vers %u proc %u answered", t->prog, t->vers,
+	      t->proc);
+	if (!t->done || t->status != 0)
+		return -1;
+	CHECK(t->data_ok, "prog %#x proc %u reply data", t->prog, t->proc);
+	if (t->rep.reply.stat == RPCRDMA_RPC_MSG_DENIED)
+		return 100 + (int)t->rep.reply.reject_stat;
+	return (int)t->rep.reply.accept_stat;
+}
+
+static void test_glue(void)
+{
+	struct rpcrdma_svc_stats ss;
+	struct rpcrdma_svc_prog_stats ps;
+	struct rpcrdma_xprt_stats xs;
+	struct tcall t, a[3];
+	int r;
+
+	/* NULL, and results inline, small and near the inline threshold */
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = 0, .no_args = true };
+	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "NULL");
+	t = (struct tcall){ .prog = PROG, .vers = 2, .proc = P_INLINE, .len = 100 };
+	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "inline 100");
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .len = 3001 };
+	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "inline 3001");
+
+	/* results through write chunks (DDP) of 4 KiB and 200 KiB, and inline without one */
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_DDP, .len = 4096, .chunk = true };
+	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "ddp 4096");
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_DDP, .len = 200000, .chunk = true };
+	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "ddp 200000");
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_DDP, .len = 500 };
+	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "ddp 500 inline");
+	CHECK(ddp_out == 0 && ddp_done_ok == 3, "result buffers back after the replies: %u, %u",
+	      ddp_out, ddp_done_ok);
+	rpcrdma_xprt_stats(srv.xprt, &xs);
+	CHECK(xs.write_bytes >= 204096, "RDMA Writes carried the results: %lu",
+	      (unsigned long)xs.write_bytes);
+
+	/* asynchronous: three calls pending, completed out of order, later */
+	for (int i = 0; i < 3; i++) {
+		a[i] = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_ASYNC };
+		tcall_submit(&a[i]);
+	}
+	for (int i = 0; i < 200; i++)
+		pump();
+	CHECK(npending == 3 && !a[0].done && !a[1].done && !a[2].done,
+	      "three calls pending (%u), none answered", npending);
+	rpcrdma_svc_complete(pending[2], RPCRDMA_SVC_OK);
+	rpcrdma_svc_complete(pending[0], RPCRDMA_SVC_OK);
+	CHECK(pump_until(tcall_done, &a[2]) && pump_until(tcall_done, &a[0]), "completed");
+	CHECK(!a[1].done, "the third still pending");
+	rpcrdma_svc_complete(pending[1], -EIO);
+	CHECK(pump_until(tcall_done, &a[1]), "completed with an error");
+	for (int i = 0; i < 3; i++)
+		CHECK(a[i].status == 0 && a[i].data_ok, "async %d", i);
+	CHECK(a[0].rep.reply.accept_stat == RPCRDMA_RPC_SUCCESS &&
+		      a[2].rep.reply.accept_stat == RPCRDMA_RPC_SUCCESS,
+	      "async success");
+	CHECK(a[1].rep.reply.accept_stat == RPCRDMA_RPC_SYSTEM_ERR, "async failure: SYSTEM_ERR");
+	CHECK(glue.st.pending == 3, "glue pending %lu", (unsigned long)glue.st.pending);
+
+	/* every RPC-level error, as the caller sees it */
+	t = (struct tcall){ .prog = PROG_NONE, .vers = 1, .proc = 1 };
+	CHECK(run(&t) == RPCRDMA_RPC_PROG_UNAVAIL, "PROG_UNAVAIL");
+	t = (struct tcall){ .prog = PROG, .vers = 7, .proc = 1 };
+	r = run(&t);
+	CHECK(r == RPCRDMA_RPC_PROG_MISMATCH && t.rep.reply.low == 1 && t.rep.reply.high == 2,
+	      "PROG_MISMATCH 1..2: %d %u..%u", r, t.rep.reply.low, t.rep.reply.high);
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_HOLE };
+	CHECK(run(&t) == RPCRDMA_RPC_PROC_UNAVAIL, "PROC_UNAVAIL (hole)");
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = 200 };
+	CHECK(run(&t) == RPCRDMA_RPC_PROC_UNAVAIL, "PROC_UNAVAIL (past the table)");
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .no_args = true };
+	CHECK(run(&t) == RPCRDMA_RPC_GARBAGE_ARGS, "GARBAGE_ARGS");
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_FAIL };
+	CHECK(run(&t) == RPCRDMA_RPC_SYSTEM_ERR, "SYSTEM_ERR");
+	t = (struct tcall){ .prog = PROG_SYS, .vers = 1, .proc = 6, .len = 8 };
+	r = run(&t);
+	CHECK(r == 100 + RPCRDMA_RPC_AUTH_ERROR &&
+		      t.rep.reply.auth_stat == RPCRDMA_RPC_AUTH_TOOWEAK,
+	      "AUTH_ERROR AUTH_TOOWEAK: %d %u", r, t.rep.reply.auth_stat);
+	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .len = 8, .flavor = 99 };
+	r = run(&t);
+	CHECK(r == 100 + RPCRDMA_RPC_AUTH_ERROR &&
+		      t.rep.reply.auth_stat == RPCRDMA_RPC_AUTH_BADCRED,
+	      "AUTH_ERROR AUTH_BADCRED: %d %u", r, t.rep.reply.auth_stat);
+	t = (struct tcall){ .rpcvers = 3, .prog = PROG, .vers = 1, .proc = 1 };
+	r = run(&t);
+	CHECK(r == 100 + RPCRDMA_RPC_RPC_MISMATCH && t.rep.reply.low == 2 && t.rep.reply.high == 2,
+	      "RPC_MISMATCH 2..2: %d", r);
+
+	/* the dispatcher's and the glue's counters agree with what was sent */
+	rpcrdma_svc_stats(reg, &ss);
+	CHECK(ss.calls == 18 && ss.prog_unavail == 1 && ss.auth_badcred == 1 &&
+		      ss.rpc_mismatch == 1 && ss.dropped == 0,
+	      "registry: calls %lu", (unsigned long)ss.calls);
+	CHECK(rpcrdma_svc_prog_stats(reg, PROG, &ps) == 0 && ps.prog_mismatch == 1 &&
+		      ps.proc_unavail == 2,
+	      "program counters");
+	CHECK(glue.st.calls == 18 && glue.st.replies == 18 && glue.st.unanswered == 0 &&
+		      glue.st.no_buffer == 0 && glue.st.reply_fails == 0,
+	      "glue: calls %lu replies %lu", (unsigned long)glue.st.calls,
+	      (unsigned long)glue.st.replies);
+}
+
+/* A call pending when the connection goes: completing it later gives its buffers back. */
+static void test_pending_loss(void)
+{
+	struct tcall t = { .prog = PROG, .vers = 1, .proc = P_ASYNC };
+
+	npending = 0;
+	tcall_submit(&t);
+	for (int i = 0; i < 200 && npending == 0; i++)
+		pump();
+	CHECK(npending == 1, "pending");
+	CHECK(rpcrdma_xprt_disconnect(cli.xprt) == 0, "disconnect");
+	for (int i = 0; i < 200; i++)
+		pump();
+	CHECK(t.done && t.status == -ECONNRESET, "the call failed: %d", t.status);
+	CHECK(rpcrdma_xprt_state(srv.xprt) == RPCRDMA_XPRT_DRAINING,
+	      "the server waits for its pending call");
+	rpcrdma_svc_complete(pending[0], RPCRDMA_SVC_OK);
+	CHECK(pump_until(closed, NULL), "both closed");
+	CHECK(glue.st.reply_fails == 1, "the late reply was refused");
+}
+
+int main(int argc, char **argv)
+{
+	struct rpcrdma_svc_params sp;
+	struct rpcrdma_svc_program prog = {
+		.name = "glue", .prog = PROG, .nvers = 2, .vers = vers
+	};
+	struct rpcrdma_svc_program prog_sys = { .name = "sys",
+						.prog = PROG_SYS,
+						.flags = RPCRDMA_SVC_F_AUTH_SYS,
+						.nvers = 1,
+						.vers = vers };
+	char addr[64];
+	int ret;
+
+	ret = rpcrdma_mempool_eal_init(argv[0], NULL);
+	if (ret < 0) {
+		fprintf(stderr, "EAL: %s\n", strerror(-ret));
+		return 1;
+	}
+	rpcrdma_svc_params_init(&sp);
+	CHECK(rpcrdma_svc_registry_create(&sp, &reg) == 0, "registry");
+	CHECK(rpcrdma_svc_register(reg, &prog) == 0 && rpcrdma_svc_register(reg, &prog_sys) == 0,
+	      "register");
+	rpcrdma_xprt_svc_init(&glue, reg, 0);
+	glue.reply_done = ddp_reply_done;
+	if (side_open(&cli, "gc") || side_open(&srv, "gs")) {
+		fprintf(stderr, "devices and pools\n");
+		return 1;
+	}
+	srv_pools = srv.pools;
+	snprintf(addr, sizeof(addr), "@rpcrdma-xsvc-%d", getpid());
+	CHECK(rpcrdma_pmd_listen(srv.dev, addr, &srv.listener) == 0, "listen");
+	rpcrdma_xprt_params_init(&cli.params, RPCRDMA_XPRT_CLIENT);
+	cli.params.dev = cli.dev;
+	cli.params.pd = cli.pd;
+	cli.params.pools = cli.pools;
+	rpcrdma_xprt_params_init(&srv.params, RPCRDMA_XPRT_SERVER);
+	srv.params.dev = srv.dev;
+	srv.params.pd = srv.pd;
+	srv.params.pools = srv.pools;
+	rpcrdma_xprt_svc_bind(&glue, &srv.params);
+	CHECK(rpcrdma_xprt_create(&cli.params, &cli.xprt) == 0, "create");
+	CHECK(rpcrdma_xprt_connect(cli.xprt, addr) == 0, "connect");
+	if (!pump_until(established, NULL)) {
+		CHECK(0, "established");
+		return 1;
+	}
+	test_glue();
+	test_pending_loss();
+	CHECK(rpcrdma_xprt_destroy(cli.xprt) == 0 && rpcrdma_xprt_destroy(srv.xprt) == 0,
+	      "destroy");
+	rpcrdma_pmd_listener_close(srv.listener);
+	CHECK(rpcrdma_mempool_set_check_all_back(cli.pools) == 0 &&
+		      rpcrdma_mempool_set_check_all_back(srv.pools) == 0,
+	      "every buffer back");
+	rpcrdma_mempool_set_free(cli.pools);
+	rpcrdma_mempool_set_free(srv.pools);
+	rpcrdma_pmd_pd_free(cli.pd);
+	rpcrdma_pmd_pd_free(srv.pd);
+	rpcrdma_pmd_dev_close(cli.dev);
+	rpcrdma_pmd_dev_close(srv.dev);
+	rpcrdma_svc_registry_free(reg);
+	printf("test_xprt_svc: %lu checks, %d failed\n", checks, failures);
+	return failures ? 1 : 0;
+}

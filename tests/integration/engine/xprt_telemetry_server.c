@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A running process for the engine's telemetry test
+ * (xprt_telemetry_test.py): EAL with telemetry under the file prefix
+ * argv[1], a client and a server connection over the shm PMD in this
+ * thread, the server answering through the dispatch glue. It makes NCALLS
+ * NULL calls, prints "READY <client id> <server id>" and stops polling (the
+ * counters hold still); on a line "close" on stdin it closes and destroys
+ * both connections and prints "CLOSED"; it exits when stdin closes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+
+#include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_svc.h>
+#include <rpcrdma/rpcrdma_telemetry.h>
+#include <rpcrdma/rpcrdma_xprt.h>
+#include <rpcrdma/rpcrdma_xprt_svc.h>
+
+#include "rt_common.h"
+
+#define PROG   0x20000102u
+#define NCALLS 10
+
+struct side {
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_pd *pd;
+	struct rpcrdma_mempool_set *pools;
+	struct rpcrdma_xprt *xprt;
+	struct rpcrdma_xprt_params params;
+};
+
+static struct side cli, srv;
+static unsigned int replies;
+
+static int side_open(struct side *s, const char *name)
+{
+	struct rpcrdma_mempool_set_params sp;
+	int ret;
+
+	ret = rpcrdma_pmd_dev_open("shm", NULL, &s->dev);
+	if (ret == 0)
+		ret = rpcrdma_pmd_pd_alloc(s->dev, &s->pd);
+	if (ret)
+		return ret;
+	rpcrdma_mempool_set_params_init(&sp);
+	sp.name = name;
+	sp.inline_count = 128;
+	sp.classes[0].count = 2;
+	sp.classes[1].count = 1;
+	sp.no_hugepages = true;
+	return rpcrdma_mempool_set_create(&sp, s->pd, &s->pools);
+}
+
+static void pump(void)
+{
+	struct rpcrdma_pmd_event ev[4];
+	int n, i;
+
+	n = rpcrdma_pmd_event_poll(srv.dev, ev, 4);
+	for (i = 0; i < n; i++)
+		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
+			rpcrdma_xprt_accept(&srv.params, &ev[i], &srv.xprt);
+		else
+			rpcrdma_xprt_event(&ev[i]);
+	n = rpcrdma_pmd_event_poll(cli.dev, ev, 4);
+	for (i = 0; i < n; i++)
+		rpcrdma_xprt_event(&ev[i]);
+	rpcrdma_xprt_poll(cli.xprt);
+	if (srv.xprt)
+		rpcrdma_xprt_poll(srv.xprt);
+}
+
+static bool until(bool (*cond)(void))
+{
+	time_t end = time(NULL) + 10;
+
+	while (!cond())
+		if (time(NULL) > end)
+			return false;
+		else
+			pump();
+	return true;
+}
+
+static bool established(void)
+{
+	return srv.xprt && rpcrdma_xprt_state(srv.xprt) == RPCRDMA_XPRT_ESTABLISHED &&
+	       rpcrdma_xprt_state(cli.xprt) == RPCRDMA_XPRT_ESTABLISHED;
+}
+
+static bool all_replied(void)
+{
+	return replies == NCALLS;
+}
+
+static bool closed(void)
+{
+	return rpcrdma_xprt_state(cli.xprt) == RPCRDMA_XPRT_CLOSED &&
+	       rpcrdma_xprt_state(srv.xprt) == RPCRDMA_XPRT_CLOSED;
+}
+
+static void null_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
+		    struct rpcrdma_xdr_dec *d)
+{
+	struct rpcrdma_rpc_msg m;
+
+	if (status == 0 && rpcrdma_xprt_get_rpc(d, &m) == 0 &&
+	    m.reply.accept_stat == RPCRDMA_RPC_SUCCESS)
+		replies++;
+	rpcrdma_xprt_call_release(call);
+}
+
+static int null_call(void)
+{
+	struct rpcrdma_xprt_call *c;
+	struct rpcrdma_rpc_msg m;
+	int ret;
+
+	ret = rpcrdma_xprt_call_alloc(cli.xprt, &c);
+	if (ret)
+		return ret;
+	memset(&m, 0, sizeof(m));
+	m.xid = rpcrdma_xprt_call_xid(c);
+	m.type = RPCRDMA_RPC_CALL;
+	m.call.rpcvers = RPCRDMA_RPC_VERS;
+	m.call.prog = PROG;
+	m.call.vers = 1;
+	rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(c), &m);
+	rpcrdma_xprt_call_reply_spec(c)->max_len = 64;
+	return rpcrdma_xprt_call_submit(c, 0, null_cb, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct rpcrdma_svc_version vers = { 1, 0, NULL };
+	struct rpcrdma_svc_program prog = {
+		.name = "tel", .prog = PROG, .nvers = 1, .vers = &vers
+	};
+	struct rpcrdma_xprt_info ci, si;
+	struct rpcrdma_svc_registry *reg;
+	struct rpcrdma_svc_params sp;
+	struct rpcrdma_pmd_listener *lis;
+	struct rpcrdma_xprt_svc glue;
+	char line[32], addr[64];
+	int ret, i;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s FILE-PREFIX\n", argv[0]);
+		return 1;
+	}
+	if (rpcrdma_telemetry_init())
+		return 1;
+	ret = rt_eal_init(argv[0], 1, argv[1]);
+	if (ret)
+		return ret;
+	rpcrdma_svc_params_init(&sp);
+	if (rpcrdma_svc_registry_create(&sp, &reg) || rpcrdma_svc_register(reg, &prog))
+		return 1;
+	rpcrdma_xprt_svc_init(&glue, reg, 0);
+	if (side_open(&cli, "tc") || side_open(&srv, "ts"))
+		return 1;
+	snprintf(addr, sizeof(addr), "@rpcrdma-xtel-%d", getpid());
+	if (rpcrdma_pmd_listen(srv.dev, addr, &lis))
+		return 1;
+	rpcrdma_xprt_params_init(&cli.params, RPCRDMA_XPRT_CLIENT);
+	cli.params.dev = cli.dev;
+	cli.params.pd = cli.pd;
+	cli.params.pools = cli.pools;
+	rpcrdma_xprt_params_init(&srv.params, RPCRDMA_XPRT_SERVER);
+	srv.params.dev = srv.dev;
+	srv.params.pd = srv.pd;
+	srv.params.pools = srv.pools;
+	srv.params.max_credits = 16;
+	rpcrdma_xprt_svc_bind(&glue, &srv.params);
+	if (rpcrdma_xprt_create(&cli.params, &cli.xprt) || rpcrdma_xprt_connect(cli.xprt, addr) ||
+	    !until(established))
+		return 1;
+	for (i = 0; i < NCALLS; i++)
+		if (null_call())
+			return 1;
+	if (!until(all_replied))
+		return 1;
+	for (i = 0; i < 100; i++) /* the last Send completions, receives reposted */
+		pump();
+	rpcrdma_xprt_info(cli.xprt, &ci);
+	rpcrdma_xprt_info(srv.xprt, &si);
+	printf("READY %lu %lu\n", (unsigned long)ci.id, (unsigned long)si.id);
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin) != NULL) {
+		if (strncmp(line, "close", 5) != 0)
+			continue;
+		rpcrdma_xprt_disconnect(cli.xprt);
+		if (!until(closed))
+			return 1;
+		if (rpcrdma_xprt_destroy(cli.xprt) || rpcrdma_xprt_destroy(srv.xprt))
+			return 1;
+		printf("CLOSED\n");
+		fflush(stdout);
+	}
+	rpcrdma_pmd_listener_close(lis);
+	rpcrdma_mempool_set_free(cli.pools);
+	rpcrdma_mempool_set_free(srv.pools);
+	rpcrdma_pmd_pd_free(cli.pd);
+	rpcrdma_pmd_pd_free(srv.pd);
+	rpcrdma_pmd_dev_close(cli.dev);
+	rpcrdma_pmd_dev_close(srv.dev);
+	rpcrdma_svc_registry_free(reg);
+	rte_eal_cleanup();
+	return 0;
+}
