@@ -616,29 +616,29 @@ static bool xprt_gone(const struct rpcrdma_xprt *x)
  * The engine's server-call accessors, in one place: they are being renamed
  * (rpcrdma_svc_call_* to rpcrdma_xprt_svc_call_*).
  */
-static inline const struct rpcrdma_rpc_msg *scall_msg(struct rpcrdma_svc_call *c)
+static inline const struct rpcrdma_rpc_msg *scall_msg(struct rpcrdma_xprt_svc_call *c)
 {
-	return rpcrdma_svc_call_msg(c);
+	return rpcrdma_xprt_svc_call_msg(c);
 }
 
-static inline struct rpcrdma_xdr_dec *scall_args(struct rpcrdma_svc_call *c)
+static inline struct rpcrdma_xdr_dec *scall_args(struct rpcrdma_xprt_svc_call *c)
 {
-	return rpcrdma_svc_call_args(c);
+	return rpcrdma_xprt_svc_call_args(c);
 }
 
-static inline struct rpcrdma_xdr_enc *scall_reply_enc(struct rpcrdma_svc_call *c)
+static inline struct rpcrdma_xdr_enc *scall_reply_enc(struct rpcrdma_xprt_svc_call *c)
 {
-	return rpcrdma_svc_call_reply_enc(c);
+	return rpcrdma_xprt_svc_call_reply_enc(c);
 }
 
-static inline int scall_reply(struct rpcrdma_svc_call *c)
+static inline int scall_reply(struct rpcrdma_xprt_svc_call *c)
 {
-	return rpcrdma_svc_call_reply(c);
+	return rpcrdma_xprt_svc_call_reply(c);
 }
 
-static inline void scall_drop(struct rpcrdma_svc_call *c)
+static inline void scall_drop(struct rpcrdma_xprt_svc_call *c)
 {
-	rpcrdma_svc_call_drop(c);
+	rpcrdma_xprt_svc_call_drop(c);
 }
 
 /* The payload's bytes: checked at three places per call, which costs nothing. */
@@ -676,7 +676,7 @@ struct perf_srv {
  * Decode the arguments of a call of the test program: the accept_stat to
  * answer, and for READ the length asked, for WRITE the length received.
  */
-static uint32_t srv_args(struct rpcrdma_svc_call *call, const struct rpcrdma_rpc_msg *m,
+static uint32_t srv_args(struct rpcrdma_xprt_svc_call *call, const struct rpcrdma_rpc_msg *m,
 			 uint32_t *len)
 {
 	struct rpcrdma_xdr_dec *d = scall_args(call);
@@ -704,7 +704,7 @@ static uint32_t srv_args(struct rpcrdma_svc_call *call, const struct rpcrdma_rpc
 	return rpcrdma_xdr_dec_left(d) == 0 ? RPCRDMA_RPC_SUCCESS : RPCRDMA_RPC_GARBAGE_ARGS;
 }
 
-static void srv_recv_call(void *ctx, struct rpcrdma_svc_call *call)
+static void srv_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 {
 	struct perf_srv *s = ctx;
 	const struct rpcrdma_rpc_msg *m = scall_msg(call);
