@@ -11,8 +11,8 @@
 # run; BENCH_ARGS is appended (later flags win), e.g.
 #   BENCH_ARGS='--benchmark_filter=nullcall --benchmark_repetitions=10'
 # Single-threaded programs run pinned to one CPU with taskset when it is
-# there: BENCH_CPU, default the last CPU. bench-pmd pins its two lcores
-# through the EAL. scripts/bench_summary.py then prints, for
+# there: BENCH_CPU, default the last CPU. bench-pmd, bench-engine and
+# bench-rt pin their two lcores through the EAL. scripts/bench_summary.py then prints, for
 # each shape and operation, the rpcrdma and rpcgen medians and their ratio.
 set -eu
 cd "$(dirname "$0")/.."
@@ -48,7 +48,7 @@ for exe in "$BUILD"/bench/bench-*; do
 	# Programs that run two lcores pin them through the EAL themselves.
 	run_pin=$pin
 	case "$name" in
-	bench-pmd) run_pin="" ;;
+	bench-pmd | bench-engine | bench-rt) run_pin="" ;;
 	esac
 	# shellcheck disable=SC2086
 	$run_pin "$exe" $DEFAULT_ARGS ${BENCH_ARGS:-} \
