@@ -12,8 +12,9 @@
 #   BENCH_ARGS='--benchmark_filter=nullcall --benchmark_repetitions=10'
 # Single-threaded programs run pinned to one CPU with taskset when it is
 # there: BENCH_CPU, default the last CPU. bench-pmd, bench-engine and
-# bench-rt pin their two lcores through the EAL. scripts/bench_summary.py then prints, for
-# each shape and operation, the rpcrdma and rpcgen medians and their ratio.
+# bench-rt pin their two lcores through the EAL. scripts/bench_summary.py
+# then prints, for each shape and operation of bench-codec, the rpcrdma and
+# rpcgen medians and their ratio.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
