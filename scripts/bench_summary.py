@@ -41,6 +41,31 @@ def load(path):
     return times, doc.get("context", {}), bool(medians)
 
 
+def generic(path, ctx):
+    """A program of other benchmarks: each one's median time and counters."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    print(f"\n{path}: {ctx.get('date', '?')}, load {ctx.get('load_avg', '?')}")
+    skip = {"name", "run_name", "run_type", "repetitions", "repetition_index", "threads",
+            "iterations", "real_time", "cpu_time", "time_unit", "family_index",
+            "per_family_instance_index", "aggregate_name", "aggregate_unit"}
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        ns = b["real_time"] * UNIT_NS[b.get("time_unit", "ns")]
+        extra = []
+        for k, v in b.items():
+            if k in skip or not isinstance(v, (int, float)):
+                continue
+            if k == "bytes_per_second":
+                extra.append(f"{k}={v / 1e9:.2f}G")
+            elif k.endswith("per_second") or k.endswith("_per_s"):
+                extra.append(f"{k}={v / 1e6:.2f}M")
+            else:
+                extra.append(f"{k}={v:g}")
+        print(f"{b.get('run_name', b['name']):<44} {ns:>12.1f} ns  {' '.join(extra)}")
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
@@ -51,6 +76,10 @@ def main(argv):
         except (OSError, ValueError, KeyError) as e:
             print(f"bench_summary: {path}: {e}", file=sys.stderr)
             return 1
+
+        if not any(n.endswith(("/rpcrdma", "/rpcgen", "/rpcgen_alloc")) for n in times):
+            generic(path, ctx)
+            continue
 
         rows = OrderedDict()
         for name, ns in times.items():
