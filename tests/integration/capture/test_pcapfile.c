@@ -14,7 +14,9 @@
 
 #include <rpcrdma/rpcrdma_pcapfile.h>
 
-#include "check.h"
+#include <stdio.h>
+
+#include "test_check.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -610,5 +612,5 @@ int main(void)
 	test_pcapng_truncation();
 	test_pcapng_hostile();
 	test_editcap();
-	CHECK_DONE();
+	return test_summary("pcapfile");
 }

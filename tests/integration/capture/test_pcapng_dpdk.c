@@ -23,7 +23,7 @@
 #include <rpcrdma/rpcrdma_pcapfile.h>
 #include <rpcrdma/rpcrdma_roce.h>
 
-#include "check.h"
+#include "test_check.h"
 
 #define NPKTS 16
 
@@ -200,5 +200,5 @@ int main(void)
 	rpcrdma_pcapfile_close(pf);
 	unlink(path);
 	rte_eal_cleanup();
-	CHECK_DONE();
+	return test_summary("pcapng_dpdk");
 }

@@ -15,7 +15,9 @@
 
 #include <rpcrdma/rpcrdma_roce.h>
 
-#include "check.h"
+#include <stdio.h>
+
+#include "test_check.h"
 
 /* SEND_ONLY, QP 0x123456, PSN 0xabcdef, A, 37-byte payload i*7 (pad 3). */
 static const char kat_send[] =
@@ -410,5 +412,5 @@ int main(void)
 	test_icrc_masking();
 	test_parse_errors();
 	test_random_corruption();
-	CHECK_DONE();
+	return test_summary("roce");
 }

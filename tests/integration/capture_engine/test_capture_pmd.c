@@ -24,7 +24,7 @@
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_roce.h>
 
-#include "../capture/check.h"
+#include "test_check.h"
 
 #define BUF_LEN	 (512u * 1024u)
 #define RECV_LEN 4096u
@@ -457,5 +457,5 @@ int main(int argc, char **argv)
 	else
 		printf("kept %s\n", path);
 	(void)argc;
-	CHECK_DONE();
+	return test_summary("capture_pmd");
 }

@@ -231,7 +231,9 @@ def test_modes():
                   rows[1][:4] == [mode, op, str(size), str(depth)],
                   "%s: summary table %r" % (what, rows))
             if "--duration" in args:
-                check(0.29 <= doc["seconds"] <= 0.6, "%s: seconds %f" % (what, doc["seconds"]))
+                # at least what was asked; the upper bound only catches a run that
+                # ignores --duration (a loaded machine can preempt the last poll)
+                check(0.29 <= doc["seconds"] <= 10, "%s: seconds %f" % (what, doc["seconds"]))
             if "--count" in args and "--warmup" not in args:
                 n = int(args[args.index("--count") + 1])
                 check(doc["calls"] == n, "%s: --count %d measured %d" % (what, n, doc["calls"]))

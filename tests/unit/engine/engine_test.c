@@ -9,38 +9,6 @@
 
 #include "engine_test.h"
 
-unsigned long test_checks;
-unsigned long test_failures;
-
-void test_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	test_failures++;
-	fprintf(stderr, "%s:%d: FAIL (%s): ", file, line, cond);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int test_summary(const char *name)
-{
-	printf("%s: %lu checks, %lu failed\n", name, test_checks, test_failures);
-	return test_failures ? 1 : 0;
-}
-
-void *test_malloc(size_t len)
-{
-	void *p = malloc(len ? len : 1);
-
-	if (!p) {
-		fprintf(stderr, "out of memory (%zu bytes)\n", len);
-		abort();
-	}
-	return p;
-}
-
 void test_fill(void *buf, size_t len, uint32_t seed)
 {
 	uint8_t *p = buf;

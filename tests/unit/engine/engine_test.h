@@ -17,25 +17,7 @@
 #include <rpcrdma/rpcrdma_marshal.h>
 #include <rpcrdma/rpcrdma_xdr.h>
 
-extern unsigned long test_checks;
-extern unsigned long test_failures;
-
-void test_fail(const char *file, int line, const char *cond, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/** Check a condition; on failure print it with a printf-style message. */
-#define CHECK(cond, fmt, ...)                                                     \
-	do {                                                                      \
-		test_checks++;                                                    \
-		if (!(cond))                                                      \
-			test_fail(__FILE__, __LINE__, #cond, fmt, ##__VA_ARGS__); \
-	} while (0)
-
-/** Print the summary line; the exit status: 0 when every check passed, else 1. */
-int test_summary(const char *name);
-
-/** malloc() that aborts on failure. */
-void *test_malloc(size_t len);
+#include "test_check.h"
 
 /** Fill a buffer with a pattern derived from seed (never all zero). */
 void test_fill(void *buf, size_t len, uint32_t seed);

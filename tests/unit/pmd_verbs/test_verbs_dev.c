@@ -18,7 +18,7 @@
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_verbs.h>
 
-#include "check.h"
+#include "test_check.h"
 
 static char logbuf[4096];
 
@@ -92,5 +92,5 @@ int main(void)
 		CHECK_EQ(open_logged("dev=rpcrdma_no_such_dev", &dev), -ENODEV);
 		CHECK(strstr(logbuf, "no RDMA device named \"rpcrdma_no_such_dev\"") != NULL);
 	}
-	return check_result("verbs_dev");
+	return test_summary("verbs_dev");
 }

@@ -16,7 +16,9 @@
 
 #include "verbs_pmd.h"
 
-#include "check.h"
+#include <stdio.h>
+
+#include "test_check.h"
 
 #define FAKE_MAX 512
 
@@ -785,5 +787,5 @@ int main(void)
 	test_stale(true);
 	test_stale(false);
 	test_poll_chunks();
-	return check_result("verbs_fp");
+	return test_summary("verbs_fp");
 }

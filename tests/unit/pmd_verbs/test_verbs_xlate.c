@@ -14,7 +14,9 @@
 
 #include "verbs_xlate.h"
 
-#include "check.h"
+#include <stdio.h>
+
+#include "test_check.h"
 
 static void test_errno(void)
 {
@@ -602,5 +604,5 @@ int main(void)
 	test_cm_map();
 	test_async_map();
 	test_dev_info();
-	return check_result("verbs_xlate");
+	return test_summary("verbs_xlate");
 }
