@@ -653,6 +653,7 @@ static int qp_create(struct rpcrdma_xprt *x)
 	attr.max_recv_sge = 1;
 	attr.rnr_retry = 7;
 	attr.rnr_timer_us = 5;
+	attr.flags = RPCRDMA_PMD_QP_F_RECV_PREFETCH; /* every message is decoded at once */
 	return rpcrdma_pmd_qp_create(x->p.pd, &attr, &x->qp);
 }
 

@@ -194,6 +194,7 @@ struct shm_qp {
 	uint32_t rq_mask;
 	uint32_t rq_slot_size;
 	uint16_t max_recv_sge;
+	bool rq_prefetch;	   /* RPCRDMA_PMD_QP_F_RECV_PREFETCH */
 	uint32_t rq_post;	   /* posted */
 	uint32_t rq_reap;	   /* completions returned */
 	struct shm_rq_ent *rq_ent; /* per receive slot: what the completion needs */

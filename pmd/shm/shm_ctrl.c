@@ -985,6 +985,7 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	qp->rq_mask = rq_size - 1;
 	qp->rq_slot_size = slot_size;
 	qp->max_recv_sge = attr->max_recv_sge;
+	qp->rq_prefetch = (attr->flags & RPCRDMA_PMD_QP_F_RECV_PREFETCH) != 0;
 	qp->rq_ent = calloc(rq_size, sizeof(*qp->rq_ent));
 	if (qp->rq_ent == NULL)
 		goto err_area;

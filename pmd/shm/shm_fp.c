@@ -535,9 +535,10 @@ static inline void rq_harvest(struct shm_cq *cq, struct shm_qp *qp)
 			 * moving its first two lines here now, so that the misses
 			 * overlap each other and the completion's way up to the
 			 * user, who reads them next (a NIC's DMA would have left
-			 * them in the LLC).
+			 * them in the LLC). Only when the user says it reads them.
 			 */
-			if (status == RPCRDMA_PMD_WC_SUCCESS && qp->rq_ent[idx].addr != NULL) {
+			if (qp->rq_prefetch && status == RPCRDMA_PMD_WC_SUCCESS &&
+			    qp->rq_ent[idx].addr != NULL) {
 				rte_prefetch0(qp->rq_ent[idx].addr);
 				if (len > 64 - ((uintptr_t)qp->rq_ent[idx].addr & 63))
 					rte_prefetch0(qp->rq_ent[idx].addr + 64);
