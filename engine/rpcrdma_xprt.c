@@ -1241,6 +1241,9 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				break;
 			}
 			c->has_credit = true;
+			/* a receive for every outstanding call's reply (the poll reposts lazily) */
+			if (x->rx_posted < x->creq.outstanding)
+				post_recvs(x);
 			if (x->creq.outstanding > x->st.max_outstanding)
 				x->st.max_outstanding = x->creq.outstanding;
 			c->state = CALL_READY;
@@ -2190,8 +2193,18 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 	 * a call answered), a grant change or a state change; otherwise only
 	 * a post that fell short (no buffer, a full queue) is tried again.
 	 */
-	if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED)
+	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+		/*
+		 * The requester reposts in batches of XPRT_RECV_SPARE, off the
+		 * round trip of a lone call; a call about to be sent tops up
+		 * first when its reply would find no receive (call_process).
+		 */
+		if ((n && x->rx_posted + XPRT_RECV_SPARE <= x->p.max_credits) || x->recv_short ||
+		    x->state != RPCRDMA_XPRT_ESTABLISHED)
+			x->work += (int)post_recvs(x);
+	} else if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED) {
 		x->work += (int)post_recvs(x);
+	}
 	if (x->state == RPCRDMA_XPRT_DRAINING)
 		x->work += rpcrdma_xprt_process(x);
 	if (x->work == 0)
