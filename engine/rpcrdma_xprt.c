@@ -4,9 +4,17 @@
  * its state machine, the requester's calls and the responder's svc calls.
  *
  * Every work request id points at a struct xprt_wr (a type and its owner),
- * so a completion is dispatched with one switch. Every send-queue work
- * request is signaled: the engine counts what is outstanding and knows when
- * a connection has drained.
+ * so a completion is dispatched with one switch. A receive's is in its
+ * struct xprt_rx. A send-queue work request's is its entry in the send ring
+ * (x->sq_ring), which holds every WR staged and not yet retired, in posting
+ * order. Send-queue WRs are signaled only every XPRT_SIGNAL_EVERY (at most
+ * half the send queue), or when their owner needs the completion (RDMA
+ * Reads); send queues complete in order, so the completion of entry k
+ * retires every entry up to k, the earlier ones successfully (an unsignaled
+ * WR that fails or is flushed has its own completion, which comes first), as
+ * Linux xprtrdma retires its sendctx ring. A connection that goes down posts
+ * a signaled zero-length RDMA Write after everything (the marker of Linux
+ * ib_drain_sq): its completion, flushed or not, retires what remains.
  *
  * A call and a svc call each have one state enum and one _process()
  * function that advances until the state stops changing (SPDK
@@ -22,6 +30,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_prefetch.h>
 
 #include <rpcrdma/rpcrdma_credit.h>
 #include <rpcrdma/rpcrdma_hdr.h>
@@ -40,6 +49,14 @@
 #define XPRT_SVC_EXTRA 8	   /* svc slots beyond the grant (calls over it) */
 #define XPRT_REPLY_WRS (RPCRDMA_MARSHAL_MAX_RDMA + 1)
 #define XPRT_CALLS_MAX 1024
+/* one send-queue WR in this many is signaled (at most half the send queue) */
+#define XPRT_SIGNAL_EVERY 16
+/*
+ * Server: receives posted beyond the grant's, so that a reply sent before
+ * its call's receive is reposted still grants the target (Linux svcrdma
+ * posts sc_max_requests + sc_recv_batch the same way).
+ */
+#define XPRT_RECV_SPARE 8
 
 /* What a work request id points at. */
 enum xprt_wr_type {
@@ -48,6 +65,7 @@ enum xprt_wr_type {
 	WR_SVC_READ,  /* an RDMA Read pulling a read chunk: struct rpcrdma_xprt_svc_call */
 	WR_SVC_WRITE, /* an RDMA Write of a reply */
 	WR_SVC_SEND,  /* a reply's Send (or RDMA_ERROR) */
+	WR_MARKER,    /* the zero-length RDMA Write that drains the send ring */
 };
 
 struct xprt_wr {
@@ -78,7 +96,6 @@ enum call_state {
 };
 
 struct rpcrdma_xprt_call {
-	struct xprt_wr tag; /* the Send */
 	enum call_state state;
 	struct rpcrdma_xprt *xprt;
 	TAILQ_ENTRY(rpcrdma_xprt_call) link; /* the wait FIFO */
@@ -86,12 +103,13 @@ struct rpcrdma_xprt_call {
 	uint32_t xid;
 	uint32_t flags;
 	int status;
-	bool queued;	 /* in the wait FIFO */
-	bool send_done;	 /* the Send completed (any status) */
-	bool lost;	 /* the connection went while the call was out */
-	bool stalled;	 /* counted once as a credit stall */
-	bool has_credit; /* holds a requester credit */
-	bool replied;	 /* a reply matched */
+	bool queued;	   /* in the wait FIFO */
+	bool send_done;	   /* the Send completed (any status) */
+	bool lost;	   /* the connection went while the call was out */
+	bool stalled;	   /* counted once as a credit stall */
+	bool has_credit;   /* holds a requester credit */
+	bool replied;	   /* a reply matched */
+	uint32_t send_seq; /* the Send's send-ring sequence number */
 	rpcrdma_xprt_call_cb_t cb;
 	void *arg;
 	void *msg_buf; /* inline pool buffer of the message: the slot keeps it */
@@ -119,7 +137,6 @@ enum svc_state {
 };
 
 struct rpcrdma_xprt_svc_call {
-	struct xprt_wr tag_read, tag_write, tag_send;
 	enum svc_state state;
 	struct rpcrdma_xprt *xprt;
 	TAILQ_ENTRY(rpcrdma_xprt_svc_call) link;
@@ -128,7 +145,6 @@ struct rpcrdma_xprt_svc_call {
 	bool lost;	   /* the connection went */
 	bool credited;	   /* the reply was accounted as a reply (credit_resp_reply) */
 	bool replied;	   /* a reply was sent (for reply_done) */
-	bool deferred;	   /* SVC_REPLY_READY waited once for the receives to be reposted */
 	bool in_cb;	   /* inside recv_call: reply and drop only set the state */
 	uint32_t err_code; /* SVC_REPLY_READY: an RDMA_ERROR to send; 0: the reply */
 	uint32_t xid;
@@ -184,10 +200,18 @@ struct rpcrdma_xprt {
 	struct xprt_rx *rx_free;
 	uint32_t rx_posted;
 	bool recv_short; /* the last post_recvs() posted fewer than wanted: try each poll */
-	/* the send queue: staged WRs, and WRs staged or posted not yet completed */
-	uint32_t nstage;
+	/* server: received calls waiting for a free svc slot, FIFO */
+	struct xprt_rx *backlog, *backlog_last;
+	/* the send ring: WRs staged or posted and not yet retired (sq_out of them) */
+	struct xprt_wr *sq_ring;
+	uint32_t sq_mask;
+	uint32_t sq_head; /* sequence number of the next WR */
+	uint32_t sq_tail; /* the oldest not retired */
 	uint32_t sq_out;
-	struct rpcrdma_pmd_send_wr stage[XPRT_STAGE_MAX];
+	uint32_t sq_unsig;  /* unsignaled WRs since the last signaled one */
+	uint32_t sig_every; /* signal one WR in this many */
+	uint32_t nstage;    /* staged for the next doorbell */
+	struct rpcrdma_pmd_send_wr stage[XPRT_STAGE_MAX + 1]; /* + the drain marker */
 	/* requester */
 	struct rpcrdma_credit_req creq;
 	struct rpcrdma_xprt_call *calls;
@@ -483,6 +507,7 @@ static void xprt_free(struct rpcrdma_xprt *x)
 	if (x->cq != NULL)
 		rpcrdma_pmd_cq_destroy(x->cq);
 	free(x->rxs);
+	free(x->sq_ring);
 	free(x->calls);
 	free(x->svcs);
 	x->magic = 0;
@@ -530,9 +555,10 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		nslots = x->ncalls;
 		ret = rpcrdma_credit_req_init(&x->creq, p->max_credits);
 	} else {
-		x->nsvcs = p->max_credits + XPRT_SVC_EXTRA;
+		/* slots also wait for their reply's Send to retire (unsignaled) */
+		x->nsvcs = p->max_credits + XPRT_SVC_EXTRA + XPRT_SIGNAL_EVERY;
 		x->sq_depth = XPRT_SVC_SQ;
-		x->rq_depth = p->max_credits;
+		x->rq_depth = p->max_credits + XPRT_RECV_SPARE;
 		x->nrx = x->rq_depth + x->nsvcs;
 		nslots = x->nsvcs;
 		ret = rpcrdma_credit_resp_init(&x->cresp, x->p.credits, p->max_credits);
@@ -540,9 +566,19 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	if (ret)
 		goto err_free;
 	ret = -ENOMEM;
+	/* the ring holds sq_depth WRs and the drain marker */
+	x->sq_mask = 1;
+	while (x->sq_mask < x->sq_depth + 1)
+		x->sq_mask <<= 1;
+	x->sq_ring = calloc(x->sq_mask, sizeof(*x->sq_ring));
+	x->sq_mask--;
+	/* with at most half the queue unsignaled, a full queue always has a signaled WR */
+	x->sig_every = RTE_MIN((uint32_t)XPRT_SIGNAL_EVERY, x->sq_depth / 2);
+	if (x->sig_every == 0)
+		x->sig_every = 1;
 	x->rxs = calloc(x->nrx, sizeof(*x->rxs));
 	areas = calloc(nslots, sizeof(*areas));
-	if (x->rxs == NULL || areas == NULL)
+	if (x->rxs == NULL || areas == NULL || x->sq_ring == NULL)
 		goto err_free;
 	for (i = 0; i < x->nrx; i++) {
 		x->rxs[i].tag.type = WR_RECV;
@@ -566,8 +602,6 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	for (i = x->ncalls; i-- > 0;) {
 		struct rpcrdma_xprt_call *c = &x->calls[i];
 
-		c->tag.type = WR_CALL_SEND;
-		c->tag.owner = c;
 		c->xprt = x;
 		c->hdr = areas[i];
 		c->next_free = x->call_free;
@@ -576,10 +610,6 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	for (i = x->nsvcs; i-- > 0;) {
 		struct rpcrdma_xprt_svc_call *s = &x->svcs[i];
 
-		s->tag_read.type = WR_SVC_READ;
-		s->tag_write.type = WR_SVC_WRITE;
-		s->tag_send.type = WR_SVC_SEND;
-		s->tag_read.owner = s->tag_write.owner = s->tag_send.owner = s;
 		s->xprt = x;
 		s->hdr = areas[i];
 		s->next_free = x->svc_free;
@@ -587,7 +617,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	}
 	free(areas);
 	areas = NULL;
-	ret = rpcrdma_pmd_cq_create(p->dev, x->sq_depth + x->rq_depth + XPRT_BURST, &x->cq);
+	ret = rpcrdma_pmd_cq_create(p->dev, x->sq_depth + 1 + x->rq_depth + XPRT_BURST, &x->cq);
 	if (ret) {
 		x->cq = NULL;
 		goto err_free;
@@ -617,12 +647,13 @@ static int qp_create(struct rpcrdma_xprt *x)
 	attr.send_cq = x->cq;
 	attr.recv_cq = x->cq;
 	attr.context = x;
-	attr.max_send_wr = x->sq_depth;
+	attr.max_send_wr = x->sq_depth + 1; /* + the drain marker */
 	attr.max_recv_wr = x->rq_depth;
 	attr.max_send_sge = RPCRDMA_MARSHAL_MAX_SGE;
 	attr.max_recv_sge = 1;
 	attr.rnr_retry = 7;
 	attr.rnr_timer_us = 5;
+	attr.flags = RPCRDMA_PMD_QP_F_RECV_PREFETCH; /* every message is decoded at once */
 	return rpcrdma_pmd_qp_create(x->p.pd, &attr, &x->qp);
 }
 
@@ -844,14 +875,27 @@ static bool sq_room(const struct rpcrdma_xprt *x, uint32_t n)
 	return x->nstage + n <= XPRT_STAGE_MAX && x->sq_out + n <= x->sq_depth;
 }
 
-static struct rpcrdma_pmd_send_wr *stage(struct rpcrdma_xprt *x, struct xprt_wr *tag)
+/*
+ * Stage a send-queue WR of @owner into the send ring. It is signaled when
+ * @signal asks (the owner needs this completion), or when it is the
+ * sig_every-th since the last signaled one.
+ */
+static struct rpcrdma_pmd_send_wr *stage(struct rpcrdma_xprt *x, uint8_t type, void *owner,
+					 bool signal)
 {
 	struct rpcrdma_pmd_send_wr *wr = &x->stage[x->nstage++];
+	struct xprt_wr *e = &x->sq_ring[x->sq_head & x->sq_mask];
 
+	e->type = type;
+	e->owner = owner;
+	x->sq_head++;
 	x->sq_out++;
 	memset(wr, 0, sizeof(*wr));
-	wr->wr_id = (uintptr_t)tag;
-	wr->flags = RPCRDMA_PMD_SEND_SIGNALED;
+	wr->wr_id = (uintptr_t)e;
+	if (signal || ++x->sq_unsig >= x->sig_every) {
+		wr->flags = RPCRDMA_PMD_SEND_SIGNALED;
+		x->sq_unsig = 0;
+	}
 	return wr;
 }
 
@@ -898,16 +942,20 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 	struct rpcrdma_pmd_recv_wr wrs[XPRT_BURST];
 	struct rpcrdma_pmd_sge sges[XPRT_BURST];
 	struct xprt_rx *rxs[XPRT_BURST];
-	uint32_t want, n = 0, i;
+	uint32_t want, n = 0, i, spare;
 	uint16_t got;
 
 	x->recv_short = false;
 	if (!can_post(x))
 		return 0;
-	if (x->p.role == RPCRDMA_XPRT_CLIENT)
+	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
 		want = x->p.max_credits > x->rx_posted ? x->p.max_credits - x->rx_posted : 0;
-	else
+	} else {
 		want = rpcrdma_credit_resp_to_post(&x->cresp);
+		spare = x->cresp.target + XPRT_RECV_SPARE;
+		if (spare > x->cresp.posted && spare - x->cresp.posted > want)
+			want = spare - x->cresp.posted;
+	}
 	if (want > XPRT_BURST)
 		want = XPRT_BURST;
 	if (want > x->rq_depth - x->rx_posted)
@@ -942,6 +990,9 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 	x->st.recvs += got;
 	if (x->p.role == RPCRDMA_XPRT_SERVER)
 		rpcrdma_credit_resp_posted(&x->cresp, got);
+	/* more than a burst wanted (set-up, a grown grant): go on */
+	if (got == XPRT_BURST && !x->recv_short)
+		got += post_recvs(x);
 	return got;
 }
 
@@ -1190,6 +1241,9 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				break;
 			}
 			c->has_credit = true;
+			/* a receive for every outstanding call's reply (the poll reposts lazily) */
+			if (x->rx_posted < x->creq.outstanding)
+				post_recvs(x);
 			if (x->creq.outstanding > x->st.max_outstanding)
 				x->st.max_outstanding = x->creq.outstanding;
 			c->state = CALL_READY;
@@ -1201,7 +1255,8 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				c->state = CALL_COMPLETE;
 				break;
 			}
-			wr = stage(x, &c->tag);
+			c->send_seq = x->sq_head;
+			wr = stage(x, WR_CALL_SEND, c, false);
 			wr->opcode = RPCRDMA_PMD_WR_SEND;
 			wr->sg_list = (const struct rpcrdma_pmd_sge *)c->plan.sge;
 			wr->num_sge = c->plan.nsge;
@@ -1219,7 +1274,17 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			c->state = CALL_SENT;
 			break;
 		case CALL_SENT:
-			if (c->send_done && (c->replied || c->status || c->lost))
+			/*
+			 * A reply proves the responder received the Send: the
+			 * call completes without waiting for the Send to retire
+			 * (unsignaled), and the slot may send again; its message
+			 * buffer is registered for the connection's life, so a
+			 * Send still retransmitting from it is harmless (Linux
+			 * xprtrdma waits only for Sends of DMA-mapped pages).
+			 * Without a reply, the Send's retirement (flushed, or
+			 * behind the drain marker) ends the call.
+			 */
+			if (c->replied || (c->send_done && (c->status || c->lost)))
 				c->state = CALL_COMPLETE;
 			break;
 		case CALL_COMPLETE:
@@ -1520,7 +1585,8 @@ static void svc_stage_reads(struct rpcrdma_xprt_svc_call *s)
 	while (s->ops_posted < s->nops && x->reads_out < x->p.read_depth && sq_room(x, 1)) {
 		const struct rpcrdma_marshal_rdma *op = &s->ops[s->ops_posted];
 		struct rpcrdma_pmd_sge *sge = &s->rsge[s->ops_posted];
-		struct rpcrdma_pmd_send_wr *wr = stage(x, &s->tag_read);
+		/* the call waits for every Read: signaled */
+		struct rpcrdma_pmd_send_wr *wr = stage(x, WR_SVC_READ, s, true);
 
 		sge->addr = op->laddr;
 		sge->length = op->len;
@@ -1556,7 +1622,7 @@ static void svc_stage_error(struct rpcrdma_xprt_svc_call *s, uint32_t code, int 
 	s->esge.addr = (uintptr_t)s->hdr.addr;
 	s->esge.length = n > 0 ? (uint32_t)n : 0;
 	s->esge.lkey = s->hdr.lkey;
-	wr = stage(x, &s->tag_send);
+	wr = stage(x, WR_SVC_SEND, s, false);
 	wr->opcode = RPCRDMA_PMD_WR_SEND;
 	wr->sg_list = &s->esge;
 	wr->num_sge = 1;
@@ -1595,7 +1661,8 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 		s->wsge[i].addr = op->laddr;
 		s->wsge[i].length = op->len;
 		s->wsge[i].lkey = op->lkey;
-		wr = stage(x, &s->tag_write);
+		/* retired by the reply's Send, which completes after it */
+		wr = stage(x, WR_SVC_WRITE, s, false);
 		wr->opcode = RPCRDMA_PMD_WR_RDMA_WRITE;
 		wr->sg_list = &s->wsge[i];
 		wr->num_sge = 1;
@@ -1604,7 +1671,11 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 	}
 	s->nwrites = rp->nrdma;
 	x->st.write_bytes += rp->rdma_bytes;
-	wr = stage(x, &s->tag_send);
+	/*
+	 * Signaled when the reply holds chunk buffers or the upper layer's DDP
+	 * results (reply_done gives them back, even when they went inline).
+	 */
+	wr = stage(x, WR_SVC_SEND, s, s->nbufs != 0 || s->reply.nddp != 0 || rp->nrdma != 0);
 	wr->opcode = rp->send_inv ? RPCRDMA_PMD_WR_SEND_WITH_INV : RPCRDMA_PMD_WR_SEND;
 	wr->invalidate_rkey = rp->send_inv ? rp->inv_rkey : 0;
 	wr->sg_list = (const struct rpcrdma_pmd_sge *)rp->sge;
@@ -1705,17 +1776,19 @@ static void svc_process(struct rpcrdma_xprt_svc_call *s)
 				s->state = SVC_DONE;
 				break;
 			}
-			/*
-			 * Let the poll repost the receives this batch consumed
-			 * first, so the grant is the target (min(target, posted +
-			 * active - 1)), and one post covers the batch.
-			 */
-			if ((!s->deferred && rpcrdma_credit_resp_to_post(&x->cresp) > 0) ||
-			    !sq_room(x, XPRT_REPLY_WRS)) {
-				s->deferred = true;
+			if (!sq_room(x, XPRT_REPLY_WRS)) {
 				svc_wait(s);
 				break;
 			}
+			/*
+			 * The reply goes before its call's receive is reposted
+			 * (the poll reposts after the doorbell): the spare
+			 * receives keep the grant, min(target, posted + active -
+			 * 1), at the target. Only a batch larger than the spare
+			 * reposts first, so that no reply grants less.
+			 */
+			if ((uint64_t)x->cresp.posted + x->cresp.active - 1 < x->cresp.target)
+				post_recvs(x);
 			ret = rpcrdma_credit_resp_reply(&x->cresp);
 			if (ret == -EAGAIN) {
 				post_recvs(x);
@@ -1768,29 +1841,71 @@ static void svc_run_waiters(struct rpcrdma_xprt *x)
 	}
 }
 
+/* Stage the drain marker: a signaled zero-length RDMA Write, a no-op on any QP state. */
+static void stage_marker(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_pmd_send_wr *wr = stage(x, WR_MARKER, NULL, true);
+
+	wr->opcode = RPCRDMA_PMD_WR_RDMA_WRITE;
+	wr->num_sge = 0;
+}
+
+static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx);
+
 static void server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
+{
+	rpcrdma_credit_resp_received(&x->cresp);
+	if (rx->len < RPCRDMA_HDR_FIXED_LEN) {
+		/* not even an XID */
+		x->st.err_hdr++;
+		rpcrdma_credit_resp_drop(&x->cresp);
+		rx_put(x, rx);
+		return;
+	}
+	if (x->svc_free == NULL || x->backlog != NULL) {
+		/*
+		 * Every slot is busy (a requester over its grant, or replies
+		 * whose unsignaled Sends have not retired yet): the call waits,
+		 * its receive not reposted, so a requester over its grant
+		 * meets RNR, not a lost call. A marker retires the Sends.
+		 */
+		rx->next = NULL;
+		if (x->backlog == NULL)
+			x->backlog = rx;
+		else
+			x->backlog_last->next = rx;
+		x->backlog_last = rx;
+		if (x->sq_unsig != 0 && sq_room(x, 1))
+			stage_marker(x);
+		return;
+	}
+	server_recv_slot(x, rx);
+}
+
+/* Received calls that waited for a slot, in order. */
+static void server_run_backlog(struct rpcrdma_xprt *x)
+{
+	while (x->backlog != NULL && x->svc_free != NULL) {
+		struct xprt_rx *rx = x->backlog;
+
+		x->backlog = rx->next;
+		server_recv_slot(x, rx);
+		x->work++;
+	}
+}
+
+static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
 	struct rpcrdma_xprt_svc_call *s;
 	struct rpcrdma_hdr *h;
 	int ret;
 
-	rpcrdma_credit_resp_received(&x->cresp);
 	s = x->svc_free;
-	if (s == NULL || rx->len < RPCRDMA_HDR_FIXED_LEN) {
-		/* no slot (a requester far over its grant), or not even an XID */
-		if (s == NULL)
-			x->st.dropped++;
-		else
-			x->st.err_hdr++;
-		rpcrdma_credit_resp_drop(&x->cresp);
-		rx_put(x, rx);
-		return;
-	}
 	x->svc_free = s->next_free;
 	x->svc_active++;
 	x->st.calls_recv++;
 	s->rx = rx;
-	s->lost = s->credited = s->replied = s->queued = s->deferred = s->in_cb = false;
+	s->lost = s->credited = s->replied = s->queued = s->in_cb = false;
 	s->err_code = 0;
 	s->nbufs = 0;
 	s->nops = s->ops_posted = s->ops_done = 0;
@@ -1843,6 +1958,71 @@ process:
 
 /* ------------------------------------------------------------ completions */
 
+/* Retire one send-ring entry (sequence number @seq): tell its owner. */
+static void sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint32_t seq, bool ok)
+{
+	struct rpcrdma_xprt_svc_call *s = owner;
+	struct rpcrdma_xprt_call *c = owner;
+
+	switch (type) {
+	case WR_CALL_SEND:
+		/* a call that completed on its reply may be sending again: not this Send */
+		if (c->state != CALL_SENT || c->send_seq != seq)
+			break;
+		c->send_done = true;
+		if (!ok)
+			c->lost = true;
+		call_process(c);
+		break;
+	case WR_SVC_READ:
+		x->reads_out--;
+		s->ops_done++;
+		if (!ok)
+			s->lost = true;
+		svc_process(s);
+		break;
+	case WR_SVC_WRITE:
+		s->writes_done++;
+		if (!ok)
+			s->lost = true;
+		svc_process(s);
+		break;
+	case WR_SVC_SEND:
+		s->send_done = true;
+		if (!ok)
+			s->lost = true;
+		svc_process(s);
+		break;
+	default: /* WR_MARKER */
+		break;
+	}
+}
+
+/*
+ * A send-queue completion for ring entry @e: retire every entry from the
+ * oldest up to it. The earlier ones had no completion of their own, so
+ * they succeeded; @e has the completion's status.
+ */
+static void sq_retire(struct rpcrdma_xprt *x, const struct xprt_wr *e, bool ok)
+{
+	uint32_t k = ((uint32_t)(e - x->sq_ring) - x->sq_tail) & x->sq_mask;
+
+	if (k >= x->sq_out) {
+		x->st.wc_errors++; /* not outstanding: a PMD bug */
+		return;
+	}
+	do {
+		const struct xprt_wr *r = &x->sq_ring[x->sq_tail & x->sq_mask];
+		uint8_t type = r->type;
+		void *owner = r->owner;
+		uint32_t seq = x->sq_tail++;
+
+		/* the owner may stage new WRs into the entries just freed */
+		x->sq_out--;
+		sq_complete(x, type, owner, seq, k == 0 ? ok : true);
+	} while (k-- > 0);
+}
+
 static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 {
 	struct xprt_wr *t = (struct xprt_wr *)(uintptr_t)wc->wr_id;
@@ -1855,18 +2035,16 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 			x->st.wc_errors++;
 		conn_lost(x);
 	}
-	switch (t->type) {
-	case WR_RECV: {
+	if (t->type == WR_RECV) {
 		struct xprt_rx *rx = t->owner;
 
 		x->rx_posted--;
-		if (x->p.role == RPCRDMA_XPRT_SERVER && ok)
-			; /* accounted in server_recv */
-		else if (x->p.role == RPCRDMA_XPRT_SERVER)
+		if (x->p.role == RPCRDMA_XPRT_SERVER && !ok)
 			x->cresp.posted -= x->cresp.posted ? 1 : 0;
+		/* ok: accounted in server_recv */
 		if (!ok) {
 			rx_put(x, rx);
-			break;
+			return;
 		}
 		rx->len = wc->byte_len;
 		rx->inv = (wc->flags & RPCRDMA_PMD_WC_WITH_INV) != 0;
@@ -1875,50 +2053,9 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 			client_recv(x, rx);
 		else
 			server_recv(x, rx);
-		break;
+		return;
 	}
-	case WR_CALL_SEND: {
-		struct rpcrdma_xprt_call *c = t->owner;
-
-		x->sq_out--;
-		c->send_done = true;
-		if (!ok)
-			c->lost = true;
-		call_process(c);
-		break;
-	}
-	case WR_SVC_READ: {
-		struct rpcrdma_xprt_svc_call *s = t->owner;
-
-		x->sq_out--;
-		x->reads_out--;
-		s->ops_done++;
-		if (!ok)
-			s->lost = true;
-		svc_process(s);
-		break;
-	}
-	case WR_SVC_WRITE: {
-		struct rpcrdma_xprt_svc_call *s = t->owner;
-
-		x->sq_out--;
-		s->writes_done++;
-		if (!ok)
-			s->lost = true;
-		svc_process(s);
-		break;
-	}
-	case WR_SVC_SEND: {
-		struct rpcrdma_xprt_svc_call *s = t->owner;
-
-		x->sq_out--;
-		s->send_done = true;
-		if (!ok)
-			s->lost = true;
-		svc_process(s);
-		break;
-	}
-	}
+	sq_retire(x, t, ok);
 }
 
 /*
@@ -1934,8 +2071,18 @@ static void conn_lost(struct rpcrdma_xprt *x)
 	    x->state == RPCRDMA_XPRT_ERROR || x->state == RPCRDMA_XPRT_IDLE)
 		return;
 	x->state = RPCRDMA_XPRT_DRAINING;
-	if (x->qp != NULL)
+	if (x->qp != NULL) {
 		rpcrdma_pmd_disconnect(x->qp); /* -ENOTCONN when the peer left first */
+		/*
+		 * Unsignaled WRs that already succeeded have no completion to
+		 * come: the marker's completion retires them. Nothing is staged
+		 * after it (every owner sees DRAINING).
+		 */
+		if (x->sq_out != 0) {
+			stage_marker(x);
+			flush_sends(x);
+		}
+	}
 	for (i = 0; i < x->ncalls; i++) {
 		struct rpcrdma_xprt_call *c = &x->calls[i];
 
@@ -1949,6 +2096,15 @@ static void conn_lost(struct rpcrdma_xprt *x)
 
 		if (s->state != SVC_FREE)
 			s->lost = true;
+	}
+	/* calls that waited for a slot: no reply will go */
+	while (x->backlog != NULL) {
+		struct xprt_rx *rx = x->backlog;
+
+		x->backlog = rx->next;
+		rpcrdma_credit_resp_drop(&x->cresp);
+		x->st.dropped++;
+		rx_put(x, rx);
 	}
 	/* calls waiting for a credit fail (or stay parked) at the next run */
 	call_run_waiters(x);
@@ -2010,25 +2166,45 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		x->work += rpcrdma_xprt_process(x);
 	if (x->qp != NULL) {
 		n = rpcrdma_pmd_poll_cq_burst(x->cq, wc, XPRT_BURST);
+		/* the first line of each message received: decoded next */
+		for (i = 0; i < n; i++) {
+			const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc[i].wr_id;
+
+			if (t->type == WR_RECV)
+				rte_prefetch0(((const struct xprt_rx *)t->owner)->buf);
+		}
 		for (i = 0; i < n; i++)
 			handle_wc(x, &wc[i]);
 		x->work += n;
 	}
+	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+		if (!TAILQ_EMPTY(&x->call_wait))
+			call_run_waiters(x);
+	} else {
+		if (x->backlog != NULL)
+			server_run_backlog(x);
+		if (!TAILQ_EMPTY(&x->svc_wait))
+			svc_run_waiters(x);
+	}
+	/* the replies and calls go first: reposting is off the round trip */
+	flush_sends(x);
 	/*
 	 * What a post depends on changes with a completion (a receive consumed,
 	 * a call answered), a grant change or a state change; otherwise only
 	 * a post that fell short (no buffer, a full queue) is tried again.
 	 */
-	if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED)
-		x->work += (int)post_recvs(x);
 	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
-		if (!TAILQ_EMPTY(&x->call_wait))
-			call_run_waiters(x);
-	} else if (!TAILQ_EMPTY(&x->svc_wait)) {
-		svc_run_waiters(x);
+		/*
+		 * The requester reposts in batches of XPRT_RECV_SPARE, off the
+		 * round trip of a lone call; a call about to be sent tops up
+		 * first when its reply would find no receive (call_process).
+		 */
+		if ((n && x->rx_posted + XPRT_RECV_SPARE <= x->p.max_credits) || x->recv_short ||
+		    x->state != RPCRDMA_XPRT_ESTABLISHED)
+			x->work += (int)post_recvs(x);
+	} else if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED) {
 		x->work += (int)post_recvs(x);
 	}
-	flush_sends(x);
 	if (x->state == RPCRDMA_XPRT_DRAINING)
 		x->work += rpcrdma_xprt_process(x);
 	if (x->work == 0)

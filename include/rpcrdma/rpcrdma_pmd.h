@@ -258,7 +258,17 @@ struct rpcrdma_pmd_qp_attr {
 	uint16_t max_recv_sge; /**< default 2 */
 	uint8_t rnr_retry; /**< 0..7 retries when the peer has no receive; 7 = forever (verbs) */
 	uint32_t rnr_timer_us; /**< wait between RNR retries, default 10 */
+	uint32_t flags;	       /**< RPCRDMA_PMD_QP_F_* (default 0) */
 };
+
+/**
+ * A hint: the receiver reads each message as soon as its receive completes.
+ * A PMD that can bring the message's first lines closer to the polling
+ * lcore starts doing so when it reaps the completion (shm: it prefetches
+ * the first two cache lines, which the sending lcore wrote). Left off by
+ * receivers that do not read what they receive.
+ */
+#define RPCRDMA_PMD_QP_F_RECV_PREFETCH 0x1u
 
 /** Connection manager event types. */
 enum rpcrdma_pmd_event_type {

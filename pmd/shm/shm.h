@@ -151,6 +151,12 @@ struct shm_swqe {
 	struct rpcrdma_pmd_sge sge[];
 };
 
+/* A posted receive, private to its owner. */
+struct shm_rq_ent {
+	uint64_t wr_id;
+	const uint8_t *addr; /* the first byte the message lands on (prefetched on arrival) */
+};
+
 enum shm_conn_state {
 	SHM_CONN_NONE,	     /* no socket */
 	SHM_CONN_CONNECTING, /* client: HELLO sent */
@@ -188,9 +194,10 @@ struct shm_qp {
 	uint32_t rq_mask;
 	uint32_t rq_slot_size;
 	uint16_t max_recv_sge;
-	uint32_t rq_post; /* posted */
-	uint32_t rq_reap; /* completions returned */
-	uint64_t *rq_wr_id;
+	bool rq_prefetch;	   /* RPCRDMA_PMD_QP_F_RECV_PREFETCH */
+	uint32_t rq_post;	   /* posted */
+	uint32_t rq_reap;	   /* completions returned */
+	struct shm_rq_ent *rq_ent; /* per receive slot: what the completion needs */
 
 	/* the peer */
 	struct shm_rdev *rdev;

@@ -985,8 +985,9 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	qp->rq_mask = rq_size - 1;
 	qp->rq_slot_size = slot_size;
 	qp->max_recv_sge = attr->max_recv_sge;
-	qp->rq_wr_id = calloc(rq_size, sizeof(*qp->rq_wr_id));
-	if (qp->rq_wr_id == NULL)
+	qp->rq_prefetch = (attr->flags & RPCRDMA_PMD_QP_F_RECV_PREFETCH) != 0;
+	qp->rq_ent = calloc(rq_size, sizeof(*qp->rq_ent));
+	if (qp->rq_ent == NULL)
 		goto err_area;
 
 	qp->common.qp_num = dev->next_qp_num++;
@@ -1046,7 +1047,7 @@ static void shm_qp_destroy(struct rpcrdma_pmd_qp *q)
 	ev_forget(dev, qp, NULL);
 	peer_qp_unmap(qp);
 	rdev_put(dev, qp->rdev);
-	free(qp->rq_wr_id);
+	free(qp->rq_ent);
 	munmap(qp->area, qp->area_size);
 	close(qp->area_fd);
 	free(qp->sq);

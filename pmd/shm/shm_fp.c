@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_prefetch.h>
 
 #include "shm.h"
 
@@ -454,7 +455,9 @@ static uint16_t shm_post_recv_burst(struct rpcrdma_pmd_qp *q, const struct rpcrd
 		}
 		slot->num_sge = wr->num_sge;
 		slot->post_err = err;
-		qp->rq_wr_id[idx] = wr->wr_id;
+		qp->rq_ent[idx].wr_id = wr->wr_id;
+		qp->rq_ent[idx].addr =
+			wr->num_sge != 0 ? (const uint8_t *)(uintptr_t)wr->sg_list[0].addr : NULL;
 		/* release: the SGEs are visible to the peer that sees POSTED */
 		__atomic_store_n(&slot->state, state, __ATOMIC_RELEASE);
 		qp->rq_post++;
@@ -527,6 +530,19 @@ static inline void rq_harvest(struct shm_cq *cq, struct shm_qp *qp)
 		if (st == RPCRDMA_SHM_SLOT_DONE) {
 			status = slot->wc_status;
 			len = slot->byte_len;
+			/*
+			 * The message was written by the peer's lcore: start
+			 * moving its first two lines here now, so that the misses
+			 * overlap each other and the completion's way up to the
+			 * user, who reads them next (a NIC's DMA would have left
+			 * them in the LLC). Only when the user says it reads them.
+			 */
+			if (qp->rq_prefetch && status == RPCRDMA_PMD_WC_SUCCESS &&
+			    qp->rq_ent[idx].addr != NULL) {
+				rte_prefetch0(qp->rq_ent[idx].addr);
+				if (len > 64 - ((uintptr_t)qp->rq_ent[idx].addr & 63))
+					rte_prefetch0(qp->rq_ent[idx].addr + 64);
+			}
 			flags = slot->wc_flags & RPCRDMA_PMD_WC_WITH_INV;
 			inv = flags ? slot->inv_rkey : 0;
 		} else if (st == RPCRDMA_SHM_SLOT_FLUSHED ||
@@ -535,7 +551,7 @@ static inline void rq_harvest(struct shm_cq *cq, struct shm_qp *qp)
 		} else {
 			break;
 		}
-		cq_push(cq, qp, qp->rq_wr_id[idx], status, RPCRDMA_PMD_WC_RECV, len,
+		cq_push(cq, qp, qp->rq_ent[idx].wr_id, status, RPCRDMA_PMD_WC_RECV, len,
 			(uint16_t)flags, inv);
 		/*
 		 * The slot keeps DONE/FLUSHED until it is reposted: the peer acts on

@@ -668,7 +668,7 @@ static void test_setup(void)
 	t.proc = PROC_NULL;
 	CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "null call: %d", t.status);
 	rpcrdma_xprt_info(e.cli.xprt, &ci);
-	/* the reply waits for its receive to be reposted: the full target */
+	/* the reply goes before its receive is reposted: the spare receives keep the target */
 	CHECK(ci.grant == 32, "the grant after the first reply: %u", ci.grant);
 	stats(&e.cli, &st);
 	CHECK(st.calls == 1 && st.replies == 1 && st.short_msgs == 1, "counters");
@@ -1047,6 +1047,54 @@ static void test_credits(void)
 	       "%lu WRs in %lu doorbells\n",
 	       done, max_out, max_out_shrunk, (unsigned long)cs.credit_stalls,
 	       (unsigned long)cs.wrs, (unsigned long)cs.doorbells);
+	env_close(&e);
+}
+
+/*
+ * Send-queue WRs are unsignaled but one in 16: each end's CQ sees one Send
+ * completion per 16 calls next to one receive completion per call; replies
+ * go before their call's receive is reposted and still grant the full
+ * target; a disconnect with unsignaled Sends not retired drains (the
+ * marker) and gives every buffer back.
+ */
+static void test_unsignaled(void)
+{
+	struct rpcrdma_xprt_info ci, si;
+	struct rpcrdma_pmd_cq *ccq, *scq;
+	uint64_t cw0, sw0, cw, sw;
+	uint32_t min_grant = UINT32_MAX;
+	struct tcall t;
+	struct env e;
+	int i;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	if (!env_connect(&e)) {
+		env_close(&e);
+		return;
+	}
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	rpcrdma_xprt_info(e.srv.xprt, &si);
+	ccq = ci.qp->send_cq;
+	scq = si.qp->send_cq;
+	cw0 = ccq->stats.wcs;
+	sw0 = scq->stats.wcs;
+	for (i = 0; i < 20; i++) {
+		memset(&t, 0, sizeof(t));
+		t.proc = PROC_NULL;
+		CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "null call %d: %d", i, t.status);
+		rpcrdma_xprt_info(e.cli.xprt, &ci);
+		if (ci.grant < min_grant)
+			min_grant = ci.grant;
+	}
+	CHECK(min_grant == 32, "every reply granted the target: lowest %u", min_grant);
+	cw = ccq->stats.wcs - cw0;
+	sw = scq->stats.wcs - sw0;
+	CHECK(cw == 21 && sw == 21, "20 receives and 1 Send completion each: %lu, %lu",
+	      (unsigned long)cw, (unsigned long)sw);
+	rpcrdma_xprt_info(e.srv.xprt, &si);
+	CHECK(si.outstanding == 0, "no call active at the server: %u", si.outstanding);
+	/* 4 Sends on each side succeeded unsignaled: the drain must retire them */
 	env_close(&e);
 }
 
@@ -1787,9 +1835,10 @@ int main(int argc, char **argv)
 		test_setup();
 	else if (strcmp(argv[1], "forms") == 0)
 		test_forms();
-	else if (strcmp(argv[1], "credits") == 0)
+	else if (strcmp(argv[1], "credits") == 0) {
 		test_credits();
-	else if (strcmp(argv[1], "errors") == 0) {
+		test_unsignaled();
+	} else if (strcmp(argv[1], "errors") == 0) {
 		test_errors();
 		test_errors_requester();
 	} else if (strcmp(argv[1], "loss") == 0)
