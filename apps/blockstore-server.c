@@ -49,13 +49,14 @@
 #include "app_common.h"
 #include "blockstore_proto.h"
 
-#define PROG	       "blockstore-server"
-#define BS_CONN_MAX    16	    /* clients served at once */
-#define BS_SIZE_MAX    (1ull << 30) /* --size: one pool buffer holds the store */
-#define BS_CREDITS     32	    /* calls each client may have outstanding */
-#define BS_CLOSE_WAIT  5	    /* seconds to drain the connections at exit */
-#define BS_IDLE_SLEEP  100	    /* us slept per loop once idle (see poll_loop) */
-#define BS_IDLE_CYCLES 100	    /* ms without work before sleeping */
+#define PROG		 "blockstore-server"
+#define BS_CONN_MAX	 16	      /* clients served at once */
+#define BS_SIZE_MAX	 (1ull << 30) /* --size: one pool buffer holds the store */
+#define BS_CREDITS	 32	      /* calls each client may have outstanding */
+#define BS_CLOSE_WAIT	 5	      /* seconds to drain the connections at exit */
+#define BS_IDLE_SLEEP	 100	      /* us slept per loop once idle (see poll_loop) */
+#define BS_IDLE_CYCLES	 100	      /* ms without work before sleeping */
+#define BS_CAPTURE_LARGE 256	      /* --capture: 64 KiB frames in flight (16 MiB) */
 
 static const char help_text[] =
 	"NAME\n"
@@ -555,7 +556,12 @@ static int server_open(struct bs_server *s)
 	rpcrdma_xprt_svc_bind(&s->glue, &s->params);
 
 	if (s->o.capture) {
-		ret = rpcrdma_capture_open(s->o.capture, NULL, &s->cap);
+		struct rpcrdma_capture_params cp;
+
+		/* 1 MiB transfers are 16 large frames each, staged until a flush */
+		rpcrdma_capture_params_init(&cp);
+		cp.nb_large = BS_CAPTURE_LARGE;
+		ret = rpcrdma_capture_open(s->o.capture, &cp, &s->cap);
 		if (ret) {
 			s->cap = NULL;
 			fprintf(stderr, PROG ": --capture %s: %s\n", s->o.capture, strerror(-ret));
