@@ -35,6 +35,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+#include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_errno.h>
 #include <rpcrdma/rpcrdma_hdr.h>
 #include <rpcrdma/rpcrdma_mempool.h>
@@ -101,6 +102,7 @@ struct perf_opts {
 	const char *json;
 	const char *compare;
 	const char *input;
+	const char *capture;
 	double threshold;
 	bool quiet;
 	bool summary;
@@ -210,6 +212,13 @@ static const char help_text[] =
 	"        Regression threshold of --compare, 0..1000 percent (default 5).\n"
 	"    --summary\n"
 	"        Print the summary table of the result files given as arguments.\n"
+	"    --capture FILE.pcapng\n"
+	"        Record the run's traffic as RoCEv2 packets for Wireshark and\n"
+	"        rpcrdma-decode --pcap: the client's QP, and in one process the\n"
+	"        server's as its peer (both are then polled by the main lcore);\n"
+	"        with --server, each accepted QP (its first call is missed).\n"
+	"        Every payload is copied into the file: capturing slows the run\n"
+	"        down, so do not compare its figures with runs without it.\n"
 	"    --quiet\n"
 	"        No progress line and no table (errors and --compare still print).\n"
 	"    --help\n"
@@ -327,6 +336,7 @@ enum {
 	O_THRESHOLD,
 	O_SUMMARY,
 	O_QUIET,
+	O_CAPTURE,
 	O_HELP,
 };
 
@@ -352,6 +362,7 @@ static const struct option long_opts[] = {
 	{ "threshold", required_argument, NULL, O_THRESHOLD },
 	{ "summary", no_argument, NULL, O_SUMMARY },
 	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "capture", required_argument, NULL, O_CAPTURE },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -468,6 +479,11 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 		case O_QUIET:
 			o->quiet = true;
 			break;
+		case O_CAPTURE:
+			if (optarg[0] == '\0')
+				ret = usage_error("--capture: empty file name");
+			o->capture = optarg;
+			break;
 		case O_HELP:
 			fputs(help_text, stdout);
 			return -1;
@@ -537,6 +553,7 @@ struct perf_result {
 
 static double ns_per_tsc;
 static volatile sig_atomic_t stop_signal;
+static struct rpcrdma_capture *capture; /* --capture */
 
 static void on_signal(int sig)
 {
@@ -779,6 +796,15 @@ static int srv_poll(void *arg)
 		if (rpcrdma_xprt_accept(&s->params, &ev[i], &s->ep.xprt) != 0) {
 			s->ep.xprt = NULL;
 			fprintf(stderr, PROG ": server: accept failed\n");
+		} else if (capture && s->params.credits == 1) {
+			/* --server --capture: accepted with a grant of 1 (one receive
+			 * posted before the capture sees it); open it now */
+			struct rpcrdma_xprt_info info;
+
+			rpcrdma_xprt_info(s->ep.xprt, &info);
+			if (rpcrdma_capture_qp(capture, info.qp, NULL) != 0)
+				fprintf(stderr, PROG ": --capture: cannot capture the QP\n");
+			rpcrdma_xprt_set_credits(s->ep.xprt, PERF_SRV_CREDITS);
 		}
 	}
 	if (s->ep.xprt) {
@@ -820,7 +846,7 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	s->params.pd = s->ep.pd;
 	s->params.pools = s->ep.pools;
 	s->params.max_credits = PERF_SRV_CREDITS;
-	s->params.credits = PERF_SRV_CREDITS;
+	s->params.credits = capture && o->role == ROLE_SERVER ? 1 : PERF_SRV_CREDITS;
 	s->params.recv_call = srv_recv_call;
 	s->params.ctx = s;
 	if (strcmp(o->pmd, "shm") != 0)
@@ -1074,6 +1100,13 @@ static int cli_connect(struct perf_cli *c, const char *addr, bool retry)
 
 	for (;;) {
 		ret = rpcrdma_xprt_connect(c->ep.xprt, addr);
+		if (ret == 0 && capture && retry) {
+			/* a client alone: capture before its first receive is posted */
+			struct rpcrdma_xprt_info info;
+
+			rpcrdma_xprt_info(c->ep.xprt, &info);
+			ret = rpcrdma_capture_qp(capture, info.qp, NULL);
+		}
 		while (ret == 0 && rte_rdtsc() < end) {
 			cli_events(c);
 			cli_poll(c);
@@ -1538,6 +1571,11 @@ static int srv_start(struct perf_srv *srv, struct perf_cli *cli, struct rpcrdma_
 	int ret;
 
 	*rtp = NULL;
+	if (capture) {
+		/* one capture is written by one thread: poll both ends here */
+		cli->srv_inline = srv;
+		return 0;
+	}
 	rpcrdma_rt_params_init(&rp);
 	rp.name = "perf";
 	rp.roles = "pollers=1,workers=0";
@@ -1586,6 +1624,16 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 	if (ret)
 		goto err_cli;
 	ret = cli_connect(&cli, addr, o->role == ROLE_CLIENT);
+	if (ret == 0 && capture && inproc) {
+		/* both ends in this process: one connection in the capture */
+		struct rpcrdma_xprt_info ci, si;
+
+		rpcrdma_xprt_info(cli.ep.xprt, &ci);
+		rpcrdma_xprt_info(srv.ep.xprt, &si);
+		ret = rpcrdma_capture_qp(capture, ci.qp, si.qp);
+		if (ret)
+			fprintf(stderr, PROG ": --capture: %s\n", strerror(-ret));
+	}
 	if (ret)
 		goto err_cli;
 	ret = cli_run(&cli);
@@ -1601,6 +1649,37 @@ err_srv:
 	if (inproc)
 		srv_close(&srv);
 	return ret;
+}
+
+/* --capture: open the file (after the EAL), or write what is left and close it. */
+static int capture_start(const struct perf_opts *o)
+{
+	int ret = rpcrdma_capture_open(o->capture, NULL, &capture);
+
+	if (ret) {
+		capture = NULL;
+		fprintf(stderr, PROG ": --capture %s: %s\n", o->capture, strerror(-ret));
+	}
+	return ret;
+}
+
+static int capture_end(void)
+{
+	struct rpcrdma_capture_stats st;
+
+	if (capture == NULL)
+		return 0;
+	rpcrdma_capture_flush(capture);
+	rpcrdma_capture_stats(capture, &st);
+	fprintf(stderr, PROG ": capture: %lu frames, %lu bytes, %lu drops, %lu untracked\n",
+		(unsigned long)st.frames, (unsigned long)st.bytes, (unsigned long)st.drops,
+		(unsigned long)st.untracked);
+	if (rpcrdma_capture_close(capture) != 0) {
+		fprintf(stderr, PROG ": --capture: write error, the file is incomplete\n");
+		return -EIO;
+	}
+	capture = NULL;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -1623,12 +1702,20 @@ int main(int argc, char **argv)
 	if (eal_start(&o, argv[0]) < 0)
 		return EXIT_FAIL;
 	ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
+	if (o.capture && capture_start(&o) != 0) {
+		rte_eal_cleanup();
+		return EXIT_FAIL;
+	}
 	if (o.role == ROLE_SERVER) {
 		ret = run_server(&o);
+		if (capture_end() != 0)
+			ret = EXIT_FAIL;
 		rte_eal_cleanup();
 		return ret;
 	}
 	ret = run_client(&o, &r);
+	if (capture_end() != 0)
+		ret = EXIT_FAIL;
 	if (ret) {
 		rte_eal_cleanup();
 		return EXIT_FAIL;

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Shared set-up of the command-line programs (app_common.h).
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "app_common.h"
+
+const char *app_name = "rpcrdma";
+
+void app_init(const char *name)
+{
+	app_name = name;
+}
+
+int app_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", app_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (%s --help for more)\n", app_name);
+	return APP_EXIT_USAGE;
+}
+
+void app_split_eal(int argc, char **argv, int *argc_opts, int *eal_argc, char ***eal_argv)
+{
+	*argc_opts = argc;
+	*eal_argc = 0;
+	*eal_argv = NULL;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			*argc_opts = i;
+			*eal_argc = argc - i - 1;
+			*eal_argv = argv + i + 1;
+			return;
+		}
+}
+
+int app_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, bool suffix,
+		  uint64_t *out)
+{
+	unsigned long long v;
+	const char *digits;
+	uint64_t mul = 1;
+	char *end;
+
+	/* strtoull accepts a sign and leading blanks: refuse them */
+	if (s[0] < '0' || s[0] > '9')
+		return app_usage_error("%s: '%s' is not a number", opt, s);
+	errno = 0;
+	/* decimal, or hexadecimal with 0x (no octal: "010" is ten) */
+	digits = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? s + 2 : s;
+	v = strtoull(digits, &end, digits == s ? 10 : 16);
+	if (end == digits || *digits == '-' || *digits == '+' || *digits == ' ')
+		return app_usage_error("%s: '%s' is not a number", opt, s);
+	if (errno == ERANGE)
+		return app_usage_error("%s: '%s' is out of range %llu..%llu", opt, s,
+				       (unsigned long long)lo, (unsigned long long)hi);
+	if (suffix && end[0] != '\0' && end[1] == '\0') {
+		switch (end[0]) {
+		case 'k':
+		case 'K':
+			mul = 1ull << 10;
+			end++;
+			break;
+		case 'm':
+		case 'M':
+			mul = 1ull << 20;
+			end++;
+			break;
+		case 'g':
+		case 'G':
+			mul = 1ull << 30;
+			end++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (*end != '\0')
+		return app_usage_error("%s: '%s' is not a number", opt, s);
+	if (v > hi / mul || v * mul < lo)
+		return app_usage_error("%s: %s is out of range %llu..%llu", opt, s,
+				       (unsigned long long)lo, (unsigned long long)hi);
+	*out = v * mul;
+	return 0;
+}
+
+int app_eal_start(const char *argv0, const char *lcores, int eal_argc, char **eal_argv)
+{
+	char *argv[64];
+	int ret;
+
+	if (eal_argc == 0) {
+		ret = rpcrdma_mempool_eal_init(argv0, lcores);
+		if (ret < 0)
+			fprintf(stderr, "%s: EAL: %s\n", app_name, strerror(-ret));
+		return ret;
+	}
+	if (eal_argc > 62) {
+		fprintf(stderr, "%s: too many EAL arguments\n", app_name);
+		return -E2BIG;
+	}
+	argv[0] = (char *)argv0;
+	memcpy(argv + 1, eal_argv, sizeof(char *) * (size_t)eal_argc);
+	argv[eal_argc + 1] = NULL;
+	ret = rte_eal_init(eal_argc + 1, argv);
+	if (ret < 0) {
+		fprintf(stderr, "%s: EAL: %s\n", app_name, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	return 0;
+}
+
+const char *app_last_cpu(char *buf, size_t len)
+{
+	cpu_set_t set;
+	int last = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return NULL;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			last = cpu;
+	if (last < 0)
+		return NULL;
+	snprintf(buf, len, "%d", last);
+	return buf;
+}
+
+int app_ep_open(struct app_ep *ep, const char *pmd, const char *devargs,
+		struct rpcrdma_mempool_set_params *sp)
+{
+	int ret;
+
+	memset(ep, 0, sizeof(*ep));
+	ret = rpcrdma_pmd_dev_open(pmd, devargs, &ep->dev);
+	if (ret) {
+		ep->dev = NULL;
+		fprintf(stderr, "%s: %s device: %s\n", app_name, pmd, strerror(-ret));
+		return ret;
+	}
+	ret = rpcrdma_pmd_pd_alloc(ep->dev, &ep->pd);
+	if (ret) {
+		ep->pd = NULL;
+		fprintf(stderr, "%s: protection domain: %s\n", app_name, strerror(-ret));
+		return ret;
+	}
+	ret = rpcrdma_mempool_set_create(sp, ep->pd, &ep->pools);
+	if (ret == -ENOMEM && !sp->no_hugepages && rpcrdma_mempool_eal_hugepages()) {
+		fprintf(stderr,
+			"%s: warning: not enough hugepages for the pools; using 4 KiB pages\n",
+			app_name);
+		sp->no_hugepages = true;
+		ret = rpcrdma_mempool_set_create(sp, ep->pd, &ep->pools);
+	}
+	if (ret) {
+		ep->pools = NULL;
+		fprintf(stderr, "%s: pools: %s\n", app_name, strerror(-ret));
+	}
+	return ret;
+}
+
+void app_ep_close(struct app_ep *ep)
+{
+	if (ep->pools) {
+		if (rpcrdma_mempool_set_check_all_back(ep->pools) != 0)
+			fprintf(stderr, "%s: warning: buffers not back in their pools\n", app_name);
+		rpcrdma_mempool_set_free(ep->pools);
+	}
+	if (ep->pd)
+		rpcrdma_pmd_pd_free(ep->pd);
+	if (ep->dev)
+		rpcrdma_pmd_dev_close(ep->dev);
+	memset(ep, 0, sizeof(*ep));
+}
