@@ -98,10 +98,8 @@ static const char help_text[] =
 	"        Exit after the first client disconnects (for tests and scripts).\n"
 	"    --capture FILE.pcapng\n"
 	"        Record every connection's traffic as RoCEv2 packets (Wireshark,\n"
-	"        rpcrdma-decode --pcap). The capture starts when a connection is\n"
-	"        accepted, after its first receive was posted: the client's first\n"
-	"        call (blockstore-client's NULL ping) is not in it and is counted\n"
-	"        as untracked; capture on the client for a complete record.\n"
+	"        rpcrdma-decode --pcap), from the moment each connection's queue\n"
+	"        pair is created, so every message is in it.\n"
 	"        Capturing copies every payload: it slows the server down.\n"
 	"    --pmd shm|verbs\n"
 	"        The transport (default shm).\n"
@@ -369,7 +367,6 @@ static int register_program(struct bs_server *s)
 /* A client asks to connect: accept it with the glue as its call handler. */
 static void accept_conn(struct bs_server *s, const struct rpcrdma_pmd_event *ev)
 {
-	struct rpcrdma_xprt_info info;
 	int i, ret;
 
 	for (i = 0; i < BS_CONN_MAX && s->conns[i] != NULL; i++)
@@ -386,18 +383,20 @@ static void accept_conn(struct bs_server *s, const struct rpcrdma_pmd_event *ev)
 		return;
 	}
 	s->accepted++;
-	if (s->cap == NULL)
-		return;
-	/*
-	 * Capture the new QP. It was accepted with a grant of 1, so one
-	 * receive was posted before the capture could see it; open the
-	 * grant now that every later receive is recorded.
-	 */
-	rpcrdma_xprt_info(s->conns[i], &info);
-	ret = rpcrdma_capture_qp(s->cap, info.qp, NULL);
+}
+
+/*
+ * --capture: the engine hands us each new connection's queue pair before it
+ * posts a receive on it, so the capture sees every message.
+ */
+static void capture_qp(void *ctx, struct rpcrdma_pmd_qp *qp)
+{
+	struct bs_server *s = ctx;
+	int ret;
+
+	ret = rpcrdma_capture_qp(s->cap, qp, NULL);
 	if (ret)
 		fprintf(stderr, PROG ": --capture: %s\n", strerror(-ret));
-	rpcrdma_xprt_set_credits(s->conns[i], BS_CREDITS);
 }
 
 static bool conn_gone(const struct rpcrdma_xprt *x)
@@ -550,7 +549,7 @@ static int server_open(struct bs_server *s)
 	s->params.pd = s->ep.pd;
 	s->params.pools = s->ep.pools;
 	s->params.max_credits = BS_CREDITS;
-	s->params.credits = s->o.capture ? 1 : BS_CREDITS; /* see accept_conn() */
+	s->params.credits = BS_CREDITS;
 	if (strcmp(s->o.pmd, "shm") != 0) /* per-call MRs: the shm PMD only, for now */
 		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	rpcrdma_xprt_svc_bind(&s->glue, &s->params);
@@ -567,6 +566,8 @@ static int server_open(struct bs_server *s)
 			fprintf(stderr, PROG ": --capture %s: %s\n", s->o.capture, strerror(-ret));
 			return ret;
 		}
+		s->params.qp_created = capture_qp;
+		s->params.qp_ctx = s;
 	}
 	ret = rpcrdma_pmd_listen(s->ep.dev, s->o.listen, &s->listener);
 	if (ret) {

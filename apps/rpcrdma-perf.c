@@ -796,15 +796,6 @@ static int srv_poll(void *arg)
 		if (rpcrdma_xprt_accept(&s->params, &ev[i], &s->ep.xprt) != 0) {
 			s->ep.xprt = NULL;
 			fprintf(stderr, PROG ": server: accept failed\n");
-		} else if (capture && s->params.credits == 1) {
-			/* --server --capture: accepted with a grant of 1 (one receive
-			 * posted before the capture sees it); open it now */
-			struct rpcrdma_xprt_info info;
-
-			rpcrdma_xprt_info(s->ep.xprt, &info);
-			if (rpcrdma_capture_qp(capture, info.qp, NULL) != 0)
-				fprintf(stderr, PROG ": --capture: cannot capture the QP\n");
-			rpcrdma_xprt_set_credits(s->ep.xprt, PERF_SRV_CREDITS);
 		}
 	}
 	if (s->ep.xprt) {
@@ -815,6 +806,13 @@ static int srv_poll(void *arg)
 			__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 	}
 	return work + n;
+}
+
+/* --server --capture: the engine hands over each QP before its first receive. */
+static void srv_capture_qp(void *ctx, struct rpcrdma_pmd_qp *qp)
+{
+	if (rpcrdma_capture_qp(capture, qp, NULL) != 0)
+		fprintf(stderr, PROG ": --capture: cannot capture the QP\n");
 }
 
 static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr)
@@ -846,7 +844,12 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	s->params.pd = s->ep.pd;
 	s->params.pools = s->ep.pools;
 	s->params.max_credits = PERF_SRV_CREDITS;
-	s->params.credits = capture && o->role == ROLE_SERVER ? 1 : PERF_SRV_CREDITS;
+	s->params.credits = PERF_SRV_CREDITS;
+	if (capture && o->role == ROLE_SERVER) {
+		/* --server --capture: each QP is captured before its first receive */
+		s->params.qp_created = srv_capture_qp;
+		s->params.qp_ctx = NULL;
+	}
 	s->params.recv_call = srv_recv_call;
 	s->params.ctx = s;
 	if (strcmp(o->pmd, "shm") != 0)
@@ -1334,7 +1337,7 @@ static int write_json(const struct perf_result *r, const char *file)
 		"  \"mode\": \"%s\",\n  \"op\": \"%s\",\n  \"pmd\": \"%s\",\n"
 		"  \"topology\": \"%s\",\n  \"version\": %u,\n  \"size\": %u,\n"
 		"  \"depth\": %u,\n  \"calls\": %lu,\n  \"errors\": %lu,\n"
-		"  \"seconds\": %.6f,\n  \"calls_per_sec\": %.1f,\n  \"bytes_per_sec\": %.1f,\n",
+		"  \"seconds\": %.9f,\n  \"calls_per_sec\": %.1f,\n  \"bytes_per_sec\": %.1f,\n",
 		mode_names[r->mode], op_names[r->op], r->pmd, role_names[r->role], r->version,
 		r->size, r->depth, (unsigned long)r->calls, (unsigned long)r->errors, r->seconds,
 		r->calls_per_sec, r->bytes_per_sec);

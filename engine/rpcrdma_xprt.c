@@ -642,6 +642,7 @@ int rpcrdma_xprt_create(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt
 static int qp_create(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_pmd_qp_attr attr;
+	int ret;
 
 	rpcrdma_pmd_qp_attr_init(&attr);
 	attr.send_cq = x->cq;
@@ -654,7 +655,10 @@ static int qp_create(struct rpcrdma_xprt *x)
 	attr.rnr_retry = 7;
 	attr.rnr_timer_us = 5;
 	attr.flags = RPCRDMA_PMD_QP_F_RECV_PREFETCH; /* every message is decoded at once */
-	return rpcrdma_pmd_qp_create(x->p.pd, &attr, &x->qp);
+	ret = rpcrdma_pmd_qp_create(x->p.pd, &attr, &x->qp);
+	if (ret == 0 && x->p.qp_created != NULL)
+		x->p.qp_created(x->p.qp_ctx, x->qp); /* before any receive is posted */
+	return ret;
 }
 
 static void our_pdata(const struct rpcrdma_xprt *x, uint8_t *buf)

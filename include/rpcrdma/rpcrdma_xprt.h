@@ -224,6 +224,9 @@ typedef void (*rpcrdma_xprt_call_cb_t)(void *arg, struct rpcrdma_xprt_call *call
  * callback, or later from the same lcore). The arguments stream and the
  * RPC header stay valid until then.
  */
+/** A connection's queue pair was created (rpcrdma_xprt_params.qp_created). */
+typedef void (*rpcrdma_xprt_qp_created_cb_t)(void *ctx, struct rpcrdma_pmd_qp *qp);
+
 typedef void (*rpcrdma_xprt_recv_call_cb_t)(void *ctx, struct rpcrdma_xprt_svc_call *call);
 
 /**
@@ -268,6 +271,13 @@ struct rpcrdma_xprt_params {
 	rpcrdma_xprt_recv_call_cb_t recv_call; /**< server: required */
 	rpcrdma_xprt_reply_done_cb_t reply_done;
 	void *ctx; /**< for the server callbacks */
+	/**
+	 * Optional: called with the connection's queue pair as soon as it is
+	 * created, before any receive is posted on it, with qp_ctx. The place
+	 * to start a capture (rpcrdma_capture_qp()) that sees every message.
+	 */
+	rpcrdma_xprt_qp_created_cb_t qp_created;
+	void *qp_ctx;
 };
 
 /** Defaults for a role (see each field). */

@@ -22,6 +22,7 @@ perf_capture  rpcrdma-perf --capture: a short run writes a capture that
 """
 import json
 import os
+import re
 import random
 import signal
 import subprocess
@@ -334,12 +335,15 @@ def test_capture(server, client, decode, tshark):
                                     "--read", "0:4k:" + os.path.join(d, "r4k"),
                                     "--read", "8k:64k:" + os.path.join(d, "r64k")])
         check(rc == 0, "client: exit %d %r" % (rc, err))
-        check("capture: 14 frames" in out and " 0 drops, 0 untracked" in out,
+        # 14 frames of calls, replies and RDMA data, and the engine's own
+        # (a zero-length RDMA Write drains the send queue at disconnect)
+        m = re.search(r"capture: (\d+) frames", out)
+        check(m is not None and int(m.group(1)) >= 14 and " 0 drops, 0 untracked" in out,
               "client capture counters %r" % out)
         src, sout, serr = srv.stop(sig=None)
         check(src == 0, "server: exit %d %r" % (src, serr))
-        # the NULL ping landed in the receive posted before capture began
-        check(" 0 drops, 1 untracked" in sout, "server capture counters %r" % sout)
+        # the QP is captured before its first receive: the NULL ping is there too
+        check(" 0 drops, 0 untracked" in sout, "server capture counters %r" % sout)
         check(open(os.path.join(d, "r64k"), "rb").read() == open(f64k, "rb").read(),
               "64 KiB read back")
 
@@ -347,7 +351,7 @@ def test_capture(server, client, decode, tshark):
         calls, orphans = check_decoded(decode_pcap(decode, cpath), "client capture",
                               {0: 1, 1: 2, 3: 2, 2: 2})
         scalls, sorphans = check_decoded(decode_pcap(decode, spath), "server capture",
-                               {1: 2, 3: 2, 2: 2}, missing=1)
+                               {0: 1, 1: 2, 3: 2, 2: 2})
         check(set(scalls) | sorphans <= set(calls) and not orphans,
               "the server saw the client's XIDs")
         if tshark is None:
