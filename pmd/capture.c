@@ -182,7 +182,6 @@ static void batch_write(struct rpcrdma_capture *cap)
 		return;
 	for (uint32_t i = 0; i < cap->nbatch; i++)
 		bytes += cap->batch_bytes[i];
-	/* the mbufs are freed whatever happens */
 	if (rte_pcapng_write_packets(cap->pc, cap->batch, (uint16_t)cap->nbatch) < 0) {
 		cap->st.drops += cap->nbatch;
 		if (cap->st.error == 0)
@@ -191,6 +190,12 @@ static void batch_write(struct rpcrdma_capture *cap)
 		cap->st.frames += cap->nbatch;
 		cap->st.bytes += bytes;
 	}
+	/*
+	 * rte_pcapng_write_packets() says the mbufs are always freed, but the
+	 * 22.11 code only writes them (dpdk-dumpcap frees them itself): without
+	 * this the pools run dry and every later frame of that size is dropped.
+	 */
+	rte_pktmbuf_free_bulk(cap->batch, cap->nbatch);
 	cap->nbatch = 0;
 }
 

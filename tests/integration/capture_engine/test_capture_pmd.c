@@ -270,7 +270,7 @@ int main(int argc, char **argv)
 	struct rpcrdma_pmd_wc wc;
 	uint64_t t0, t1;
 	uint8_t *m;
-	int fd, ret;
+	int fd, ret, i;
 
 	fd = mkstemp(path);
 	if (fd < 0)
@@ -430,6 +430,31 @@ int main(int argc, char **argv)
 	expect(RPCRDMA_ROCE_RDMA_READ_REQUEST, 2, qa, psn_b, NULL, 0);
 	expect_reth((uintptr_t)cli.buf + 300000, cli.mr->rkey, 4096);
 	expect(RPCRDMA_ROCE_RDMA_READ_RESPONSE_ONLY, 1, qb, psn_b++, cli.buf + 300000, 4096);
+
+	/*
+	 * Many more frames than the capture has mbufs (64 small, 2 large): each
+	 * one must go back to its pool once written, or frames start to drop.
+	 */
+	CHECK_EQ(rpcrdma_capture_qp_stop(cap, cli.qp), 0);
+	rpcrdma_capture_qp_stop(cap, srv.qp); /* the peer, if it is tracked apart */
+	rpcrdma_capture_params_init(&cp);
+	cp.nb_mbufs = 64;
+	cp.nb_large = 2;
+	CHECK_EQ(rpcrdma_capture_open("/dev/null", &cp, &cap2), 0);
+	CHECK_EQ(rpcrdma_capture_qp(cap2, cli.qp, srv.qp), 0);
+	for (i = 0; i < 300; i++) {
+		do_wr(&cli, RPCRDMA_PMD_WR_SEND, cli.buf, 100, 0, 0, 0, 0);
+		wc = poll1(&srv);
+		post_recvs(&srv, 1);
+		if (i % 20 == 0)
+			do_wr(&cli, RPCRDMA_PMD_WR_RDMA_WRITE, cli.buf, 8192, 0,
+			      (uintptr_t)srv.buf + 200000, srv.mr->rkey, 0);
+	}
+	CHECK_EQ(rpcrdma_capture_flush(cap2), 0);
+	rpcrdma_capture_stats(cap2, &st);
+	CHECK_EQ(st.drops, 0);
+	CHECK_EQ(st.frames, 300 + 15);
+	CHECK_EQ(rpcrdma_capture_close(cap2), 0);
 
 	/* destroying captured QPs puts the CQ's function back */
 	rpcrdma_pmd_disconnect(cli.qp);
