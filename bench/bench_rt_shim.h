@@ -25,8 +25,14 @@ void bench_rt_plain_round(void);
 /** The same with each item's run and done called (what any handoff does with an item). */
 void bench_rt_plain_cb_round(void);
 
+/** The plain round with one run and one done burst handler call per burst (indirect). */
+void bench_rt_plain_burst_cb_round(void);
+
 /** One thread plays both sides: rpcrdma_rt_queue_burst of 32, flush, worker and poller iterations. */
 void bench_rt_rt_round(void);
+
+/** The same on a runtime with burst handlers (params.run_burst, done_burst). */
+void bench_rt_rt_burst_round(void);
 
 /**
  * Two lcores: n rounds of 32, the poller lcore waiting for each round to
