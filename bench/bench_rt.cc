@@ -66,9 +66,27 @@ static void lcores(benchmark::State &state, int rt)
 	state.SetItemsProcessed(state.iterations() * n * 32);
 }
 
+// Null RPC rate, run to completion: calls/s (items_per_second) of one
+// poller iteration loop on this thread. Worker mode (pollers handing the
+// calls to worker lcores) is checked for correctness only here (test_rt:
+// same replies as run to completion): this machine has two CPUs shared by
+// several users; on a larger machine with a CPU per role lcore, measure it
+// with rpcrdma-perf and roles "pollers=N,workers=M".
+static void null_rpc_rtc(benchmark::State &state)
+{
+	uint64_t calls = 0, bad = 0, before = bench_rt_null_replies(&bad);
+
+	for (auto _ : state)
+		calls += (uint64_t)bench_rt_null_iterate();
+	if (bench_rt_null_replies(&bad) - before != calls || bad != 0)
+		state.SkipWithError("a NULL call was not answered with a 24-byte reply");
+	state.SetItemsProcessed((int64_t)calls);
+}
+
 int main(int argc, char **argv)
 {
-	if (bench_rt_eal_init(argv[0]) != 0 || bench_rt_setup() != 0) {
+	if (bench_rt_eal_init(argv[0]) != 0 || bench_rt_setup() != 0 ||
+	    bench_rt_null_setup() != 0) {
 		fprintf(stderr, "bench-rt: EAL or setup failed\n");
 		return 1;
 	}
@@ -84,6 +102,7 @@ int main(int argc, char **argv)
 	benchmark::RegisterBenchmark("handoff/lcores_rt_round32", lcores, 1)
 		->UseManualTime()
 		->Iterations(5);
+	benchmark::RegisterBenchmark("rt/null_rpc_rtc", null_rpc_rtc);
 	benchmark::Initialize(&argc, argv);
 	benchmark::RunSpecifiedBenchmarks();
 	benchmark::Shutdown();

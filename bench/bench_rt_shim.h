@@ -41,6 +41,17 @@ void bench_rt_rt_burst_round(void);
  */
 uint64_t bench_rt_lcores_rounds(int rt, uint64_t n);
 
+/**
+ * Null RPC run to completion: a runtime with one poller and no workers
+ * whose poll function takes 32 NULL calls (AUTH_NONE) from a fake transport
+ * per iteration; each is decoded and dispatched, its 24-byte reply checked.
+ * Setup: 0 or -1. Iterate: one poller iteration on this thread, the calls
+ * handled (32). Replies: good replies so far, *bad the others.
+ */
+int bench_rt_null_setup(void);
+int bench_rt_null_iterate(void);
+uint64_t bench_rt_null_replies(uint64_t *bad);
+
 /** Nanoseconds per TSC cycle. */
 double bench_rt_ns_per_cycle(void);
 
