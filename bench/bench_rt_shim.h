@@ -25,8 +25,14 @@ void bench_rt_plain_round(void);
 /** The same with each item's run and done called (what any handoff does with an item). */
 void bench_rt_plain_cb_round(void);
 
+/** The plain round with one run and one done burst handler call per burst (indirect). */
+void bench_rt_plain_burst_cb_round(void);
+
 /** One thread plays both sides: rpcrdma_rt_queue_burst of 32, flush, worker and poller iterations. */
 void bench_rt_rt_round(void);
+
+/** The same on a runtime with burst handlers (params.run_burst, done_burst). */
+void bench_rt_rt_burst_round(void);
 
 /**
  * Two lcores: n rounds of 32, the poller lcore waiting for each round to
@@ -34,6 +40,17 @@ void bench_rt_rt_round(void);
  * @return TSC cycles the poller measured for the n rounds, 0 on error.
  */
 uint64_t bench_rt_lcores_rounds(int rt, uint64_t n);
+
+/**
+ * Null RPC run to completion: a runtime with one poller and no workers
+ * whose poll function takes 32 NULL calls (AUTH_NONE) from a fake transport
+ * per iteration; each is decoded and dispatched, its 24-byte reply checked.
+ * Setup: 0 or -1. Iterate: one poller iteration on this thread, the calls
+ * handled (32). Replies: good replies so far, *bad the others.
+ */
+int bench_rt_null_setup(void);
+int bench_rt_null_iterate(void);
+uint64_t bench_rt_null_replies(uint64_t *bad);
 
 /** Nanoseconds per TSC cycle. */
 double bench_rt_ns_per_cycle(void);

@@ -42,9 +42,17 @@ extern "C" {
  * Initialise the DPDK EAL once per process for rpcrdma programs and tests:
  * "--in-memory" with hugepages when at least 64 free 2 MiB pages exist and
  * RPCRDMA_NO_HUGE is not set in the environment, otherwise "--no-huge"
- * with a one-line warning on stderr; always "--no-pci --no-telemetry", the
- * lcores this thread may run on (at most 2 unless @p lcores says otherwise)
- * and EAL logs at error level.
+ * with a one-line warning on stderr; always "--no-pci", the lcores this
+ * thread may run on (at most 2 unless @p lcores says otherwise) and EAL logs
+ * at error level.
+ *
+ * Telemetry is on: the /rpcrdma/ commands are registered
+ * (rpcrdma_telemetry_init()) and EAL opens its socket under the default
+ * file prefix "rte" ($RUNTIME_DIRECTORY, else /var/run for root, else
+ * $XDG_RUNTIME_DIR or /tmp, then /dpdk/rte/dpdk_telemetry.v2, or .v2:N when
+ * N other processes hold it), so `dpdk-telemetry.py` reaches a running
+ * process with no option. RPCRDMA_TELEMETRY=0 in the environment turns it
+ * off ("--no-telemetry").
  *
  * @param prog    argv[0] for the EAL.
  * @param lcores  an EAL "-l" list ("0-1"), or NULL for the default.
@@ -55,6 +63,9 @@ int rpcrdma_mempool_eal_init(const char *prog, const char *lcores);
 
 /** True when the EAL runs on hugepages (after rpcrdma_mempool_eal_init()). */
 bool rpcrdma_mempool_eal_hugepages(void);
+
+/** True when the EAL has its telemetry socket (after rpcrdma_mempool_eal_init()). */
+bool rpcrdma_mempool_eal_telemetry(void);
 
 /** Pool parameters; initialise with rpcrdma_mempool_params_init(). */
 struct rpcrdma_mempool_params {

@@ -59,7 +59,17 @@ typedef int (*rpcrdma_rt_poll_t)(void *arg);
 /** What an item does on a worker (run) and back on its poller (done). */
 typedef void (*rpcrdma_rt_item_fn_t)(struct rpcrdma_rt_item *item);
 
-/** A unit of handoff. The caller sets run and done; the runtime the rest. */
+/**
+ * A runtime's burst handlers (rpcrdma_rt_params): called once per burst
+ * instead of item->run / item->done once per item, with the items of one
+ * ring burst (1..RPCRDMA_RT_BURST) in order. arg is params.burst_arg.
+ */
+typedef void (*rpcrdma_rt_burst_fn_t)(struct rpcrdma_rt_item **items, unsigned int n, void *arg);
+
+/**
+ * A unit of handoff. The caller sets run and done (unless the runtime has
+ * burst handlers); the runtime the rest.
+ */
 struct rpcrdma_rt_item {
 	rpcrdma_rt_item_fn_t run;  /**< on a worker, or on the poller with no workers */
 	rpcrdma_rt_item_fn_t done; /**< on the owning poller, after run */
@@ -98,6 +108,20 @@ struct rpcrdma_rt_params {
 	const char *name;   /**< for ring names, at most 8 characters (default "rt") */
 	const char *roles;  /**< as rpcrdma_rt_roles_parse() (default NULL) */
 	uint32_t ring_size; /**< entries of each ring, a power of 2 (default 1024) */
+	/**
+	 * Burst handlers (default NULL: item->run and item->done per item).
+	 * When set, run_burst runs every burst on its worker (or on the poller
+	 * with no workers) and done_burst every returned burst on the poller:
+	 * one indirect call per burst, and the handler can batch its own work
+	 * (one doorbell for the replies of a burst). Set both or neither.
+	 * With them the runtime writes no item field (item->poller and
+	 * item->worker are left alone, run and done unused): the data path
+	 * touches the item pointers only, as a plain rte_ring does; a handler
+	 * knows its lcore from rte_lcore_id().
+	 */
+	rpcrdma_rt_burst_fn_t run_burst;
+	rpcrdma_rt_burst_fn_t done_burst;
+	void *burst_arg;
 };
 
 void rpcrdma_rt_params_init(struct rpcrdma_rt_params *p);
@@ -140,7 +164,8 @@ int rpcrdma_rt_poller_add(struct rpcrdma_rt_poller *p, rpcrdma_rt_poll_t fn, voi
  * Hand an item off, from the poller's own lcore (a poll function or a done
  * callback). With workers, the item is staged and sent at the end of the
  * iteration (or at once when RPCRDMA_RT_BURST are staged); without, run and
- * done are called before this returns.
+ * done (or the burst handlers, for this one item) are called before this
+ * returns.
  *
  * @return 0, or (the item not taken):
  *   - -ENOBUFS: RPCRDMA_RT_BURST items staged and every worker's ring full;
@@ -149,7 +174,10 @@ int rpcrdma_rt_poller_add(struct rpcrdma_rt_poller *p, rpcrdma_rt_poll_t fn, voi
 int rpcrdma_rt_queue(struct rpcrdma_rt_poller *p, struct rpcrdma_rt_item *item);
 
 /**
- * Hand off n items at once (as rpcrdma_rt_queue() each, one call).
+ * Hand off n items at once (as rpcrdma_rt_queue() each, one call). With
+ * nothing staged, a full burst (n >= RPCRDMA_RT_BURST) goes to a worker's
+ * ring at once, from @p items, without staging; with no workers the burst
+ * handlers see up to RPCRDMA_RT_BURST items per call.
  * @return how many were taken (0..n; the first ones), or -ESHUTDOWN.
  */
 int rpcrdma_rt_queue_burst(struct rpcrdma_rt_poller *p, struct rpcrdma_rt_item **items,

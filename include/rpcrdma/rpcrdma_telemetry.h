@@ -35,8 +35,9 @@
  * runtime dir is $RUNTIME_DIRECTORY/dpdk/<file-prefix> (else
  * /var/run/dpdk/<file-prefix> for root, $XDG_RUNTIME_DIR/dpdk/<prefix> or
  * /tmp/dpdk/<prefix> otherwise; the default prefix is "rte"). It exists with
- * --in-memory and with --no-huge, but not with --no-telemetry (which
- * rpcrdma_mempool_eal_init() passes). A second process with the same prefix
+ * --in-memory and with --no-huge, but not with --no-telemetry
+ * (rpcrdma_mempool_eal_init() passes it only with RPCRDMA_TELEMETRY=0; it
+ * calls rpcrdma_telemetry_init() itself otherwise). A second process with the same prefix
  * gets dpdk_telemetry.v2:1 (dpdk-telemetry.py -i 1). Example:
  *   echo /rpcrdma/lcores | dpdk-telemetry.py -f <prefix>
  */

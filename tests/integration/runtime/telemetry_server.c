@@ -6,6 +6,11 @@
  * counters after a known set of calls, and a fake connection provider with
  * connections 7 and 9. Prints "READY" once the known calls are done and
  * runs until stdin closes.
+ *
+ * With FILE-PREFIX "-": the EAL of every rpcrdma program instead
+ * (rpcrdma_mempool_eal_init(): default prefix, telemetry unless
+ * RPCRDMA_TELEMETRY=0, two lcores) and one poller running the calls to
+ * completion.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -118,21 +123,35 @@ int main(int argc, char **argv)
 	struct rpcrdma_rt *rt;
 	void *bufs[3];
 	char line[16];
+	bool eal_default;
 	unsigned int i;
 	int ret;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s FILE-PREFIX\n", argv[0]);
+		fprintf(stderr, "usage: %s FILE-PREFIX|-\n", argv[0]);
 		return 1;
 	}
-	ret = rpcrdma_telemetry_init(); /* before rte_eal_init(), as DPDK libraries do */
-	if (ret) {
-		fprintf(stderr, "telemetry init: %d\n", ret);
-		return 1;
+	eal_default = strcmp(argv[1], "-") == 0;
+	if (eal_default) {
+		ret = rpcrdma_mempool_eal_init(argv[0], NULL);
+		if (ret) {
+			fprintf(stderr, "SKIP: the EAL does not start here (%d)\n", ret);
+			return 77;
+		}
+		if (rte_lcore_count() < 2) {
+			fprintf(stderr, "SKIP: one CPU\n");
+			return 77;
+		}
+	} else {
+		ret = rpcrdma_telemetry_init(); /* before rte_eal_init(), as DPDK libraries do */
+		if (ret) {
+			fprintf(stderr, "telemetry init: %d\n", ret);
+			return 1;
+		}
+		ret = rt_eal_init(argv[0], 3, argv[1]);
+		if (ret)
+			return ret;
 	}
-	ret = rt_eal_init(argv[0], 3, argv[1]);
-	if (ret)
-		return ret;
 	CHECK(rpcrdma_telemetry_init() == 0, "init twice");
 
 	rpcrdma_svc_params_init(&sp);
@@ -157,7 +176,7 @@ int main(int argc, char **argv)
 		return 1;
 
 	rpcrdma_rt_params_init(&rp);
-	rp.roles = "pollers=1,workers=1";
+	rp.roles = eal_default ? "pollers=1" : "pollers=1,workers=1";
 	if (rpcrdma_rt_create(&rp, &rt))
 		return 1;
 	rpcrdma_rt_poller_add(rpcrdma_rt_poller(rt, 0), t_poll, rpcrdma_rt_poller(rt, 0));

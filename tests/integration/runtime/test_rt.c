@@ -376,6 +376,87 @@ static void test_create_errors(void)
 	rpcrdma_rt_free(rt);
 }
 
+/* ------------------------------------------------------------ burst handlers */
+
+static struct {
+	unsigned int run_calls, done_calls, ran, done;
+	unsigned int order_bad;
+	unsigned int last_lcore;
+} bh;
+
+static void bh_run(struct rpcrdma_rt_item **items, unsigned int n, void *arg)
+{
+	unsigned int i;
+
+	bh.run_calls++;
+	bh.last_lcore = rte_lcore_id();
+	for (i = 0; i < n; i++)
+		if (items[i]->reserved != bh.ran + i || arg != &bh)
+			bh.order_bad++;
+	bh.ran += n;
+}
+
+static void bh_done(struct rpcrdma_rt_item **items, unsigned int n, void *arg)
+{
+	unsigned int i;
+
+	bh.done_calls++;
+	for (i = 0; i < n; i++)
+		if (items[i]->reserved != bh.done + i || arg != &bh)
+			bh.order_bad++;
+	bh.done += n;
+}
+
+/* Driven on this thread: 70 items in bursts, in order, one call per burst. */
+static void test_burst_handlers(const char *roles, bool workers)
+{
+	struct rpcrdma_rt_item its[70], *ptr[70];
+	struct rpcrdma_rt_lcore_stats st;
+	struct rpcrdma_rt_params prm;
+	struct rpcrdma_rt_poller *p;
+	struct rpcrdma_rt *rt;
+	unsigned int i, guard, ncalls = workers ? 3 : 4;
+
+	memset(&bh, 0, sizeof(bh));
+	memset(its, 0, sizeof(its));
+	for (i = 0; i < 70; i++) {
+		its[i].reserved = i;
+		its[i].poller = 77; /* not written with burst handlers */
+		ptr[i] = &its[i];
+	}
+	rpcrdma_rt_params_init(&prm);
+	prm.name = "bh";
+	prm.roles = roles;
+	prm.run_burst = bh_run;
+	CHECK(rpcrdma_rt_create(&prm, &rt) == -EINVAL, "run_burst without done_burst");
+	prm.done_burst = bh_done;
+	prm.burst_arg = &bh;
+	if (rpcrdma_rt_create(&prm, &rt)) {
+		CHECK(0, "create with burst handlers (%s)", roles);
+		return;
+	}
+	p = rpcrdma_rt_poller(rt, 0);
+	CHECK(rpcrdma_rt_queue_burst(p, ptr, 40) == 40, "40 taken");
+	CHECK(rpcrdma_rt_queue_burst(p, ptr + 40, 29) == 29, "29 taken");
+	CHECK(rpcrdma_rt_queue(p, ptr[69]) == 0, "one taken");
+	for (guard = 0; guard < 100 && bh.done < 70; guard++) {
+		rpcrdma_rt_poller_iterate(p);
+		if (workers)
+			rpcrdma_rt_worker_iterate(rt, 0);
+	}
+	CHECK(bh.ran == 70 && bh.done == 70 && bh.order_bad == 0, "%s: ran %u done %u bad %u",
+	      roles, bh.ran, bh.done, bh.order_bad);
+	/* workers: 40 at once, then 29 + 1 staged in one flush; inline: 32+8, 29, 1 */
+	CHECK(bh.run_calls == ncalls && bh.done_calls == ncalls, "%s: %u run and %u done calls",
+	      roles, bh.run_calls, bh.done_calls);
+	CHECK(its[5].poller == 77 && its[5].worker == 0, "item fields left alone");
+	CHECK(rpcrdma_rt_stats(rt, 0, &st) == 0 && st.items == (workers ? 70 : 0) &&
+		      st.returned == (workers ? 70 : 0) && st.inline_runs == (workers ? 0 : 70),
+	      "%s: poller counters %lu %lu %lu", roles, (unsigned long)st.items,
+	      (unsigned long)st.returned, (unsigned long)st.inline_runs);
+	rpcrdma_rt_free(rt);
+}
+
 int main(int argc, char **argv)
 {
 	struct rpcrdma_svc_params sp;
@@ -405,6 +486,8 @@ int main(int argc, char **argv)
 	run_mode("w2", "pollers=(2,1),workers=(3-4)", 2, 2);
 	run_mode("w3", "pollers=1,workers=3", 1, 3);
 	test_stall();
+	test_burst_handlers("pollers=1,workers=1", true);
+	test_burst_handlers("pollers=1", false);
 
 	rpcrdma_svc_registry_free(reg);
 	rte_eal_cleanup();
