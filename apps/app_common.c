@@ -12,6 +12,8 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+#include <rpcrdma/rpcrdma_telemetry.h>
+
 #include "app_common.h"
 
 const char *app_name = "rpcrdma";
@@ -168,6 +170,8 @@ int app_ep_open(struct app_ep *ep, const char *pmd, const char *devargs,
 	if (ret) {
 		ep->pools = NULL;
 		fprintf(stderr, "%s: pools: %s\n", app_name, strerror(-ret));
+	} else if (rpcrdma_telemetry_pool_set_add(ep->pools) != 0) {
+		fprintf(stderr, "%s: warning: the pools are not in telemetry\n", app_name);
 	}
 	return ret;
 }
@@ -177,6 +181,7 @@ void app_ep_close(struct app_ep *ep)
 	if (ep->pools) {
 		if (rpcrdma_mempool_set_check_all_back(ep->pools) != 0)
 			fprintf(stderr, "%s: warning: buffers not back in their pools\n", app_name);
+		rpcrdma_telemetry_pool_set_del(ep->pools);
 		rpcrdma_mempool_set_free(ep->pools);
 	}
 	if (ep->pd)

@@ -41,6 +41,7 @@
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_rt.h>
+#include <rpcrdma/rpcrdma_telemetry.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 
 #include "perf_hist.h"
@@ -599,6 +600,8 @@ static int ep_open(struct perf_ep *ep, const struct perf_opts *o,
 	}
 	if (ret)
 		fprintf(stderr, PROG ": %s pools: %s\n", sp->name, strerror(-ret));
+	else if (rpcrdma_telemetry_pool_set_add(ep->pools) != 0)
+		fprintf(stderr, PROG ": warning: the %s pools are not in telemetry\n", sp->name);
 	return ret;
 }
 
@@ -611,6 +614,7 @@ static void ep_close(struct perf_ep *ep)
 	if (ep->pools) {
 		if (rpcrdma_mempool_set_check_all_back(ep->pools) != 0)
 			fprintf(stderr, PROG ": warning: buffers not back in their pools\n");
+		rpcrdma_telemetry_pool_set_del(ep->pools);
 		rpcrdma_mempool_set_free(ep->pools);
 	}
 	if (ep->pd)
@@ -1598,6 +1602,7 @@ static int srv_start(struct perf_srv *srv, struct perf_cli *cli, struct rpcrdma_
 		return ret;
 	}
 	*rtp = rt;
+	rpcrdma_telemetry_rt_add(rt); /* lcore busy/idle cycles: /rpcrdma/lcores */
 	return 0;
 }
 
@@ -1645,6 +1650,7 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 err_cli:
 	if (rt) {
 		rpcrdma_rt_stop(rt);
+		rpcrdma_telemetry_rt_del(rt);
 		rpcrdma_rt_free(rt);
 	}
 	cli_close(&cli);

@@ -89,6 +89,28 @@ int rpcrdma_telemetry_pool_del(struct rpcrdma_mempool *pool)
 	return obj_del((void **)tel_pools, pool);
 }
 
+int rpcrdma_telemetry_pool_set_add(struct rpcrdma_mempool_set *set)
+{
+	unsigned int i;
+	int ret;
+
+	ret = rpcrdma_telemetry_pool_add(set->inline_pool);
+	for (i = 0; ret == 0 && i < set->nb_classes; i++)
+		ret = rpcrdma_telemetry_pool_add(set->chunk[i]);
+	if (ret)
+		rpcrdma_telemetry_pool_set_del(set); /* nothing half registered */
+	return ret;
+}
+
+void rpcrdma_telemetry_pool_set_del(struct rpcrdma_mempool_set *set)
+{
+	unsigned int i;
+
+	rpcrdma_telemetry_pool_del(set->inline_pool);
+	for (i = 0; i < set->nb_classes; i++)
+		rpcrdma_telemetry_pool_del(set->chunk[i]);
+}
+
 int rpcrdma_telemetry_svc_add(struct rpcrdma_svc_registry *reg)
 {
 	return obj_add((void **)tel_regs, reg);

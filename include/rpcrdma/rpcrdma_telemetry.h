@@ -104,6 +104,14 @@ int rpcrdma_telemetry_pool_del(struct rpcrdma_mempool *pool);
 int rpcrdma_telemetry_svc_add(struct rpcrdma_svc_registry *reg);
 int rpcrdma_telemetry_svc_del(struct rpcrdma_svc_registry *reg);
 
+/**
+ * Register every pool of a pool set (the inline pool and each chunk class),
+ * or none: 0, or the error of the pool that failed. _del removes them all.
+ */
+struct rpcrdma_mempool_set;
+int rpcrdma_telemetry_pool_set_add(struct rpcrdma_mempool_set *set);
+void rpcrdma_telemetry_pool_set_del(struct rpcrdma_mempool_set *set);
+
 #ifdef __cplusplus
 }
 #endif

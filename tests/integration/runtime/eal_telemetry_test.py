@@ -10,7 +10,8 @@ with RPCRDMA_TELEMETRY=0.
    /rpcrdma/pools and /rpcrdma/conns checked through dpdk-telemetry.py.
 2. The same with RPCRDMA_TELEMETRY=0: no socket.
 3. rpcrdma-perf --server @name: the socket answers, /info names its pid,
-   /rpcrdma/conns is a list (the engine's connections).
+   /rpcrdma/conns is a list (the engine's connections), /rpcrdma/pools has
+   its pool set.
 
 usage: eal_telemetry_test.py TELEMETRY_SERVER RPCRDMA_PERF
 """
@@ -119,12 +120,16 @@ def test_perf(perf, rundir):
         check(False, "rpcrdma-perf --server exited %d: %s" % (proc.returncode, err))
         return
     time.sleep(0.2)  # the commands are registered before the socket; the server settles
-    info, cmds, conns = client(env, ["/info", "/", "/rpcrdma/conns"])
+    info, cmds, conns, pools = client(env, ["/info", "/", "/rpcrdma/conns", "/rpcrdma/pools"])
     check(info.get("/info", {}).get("pid") == proc.pid, "/info names rpcrdma-perf: %s" % info)
     cmds = cmds.get("/", [])
     for c in ("/rpcrdma/lcores", "/rpcrdma/pools", "/rpcrdma/conns"):
         check(c in cmds, "rpcrdma-perf has %s" % c)
     check(isinstance(conns.get("/rpcrdma/conns"), list), "rpcrdma-perf conns %s" % conns)
+    # its pool set: the inline pool and the chunk classes, each with its figures
+    plist = pools.get("/rpcrdma/pools", {})
+    check(len(plist) >= 2 and all("in_use" in v and "free" in v for v in plist.values()),
+          "rpcrdma-perf pools %s" % pools)
     proc.send_signal(signal.SIGTERM)
     try:
         proc.communicate(timeout=20)
