@@ -48,6 +48,8 @@
 #define XPRT_SVC_SQ    512	   /* server send queue */
 #define XPRT_SVC_EXTRA 8	   /* svc slots beyond the grant (calls over it) */
 #define XPRT_REPLY_WRS (RPCRDMA_MARSHAL_MAX_RDMA + 1)
+/* a v1 RDMA_MSG with three empty chunk lists: xid 1 credit 0 - 0 0 0 (rfc5666bis 4.5.1) */
+#define XPRT_SHORT_HDR 28
 #define XPRT_CALLS_MAX 1024
 /* one send-queue WR in this many is signaled (at most half the send queue) */
 #define XPRT_SIGNAL_EVERY 16
@@ -95,6 +97,12 @@ enum call_state {
 	CALL_DONE,	  /* callback made: waits for rpcrdma_xprt_call_release() */
 };
 
+/*
+ * A requester call slot. What every call touches comes first, in the first
+ * cache lines; the marshal plan and the reply header storage, used whole
+ * only by calls with chunks, come last (a Short call touches the plan's
+ * first line, its gather list).
+ */
 struct rpcrdma_xprt_call {
 	enum call_state state;
 	struct rpcrdma_xprt *xprt;
@@ -103,25 +111,26 @@ struct rpcrdma_xprt_call {
 	uint32_t xid;
 	uint32_t flags;
 	int status;
-	bool queued;	   /* in the wait FIFO */
-	bool send_done;	   /* the Send completed (any status) */
-	bool lost;	   /* the connection went while the call was out */
-	bool stalled;	   /* counted once as a credit stall */
-	bool has_credit;   /* holds a requester credit */
-	bool replied;	   /* a reply matched */
+	bool queued;	 /* in the wait FIFO */
+	bool send_done;	 /* the Send completed (any status) */
+	bool lost;	 /* the connection went while the call was out */
+	bool stalled;	 /* counted once as a credit stall */
+	bool has_credit; /* holds a requester credit */
+	bool replied;	 /* a reply matched */
+	bool fast;	 /* sent Short without chunks: no plan beyond its gather list */
+	uint16_t nmrs;
 	uint32_t send_seq; /* the Send's send-ring sequence number */
 	rpcrdma_xprt_call_cb_t cb;
 	void *arg;
-	void *msg_buf; /* inline pool buffer of the message: the slot keeps it */
+	void *msg_buf;	    /* inline pool buffer of the message: the slot keeps it */
+	struct xprt_rx *rx; /* the reply's receive */
 	struct rpcrdma_xdr_region hdr;
 	struct rpcrdma_xdr_enc enc;
+	struct rpcrdma_xdr_dec dec;
 	struct rpcrdma_xdr_reply_spec spec;
-	struct xprt_rx *rx; /* the reply's receive */
-	uint16_t nmrs;
 	struct rpcrdma_pmd_mr *mrs[RPCRDMA_MARSHAL_MAX_EXPOSE];
 	struct rpcrdma_marshal_call_plan plan;
 	struct rpcrdma_hdr_storage rhdr;
-	struct rpcrdma_xdr_dec dec;
 };
 
 /* Responder call states. */
@@ -136,42 +145,51 @@ enum svc_state {
 	SVC_DONE,		 /* return every buffer and the slot */
 };
 
+/*
+ * A responder call slot. The fields a Short call without chunks touches
+ * come first (state, its receive, the RPC header, the argument and reply
+ * streams, the dispatcher's request); the read and write plans and the
+ * transport header storage, used by calls with chunks, come last.
+ */
 struct rpcrdma_xprt_svc_call {
 	enum svc_state state;
 	struct rpcrdma_xprt *xprt;
 	TAILQ_ENTRY(rpcrdma_xprt_svc_call) link;
 	struct rpcrdma_xprt_svc_call *next_free;
 	bool queued;
-	bool lost;	   /* the connection went */
-	bool credited;	   /* the reply was accounted as a reply (credit_resp_reply) */
-	bool replied;	   /* a reply was sent (for reply_done) */
-	bool in_cb;	   /* inside recv_call: reply and drop only set the state */
+	bool lost;     /* the connection went */
+	bool credited; /* the reply was accounted as a reply (credit_resp_reply) */
+	bool replied;  /* a reply was sent (for reply_done) */
+	bool in_cb;    /* inside recv_call: reply and drop only set the state */
+	bool fast;     /* a Short call without chunks: chdr and map are not filled */
+	bool send_done;
+	bool has_reply;	   /* the upper layer took the reply stream */
 	uint32_t err_code; /* SVC_REPLY_READY: an RDMA_ERROR to send; 0: the reply */
 	uint32_t xid;
 	int rpc_ret; /* what decoding the RPC header returned (its length or an error) */
-	void *priv;
-	struct xprt_rx *rx; /* the call's receive */
 	uint16_t nbufs;
-	void *bufs[RPCRDMA_XDR_MAX_CHUNKS];
-	struct rpcrdma_mempool *bpools[RPCRDMA_XDR_MAX_CHUNKS];
 	uint16_t nops, ops_posted, ops_done;
 	uint16_t nwrites, writes_done;
-	bool send_done;
-	void *reply_buf; /* inline pool buffer of the reply: the slot keeps it */
-	bool has_reply;	 /* the upper layer took the reply stream */
+	void *priv;
+	struct xprt_rx *rx; /* the call's receive */
+	void *reply_buf;    /* inline pool buffer of the reply: the slot keeps it */
 	struct rpcrdma_xdr_region hdr;
+	struct rpcrdma_marshal_sge fsge[2]; /* a fast reply's gather list */
+	struct rpcrdma_rpc_msg msg;
+	struct rpcrdma_xdr_enc reply;
+	/* the dispatcher's request (rpcrdma_xprt_svc.h): no allocation per call */
+	struct rpcrdma_svc_req req;
+	struct rpcrdma_xdr_dec args;
+	/* calls with chunks */
+	void *bufs[RPCRDMA_XDR_MAX_CHUNKS];
+	struct rpcrdma_mempool *bpools[RPCRDMA_XDR_MAX_CHUNKS];
+	struct rpcrdma_pmd_sge esge;
 	struct rpcrdma_pmd_sge rsge[RPCRDMA_MARSHAL_MAX_READS];
 	struct rpcrdma_marshal_rdma ops[RPCRDMA_MARSHAL_MAX_READS];
 	struct rpcrdma_pmd_sge wsge[RPCRDMA_MARSHAL_MAX_RDMA];
-	struct rpcrdma_pmd_sge esge;
-	struct rpcrdma_hdr_storage chdr;
 	struct rpcrdma_marshal_call_map map;
-	struct rpcrdma_rpc_msg msg;
-	struct rpcrdma_xdr_dec args;
-	struct rpcrdma_xdr_enc reply;
+	struct rpcrdma_hdr_storage chdr;
 	struct rpcrdma_marshal_reply_plan rplan;
-	/* the dispatcher's request (rpcrdma_xprt_svc.h): no allocation per call */
-	struct rpcrdma_svc_req req;
 };
 
 TAILQ_HEAD(call_fifo, rpcrdma_xprt_call);
@@ -996,6 +1014,51 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 	return got;
 }
 
+/* ------------------------------------------------------------ Short messages */
+
+/*
+ * The Short form without chunks is what most calls and replies take, and
+ * its transport header is seven words: both ends write and recognise it
+ * here, inline, with no marshal plan or header storage; anything else goes
+ * through rpcrdma_marshal_*(), which would produce the same bytes.
+ */
+
+/* Write the header: xid 1 credit RDMA_MSG 0 0 0. */
+static void short_hdr_put(void *buf, uint32_t xid, uint32_t credit)
+{
+	rpcrdma_wire_put32(buf, 0, xid);
+	rpcrdma_wire_put32(buf, 1, RPCRDMA_VERS_1);
+	rpcrdma_wire_put32(buf, 2, credit);
+	rpcrdma_wire_put32(buf, 3, RPCRDMA_MSG);
+	rpcrdma_wire_put32(buf, 4, 0);
+	rpcrdma_wire_put32(buf, 5, 0);
+	rpcrdma_wire_put32(buf, 6, 0);
+}
+
+/* A received message is a v1 RDMA_MSG with three empty chunk lists. */
+static bool short_hdr_is(const void *buf, uint32_t len)
+{
+	return len >= XPRT_SHORT_HDR && rpcrdma_wire_get32(buf, 1) == RPCRDMA_VERS_1 &&
+	       rpcrdma_wire_get32(buf, 3) == RPCRDMA_MSG &&
+	       (rpcrdma_wire_get32(buf, 4) | rpcrdma_wire_get32(buf, 5) |
+		rpcrdma_wire_get32(buf, 6)) == 0;
+}
+
+/* The Send's gather list: the header in its area, then the message (if any). */
+static uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct rpcrdma_xdr_region *hdr,
+			  const struct rpcrdma_xdr_enc *xdr)
+{
+	sge[0].addr = (uintptr_t)hdr->addr;
+	sge[0].length = XPRT_SHORT_HDR;
+	sge[0].lkey = hdr->lkey;
+	if (xdr->len == 0)
+		return 1;
+	sge[1].addr = (uintptr_t)xdr->mem.addr;
+	sge[1].length = xdr->len;
+	sge[1].lkey = xdr->mem.lkey;
+	return 2;
+}
+
 /* ------------------------------------------------------------ requester */
 
 int rpcrdma_xprt_put_rpc(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_rpc_msg *msg)
@@ -1051,11 +1114,15 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 	c->flags = 0;
 	c->status = 0;
 	c->queued = c->send_done = c->lost = c->stalled = c->has_credit = c->replied = false;
+	c->fast = false;
 	c->rx = NULL;
 	c->nmrs = 0;
 	mem = pool_region(x->ipool, buf, x->ipool->buf_size);
 	rpcrdma_xdr_enc_init(&c->enc, &mem);
-	memset(&c->spec, 0, sizeof(c->spec));
+	/* what marshaling reads of the spec (not ddp[] beyond nddp: no memset per call) */
+	c->spec.max_len = 0;
+	c->spec.nddp = 0;
+	c->spec.long_buf = (struct rpcrdma_xdr_region){ 0 };
 	*callp = c;
 	return 0;
 }
@@ -1201,6 +1268,32 @@ static int call_marshal(struct rpcrdma_xprt_call *c)
 	return rpcrdma_marshal_call(&x->mconn, &a, &c->plan);
 }
 
+/*
+ * A Short call without chunks: no DDP-eligible argument or result, and the
+ * largest reply fits inline behind a Short header (so no reply chunk). The
+ * header is written into the slot's area and the plan holds only the
+ * gather list; false for every other call (rpcrdma_marshal_call()).
+ */
+static bool call_short(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+	struct rpcrdma_marshal_call_plan *pl = &c->plan;
+
+	if (c->enc.nddp || c->spec.nddp || x->vers != RPCRDMA_VERS_1 ||
+	    XPRT_SHORT_HDR + (uint64_t)c->spec.max_len > x->mconn.recv_inline ||
+	    XPRT_SHORT_HDR + (uint64_t)c->enc.len > x->mconn.send_inline)
+		return false;
+	short_hdr_put(c->hdr.addr, c->xid, rpcrdma_credit_req_request(&x->creq));
+	pl->form = RPCRDMA_MARSHAL_SHORT;
+	pl->long_reply = false;
+	pl->nexpose = 0;
+	pl->hdr_len = XPRT_SHORT_HDR;
+	pl->send_len = XPRT_SHORT_HDR + c->enc.len;
+	pl->reply_chunk_len = 0;
+	pl->nsge = short_sgl(pl->sge, &c->hdr, &c->enc);
+	return true;
+}
+
 static void call_fail(struct rpcrdma_xprt_call *c, int status)
 {
 	if (c->status == 0)
@@ -1249,7 +1342,8 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			c->state = CALL_READY;
 			break;
 		case CALL_READY:
-			ret = call_marshal(c);
+			c->fast = call_short(c);
+			ret = c->fast ? 0 : call_marshal(c);
 			if (ret) {
 				call_fail(c, ret);
 				c->state = CALL_COMPLETE;
@@ -1372,6 +1466,13 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		x->st.unmatched++;
 		goto drop;
 	}
+	if (c->fast && short_hdr_is(rx->buf, rx->len)) {
+		/* the reply to a Short call without chunks: inline, nothing to check */
+		rpcrdma_xdr_dec_init(&c->dec, (uint8_t *)rx->buf + XPRT_SHORT_HDR,
+				     rx->len - XPRT_SHORT_HDR);
+		rpcrdma_credit_req_update(&x->creq, rpcrdma_wire_get32(rx->buf, 2));
+		goto matched;
+	}
 	h = rpcrdma_hdr_storage_init(&c->rhdr);
 	ret = rpcrdma_hdr_decode(h, rx->buf, rx->len);
 	if (ret < 0 || h->vers != RPCRDMA_VERS_1) {
@@ -1401,8 +1502,10 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		call_fail(c, -EBADMSG);
 		goto complete;
 	}
-	ret = rpcrdma_marshal_call_reply(&c->plan, h, (uint8_t *)rx->buf + h->hdr_len,
-					 rx->len - h->hdr_len, &c->dec);
+	/* a call without chunks has no plan to check against: any chunk, or NOMSG, is bad */
+	ret = c->fast ? -RPCRDMA_E_CHUNK_OFFER
+		      : rpcrdma_marshal_call_reply(&c->plan, h, (uint8_t *)rx->buf + h->hdr_len,
+						   rx->len - h->hdr_len, &c->dec);
 	if (ret) {
 		x->st.bad_replies++;
 		x->st.err_chunk++;
@@ -1410,6 +1513,7 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		goto complete;
 	}
 	rpcrdma_credit_req_update(&x->creq, h->credit);
+matched:
 	x->st.replies++;
 	x->st.send_inv += rx->inv;
 complete:
@@ -1552,7 +1656,10 @@ static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 
-	if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0)
+	if (s->fast)
+		rpcrdma_xdr_dec_init(&s->args, (uint8_t *)s->rx->buf + XPRT_SHORT_HDR,
+				     s->rx->len - XPRT_SHORT_HDR);
+	else if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0)
 		goto drop;
 	/* a failed decode leaves these: not taken for a call */
 	s->msg.xid = ~s->xid;
@@ -1640,6 +1747,24 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 	uint16_t i;
 	int ret;
 
+	if (s->fast) {
+		if (s->reply.nddp == 0 &&
+		    XPRT_SHORT_HDR + (uint64_t)s->reply.len <= x->mconn.send_inline) {
+			/* Short, to a call without chunks: no plan, nothing to signal */
+			short_hdr_put(s->hdr.addr, s->xid, (uint32_t)grant);
+			wr = stage(x, WR_SVC_SEND, s, false);
+			wr->opcode = RPCRDMA_PMD_WR_SEND;
+			wr->sg_list = (const struct rpcrdma_pmd_sge *)s->fsge;
+			wr->num_sge = short_sgl(s->fsge, &s->hdr, &s->reply);
+			s->nwrites = 0;
+			x->st.short_msgs++;
+			x->st.replies++;
+			s->replied = true;
+			return;
+		}
+		/* the marshaler reads the call's (empty) chunk lists */
+		rpcrdma_hdr_decode(rpcrdma_hdr_storage_init(&s->chdr), s->rx->buf, s->rx->len);
+	}
 	a.call = &s->chdr.hdr;
 	a.credit = (uint32_t)grant;
 	a.xdr = &s->reply;
@@ -1735,7 +1860,7 @@ static void svc_process(struct rpcrdma_xprt_svc_call *s)
 				s->state = SVC_DONE;
 				break;
 			}
-			if (s->map.nchunks == 0) {
+			if (s->fast || s->map.nchunks == 0) {
 				svc_dispatch(s);
 				break;
 			}
@@ -1913,6 +2038,13 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	s->has_reply = false;
 	s->priv = NULL;
 	s->xid = rpcrdma_wire_get32(rx->buf, 0);
+	s->fast = short_hdr_is(rx->buf, rx->len) &&
+		  (x->p.max_call == 0 || rx->len - XPRT_SHORT_HDR <= x->p.max_call);
+	if (s->fast) {
+		/* no chunks to map: the header is decoded when a reply needs it */
+		s->state = SVC_RECEIVED;
+		goto process;
+	}
 	h = rpcrdma_hdr_storage_init(&s->chdr);
 	ret = rpcrdma_hdr_decode(h, rx->buf, rx->len);
 	if (ret == -RPCRDMA_E_VERS || (ret >= 0 && h->vers != RPCRDMA_VERS_1)) {

@@ -431,7 +431,9 @@ void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_sta
 
 /**
  * Take a free call slot with a fresh XID and an inline send buffer, its
- * encoding stream empty and its reply spec zeroed. A slot takes its buffer
+ * encoding stream empty and its reply spec empty (max_len, nddp and
+ * long_buf zero; ddp[] entries beyond nddp are not cleared). The slot
+ * freed last is taken first, so that its lines are still in cache. A slot takes its buffer
  * from the inline pool the first time and keeps it until the connection is
  * destroyed (as receives keep theirs, and responder slots their reply
  * buffers): no pool operation per call.
