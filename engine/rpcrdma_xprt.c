@@ -94,7 +94,8 @@ enum call_state {
 	CALL_SENT,	  /* Send staged: waits for its completion and for the reply */
 	CALL_COMPLETE,	  /* both seen (or failed): invalidate, return the credit, call back */
 	CALL_PARKED,	  /* connection lost, RETRANSMIT: waits for ESTABLISHED (same XID) */
-	CALL_DONE,	  /* callback made: waits for rpcrdma_xprt_call_release() */
+	CALL_DONE,	  /* callback made (or status ready to test): waits for release */
+	CALL_RETIRING,	  /* released after a timeout: waits for its Send to retire */
 };
 
 /*
@@ -120,6 +121,12 @@ struct rpcrdma_xprt_call {
 	bool fast;	 /* sent Short without chunks: no plan beyond its gather list */
 	uint16_t nmrs;
 	uint32_t send_seq; /* the Send's send-ring sequence number */
+	bool timed;	   /* in the timeout list */
+	bool tmo_late;	   /* tmo_xid timed out after it was sent: its reply may come */
+	uint32_t tmo_xid;  /* the last XID of this slot that timed out after its Send */
+	uint64_t timeout;  /* TSC cycles from submit to -ETIMEDOUT; 0: none */
+	uint64_t deadline; /* TSC of the timeout, while timed */
+	TAILQ_ENTRY(rpcrdma_xprt_call) tmo_link; /* the timeout list, by deadline */
 	rpcrdma_xprt_call_cb_t cb;
 	void *arg;
 	void *msg_buf;	    /* inline pool buffer of the message: the slot keeps it */
@@ -238,6 +245,9 @@ struct rpcrdma_xprt {
 	struct rpcrdma_xprt_call *call_free;
 	struct call_fifo call_wait;
 	uint32_t calls_busy;
+	struct call_fifo tmo_list; /* submitted calls with a timeout, earliest deadline first */
+	uint64_t tmo_next;	   /* the first deadline; UINT64_MAX when none */
+	uint64_t call_timeout;	   /* p.call_timeout_us in TSC cycles */
 	/* responder */
 	struct rpcrdma_credit_resp cresp;
 	struct rpcrdma_xprt_svc_call *svcs;
@@ -369,6 +379,8 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(idle_polls);
 	ST(max_outstanding);
 	ST(reconnects);
+	ST(timeouts);
+	ST(late_replies);
 #undef ST
 }
 
@@ -532,6 +544,11 @@ static void xprt_free(struct rpcrdma_xprt *x)
 	free(x);
 }
 
+static uint64_t us_to_tsc(uint64_t us)
+{
+	return us * rte_get_tsc_hz() / 1000000;
+}
+
 static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xp)
 {
 	struct rpcrdma_xdr_region *areas = NULL;
@@ -560,6 +577,9 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	if (!(x->p.flags & RPCRDMA_XPRT_F_PER_CALL_MR))
 		x->p.flags &= ~RPCRDMA_XPRT_F_REMOTE_INV;
 	TAILQ_INIT(&x->call_wait);
+	TAILQ_INIT(&x->tmo_list);
+	x->tmo_next = UINT64_MAX;
+	x->call_timeout = us_to_tsc(p->call_timeout_us);
 	TAILQ_INIT(&x->svc_wait);
 	x->recv_len = x->p.recv_inline;
 
@@ -1095,6 +1115,27 @@ int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *ms
 	return 0;
 }
 
+int rpcrdma_xprt_reply_rpc(struct rpcrdma_xdr_dec *reply, uint32_t xid, struct rpcrdma_rpc_msg *msg)
+{
+	int ret;
+
+	ret = rpcrdma_xprt_get_rpc(reply, msg);
+	if (ret)
+		return ret;
+	if (msg->type != RPCRDMA_RPC_REPLY || msg->xid != xid)
+		return -EBADMSG;
+	if (msg->reply.stat == RPCRDMA_RPC_MSG_ACCEPTED) {
+		if (msg->reply.accept_stat == RPCRDMA_RPC_SUCCESS)
+			return 0;
+		if (msg->reply.accept_stat <= RPCRDMA_RPC_SYSTEM_ERR)
+			return -(RPCRDMA_XPRT_E_RPC_BASE + (int)msg->reply.accept_stat);
+		return -RPCRDMA_XPRT_E_ACCEPT_OTHER;
+	}
+	/* the decoder accepts only MSG_ACCEPTED and MSG_DENIED's two kinds */
+	return msg->reply.reject_stat == RPCRDMA_RPC_RPC_MISMATCH ? -RPCRDMA_XPRT_E_RPC_MISMATCH
+								  : -RPCRDMA_XPRT_E_AUTH_ERROR;
+}
+
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **callp)
 {
 	struct rpcrdma_xprt_call *c = x->call_free;
@@ -1115,6 +1156,7 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 	c->status = 0;
 	c->queued = c->send_done = c->lost = c->stalled = c->has_credit = c->replied = false;
 	c->fast = false;
+	c->timeout = x->call_timeout;
 	c->rx = NULL;
 	c->nmrs = 0;
 	mem = pool_region(x->ipool, buf, x->ipool->buf_size);
@@ -1150,22 +1192,99 @@ static void call_wait(struct rpcrdma_xprt_call *c)
 	}
 }
 
+int rpcrdma_xprt_call_set_timeout(struct rpcrdma_xprt_call *c, uint64_t timeout_us)
+{
+	if (c->state != CALL_BUILDING)
+		return -EINVAL;
+	c->timeout = us_to_tsc(timeout_us);
+	return 0;
+}
+
+/*
+ * The timeout list is kept in deadline order. Calls mostly share one
+ * timeout, so a new deadline is the latest: the insertion walks back from
+ * the tail and stops at once. The poll reads the TSC only while the list
+ * is not empty, and compares it with the first deadline.
+ */
+static void tmo_add(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call *c, uint64_t deadline)
+{
+	struct rpcrdma_xprt_call *p;
+
+	c->deadline = deadline;
+	c->timed = true;
+	TAILQ_FOREACH_REVERSE(p, &x->tmo_list, call_fifo, tmo_link)
+	{
+		if (p->deadline <= deadline) {
+			TAILQ_INSERT_AFTER(&x->tmo_list, p, c, tmo_link);
+			goto first;
+		}
+	}
+	TAILQ_INSERT_HEAD(&x->tmo_list, c, tmo_link);
+first:
+	x->tmo_next = TAILQ_FIRST(&x->tmo_list)->deadline;
+}
+
+static void tmo_del(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt_call *f;
+
+	if (!c->timed)
+		return;
+	TAILQ_REMOVE(&x->tmo_list, c, tmo_link);
+	c->timed = false;
+	f = TAILQ_FIRST(&x->tmo_list);
+	x->tmo_next = f != NULL ? f->deadline : UINT64_MAX;
+}
+
 int rpcrdma_xprt_call_submit(struct rpcrdma_xprt_call *c, uint32_t flags, rpcrdma_xprt_call_cb_t cb,
 			     void *arg)
 {
 	struct rpcrdma_xprt *x = c->xprt;
 
-	if (c->state != CALL_BUILDING || cb == NULL)
+	if (c->state != CALL_BUILDING)
 		return -EINVAL;
 	c->flags = flags;
 	c->cb = cb;
 	c->arg = arg;
 	c->state = CALL_NEED_CREDIT;
+	if (c->timeout)
+		tmo_add(x, c, rte_rdtsc() + c->timeout);
 	if (TAILQ_EMPTY(&x->call_wait))
 		call_process(c);
 	else
 		call_wait(c);
 	return 0;
+}
+
+static void call_free_slot(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+
+	/* the slot keeps its message buffer for the next call (xprt_free() returns it) */
+	c->state = CALL_FREE;
+	c->next_free = x->call_free;
+	x->call_free = c;
+	x->calls_busy--;
+}
+
+int rpcrdma_xprt_call_test(struct rpcrdma_xprt_call *c, struct rpcrdma_xdr_dec **reply)
+{
+	if (c->state == CALL_BUILDING || c->state == CALL_FREE || c->state == CALL_RETIRING)
+		return -EINVAL;
+	if (c->state != CALL_DONE)
+		return -EINPROGRESS;
+	if (reply != NULL)
+		*reply = c->status ? NULL : &c->dec;
+	return c->status;
+}
+
+int rpcrdma_xprt_call_wait(struct rpcrdma_xprt_call *c, struct rpcrdma_xdr_dec **reply)
+{
+	int ret;
+
+	while ((ret = rpcrdma_xprt_call_test(c, reply)) == -EINPROGRESS)
+		rpcrdma_xprt_poll(c->xprt);
+	return ret;
 }
 
 int rpcrdma_xprt_call_release(struct rpcrdma_xprt_call *c)
@@ -1178,11 +1297,16 @@ int rpcrdma_xprt_call_release(struct rpcrdma_xprt_call *c)
 		rx_put(x, c->rx);
 		c->rx = NULL;
 	}
-	/* the slot keeps its message buffer for the next call (xprt_free() returns it) */
-	c->state = CALL_FREE;
-	c->next_free = x->call_free;
-	x->call_free = c;
-	x->calls_busy--;
+	if (c->tmo_late && c->tmo_xid == c->xid && !c->send_done) {
+		/*
+		 * Timed out before its Send retired: the PMD may still read the
+		 * message buffer, so the slot waits for the retirement
+		 * (sq_complete()) before anyone writes into it again.
+		 */
+		c->state = CALL_RETIRING;
+		return 0;
+	}
+	call_free_slot(c);
 	return 0;
 }
 
@@ -1382,6 +1506,7 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				c->state = CALL_COMPLETE;
 			break;
 		case CALL_COMPLETE:
+			tmo_del(x, c);
 			unexpose(c);
 			if (c->has_credit) {
 				rpcrdma_credit_req_release(&x->creq);
@@ -1405,7 +1530,8 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			c->state = CALL_DONE;
 			x->work++;
 			/* the callback may release the call: touch nothing after it */
-			c->cb(c->arg, c, c->status, c->status ? NULL : &c->dec);
+			if (c->cb != NULL)
+				c->cb(c->arg, c, c->status, c->status ? NULL : &c->dec);
 			return;
 		case CALL_PARKED:
 			if (x->state != RPCRDMA_XPRT_ESTABLISHED) {
@@ -1442,6 +1568,41 @@ static void call_run_waiters(struct rpcrdma_xprt *x)
 	}
 }
 
+/*
+ * Time out every call whose deadline has passed: it completes with
+ * -ETIMEDOUT from any state it waits in. A call waiting for a credit or
+ * a reconnect leaves the wait FIFO (it holds nothing). A call already sent
+ * returns its credit, as Linux xprtrdma releases its congestion window
+ * with the request (a responder that still answers it sees one call above
+ * the grant for a while; rfc5666bis responders post receives beyond it),
+ * its registrations are invalidated (a late RDMA Write into them fails on
+ * the responder), and its XID is remembered so that a late reply is
+ * counted (late_replies) and dropped.
+ */
+static void call_timeouts(struct rpcrdma_xprt *x)
+{
+	uint64_t now = rte_rdtsc();
+	struct rpcrdma_xprt_call *c;
+
+	while (now >= x->tmo_next) {
+		c = TAILQ_FIRST(&x->tmo_list);
+		tmo_del(x, c);
+		if (c->queued) {
+			TAILQ_REMOVE(&x->call_wait, c, link);
+			c->queued = false;
+		}
+		x->st.timeouts++;
+		call_fail(c, -ETIMEDOUT);
+		if (c->state == CALL_SENT) {
+			c->tmo_xid = c->xid;
+			c->tmo_late = true;
+		}
+		c->state = CALL_COMPLETE;
+		x->work++;
+		call_process(c);
+	}
+}
+
 /* A reply's status from an RDMA_ERROR. */
 static int error_status(const struct rpcrdma_hdr *h)
 {
@@ -1461,6 +1622,12 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	}
 	xid = rpcrdma_wire_get32(rx->buf, 0);
 	c = &x->calls[xid & (x->ncalls - 1)];
+	if (c->tmo_late && c->tmo_xid == xid) {
+		/* the reply of a call that timed out: counted and dropped, once */
+		c->tmo_late = false;
+		x->st.late_replies++;
+		goto drop;
+	}
 	if (c->xid != xid || c->state != CALL_SENT || c->replied || c->rx != NULL) {
 		/* a late, duplicate or forged reply: never fatal */
 		x->st.unmatched++;
@@ -2099,7 +2266,19 @@ static void sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint3
 	switch (type) {
 	case WR_CALL_SEND:
 		/* a call that completed on its reply may be sending again: not this Send */
-		if (c->state != CALL_SENT || c->send_seq != seq)
+		if (c->send_seq != seq)
+			break;
+		if (c->state == CALL_RETIRING) {
+			/* released after a timeout: the slot is free now */
+			c->send_done = true;
+			call_free_slot(c);
+			break;
+		}
+		if (c->state == CALL_DONE && c->status == -ETIMEDOUT) {
+			c->send_done = true; /* timed out, not yet released */
+			break;
+		}
+		if (c->state != CALL_SENT)
 			break;
 		c->send_done = true;
 		if (!ok)
@@ -2310,6 +2489,8 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		x->work += n;
 	}
 	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+		if (x->tmo_next != UINT64_MAX)
+			call_timeouts(x);
 		if (!TAILQ_EMPTY(&x->call_wait))
 			call_run_waiters(x);
 	} else {
