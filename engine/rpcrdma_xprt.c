@@ -181,7 +181,7 @@ struct rpcrdma_xprt_svc_call {
 	struct xprt_rx *rx; /* the call's receive */
 	void *reply_buf;    /* inline pool buffer of the reply: the slot keeps it */
 	struct rpcrdma_xdr_region hdr;
-	struct rpcrdma_marshal_sge fsge[2]; /* a fast reply's gather list */
+	struct rpcrdma_marshal_sge fsge[1]; /* a fast reply's gather list */
 	struct rpcrdma_rpc_msg msg;
 	struct rpcrdma_xdr_enc reply;
 	/* the dispatcher's request (rpcrdma_xprt_svc.h): no allocation per call */
@@ -1064,19 +1064,35 @@ static bool short_hdr_is(const void *buf, uint32_t len)
 		rpcrdma_wire_get32(buf, 6)) == 0;
 }
 
-/* The Send's gather list: the header in its area, then the message (if any). */
-static uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct rpcrdma_xdr_region *hdr,
-			  const struct rpcrdma_xdr_enc *xdr)
+/*
+ * Every inline stream of the engine starts XPRT_SHORT_HDR bytes into its
+ * inline buffer (rpcrdma_xprt_call_alloc(), rpcrdma_xprt_svc_call_reply_enc()):
+ * a Short header goes right before the message, and the Send is one
+ * contiguous gather entry, as a plain SEND of the same bytes would be.
+ */
+static struct rpcrdma_xdr_region inline_stream(struct rpcrdma_mempool *pool, void *buf)
 {
-	sge[0].addr = (uintptr_t)hdr->addr;
-	sge[0].length = XPRT_SHORT_HDR;
-	sge[0].lkey = hdr->lkey;
-	if (xdr->len == 0)
-		return 1;
-	sge[1].addr = (uintptr_t)xdr->mem.addr;
-	sge[1].length = xdr->len;
-	sge[1].lkey = xdr->mem.lkey;
-	return 2;
+	return rpcrdma_xdr_region_va((uint8_t *)buf + XPRT_SHORT_HDR,
+				     pool->buf_size - XPRT_SHORT_HDR, pool->lkey, pool->rkey);
+}
+
+/* The stream is still the one inline_stream() gave over buf (the caller may not have moved it). */
+static bool inline_stream_is(const struct rpcrdma_xdr_enc *xdr, const void *buf)
+{
+	return xdr->mem.addr == (const uint8_t *)buf + XPRT_SHORT_HDR;
+}
+
+/* Write the header before the message; the Send's one gather entry covers both. */
+static uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct rpcrdma_xdr_enc *xdr,
+			  uint32_t xid, uint32_t credit)
+{
+	uint8_t *h = (uint8_t *)xdr->mem.addr - XPRT_SHORT_HDR;
+
+	short_hdr_put(h, xid, credit);
+	sge[0].addr = (uintptr_t)h;
+	sge[0].length = XPRT_SHORT_HDR + xdr->len;
+	sge[0].lkey = xdr->mem.lkey;
+	return 1;
 }
 
 /* ------------------------------------------------------------ requester */
@@ -1159,7 +1175,7 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 	c->timeout = x->call_timeout;
 	c->rx = NULL;
 	c->nmrs = 0;
-	mem = pool_region(x->ipool, buf, x->ipool->buf_size);
+	mem = inline_stream(x->ipool, buf);
 	rpcrdma_xdr_enc_init(&c->enc, &mem);
 	/* what marshaling reads of the spec (not ddp[] beyond nddp: no memset per call) */
 	c->spec.max_len = 0;
@@ -1405,16 +1421,16 @@ static bool call_short(struct rpcrdma_xprt_call *c)
 
 	if (c->enc.nddp || c->spec.nddp || x->vers != RPCRDMA_VERS_1 ||
 	    XPRT_SHORT_HDR + (uint64_t)c->spec.max_len > x->mconn.recv_inline ||
-	    XPRT_SHORT_HDR + (uint64_t)c->enc.len > x->mconn.send_inline)
+	    XPRT_SHORT_HDR + (uint64_t)c->enc.len > x->mconn.send_inline ||
+	    !inline_stream_is(&c->enc, c->msg_buf))
 		return false;
-	short_hdr_put(c->hdr.addr, c->xid, rpcrdma_credit_req_request(&x->creq));
 	pl->form = RPCRDMA_MARSHAL_SHORT;
 	pl->long_reply = false;
 	pl->nexpose = 0;
 	pl->hdr_len = XPRT_SHORT_HDR;
 	pl->send_len = XPRT_SHORT_HDR + c->enc.len;
 	pl->reply_chunk_len = 0;
-	pl->nsge = short_sgl(pl->sge, &c->hdr, &c->enc);
+	pl->nsge = short_sgl(pl->sge, &c->enc, c->xid, rpcrdma_credit_req_request(&x->creq));
 	return true;
 }
 
@@ -1740,7 +1756,7 @@ struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_
 		if (s->reply_buf == NULL)
 			return NULL;
 		s->has_reply = true;
-		mem = pool_region(pool, s->reply_buf, pool->buf_size);
+		mem = inline_stream(pool, s->reply_buf);
 		rpcrdma_xdr_enc_init(&s->reply, &mem);
 	}
 	return &s->reply;
@@ -1916,13 +1932,13 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 
 	if (s->fast) {
 		if (s->reply.nddp == 0 &&
-		    XPRT_SHORT_HDR + (uint64_t)s->reply.len <= x->mconn.send_inline) {
+		    XPRT_SHORT_HDR + (uint64_t)s->reply.len <= x->mconn.send_inline &&
+		    inline_stream_is(&s->reply, s->reply_buf)) {
 			/* Short, to a call without chunks: no plan, nothing to signal */
-			short_hdr_put(s->hdr.addr, s->xid, (uint32_t)grant);
 			wr = stage(x, WR_SVC_SEND, s, false);
 			wr->opcode = RPCRDMA_PMD_WR_SEND;
 			wr->sg_list = (const struct rpcrdma_pmd_sge *)s->fsge;
-			wr->num_sge = short_sgl(s->fsge, &s->hdr, &s->reply);
+			wr->num_sge = short_sgl(s->fsge, &s->reply, s->xid, (uint32_t)grant);
 			s->nwrites = 0;
 			x->st.short_msgs++;
 			x->st.replies++;

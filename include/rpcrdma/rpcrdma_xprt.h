@@ -449,7 +449,10 @@ void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_sta
  * Take a free call slot with a fresh XID and an inline send buffer, its
  * encoding stream empty and its reply spec empty (max_len, nddp and
  * long_buf zero; ddp[] entries beyond nddp are not cleared). The slot
- * freed last is taken first, so that its lines are still in cache. A slot takes its buffer
+ * freed last is taken first, so that its lines are still in cache. The
+ * stream starts 28 bytes into the buffer (the Short transport header goes
+ * there, so that a Short Send is one contiguous gather entry): it holds
+ * the buffer size less 28 bytes. A slot takes its buffer
  * from the inline pool the first time and keeps it until the connection is
  * destroyed (as receives keep theirs, and responder slots their reply
  * buffers): no pool operation per call.
@@ -607,7 +610,7 @@ struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call 
  * The reply's encoding stream over an inline buffer: write the RPC reply
  * header (rpcrdma_xprt_put_rpc()) and the results; rpcrdma_xdr_put_ddp()
  * for DDP-eligible results in registered memory (they go into the call's
- * write chunks).
+ * write chunks). As a call's, the stream starts 28 bytes into its buffer.
  *
  * @return
  *   The stream, or NULL when the inline pool is empty (try again later).
