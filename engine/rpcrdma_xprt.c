@@ -131,6 +131,7 @@ struct rpcrdma_xprt_call {
 	void *arg;
 	void *msg_buf;	    /* inline pool buffer of the message: the slot keeps it */
 	struct xprt_rx *rx; /* the reply's receive */
+	struct rpcrdma_marshal_sge fsge[1]; /* a fast call's gather list */
 	struct rpcrdma_xdr_region hdr;
 	struct rpcrdma_xdr_enc enc;
 	struct rpcrdma_xdr_dec dec;
@@ -1070,10 +1071,21 @@ static bool short_hdr_is(const void *buf, uint32_t len)
  * a Short header goes right before the message, and the Send is one
  * contiguous gather entry, as a plain SEND of the same bytes would be.
  */
-static struct rpcrdma_xdr_region inline_stream(struct rpcrdma_mempool *pool, void *buf)
+static void inline_stream(struct rpcrdma_xdr_enc *xdr, struct rpcrdma_mempool *pool, void *buf)
 {
-	return rpcrdma_xdr_region_va((uint8_t *)buf + XPRT_SHORT_HDR,
-				     pool->buf_size - XPRT_SHORT_HDR, pool->lkey, pool->rkey);
+	/*
+	 * What rpcrdma_xdr_enc_init() does, field by field: a region built
+	 * on the stack and copied whole costs a store-forwarding stall when
+	 * the fields are read back one by one (the gather entry).
+	 */
+	xdr->mem.addr = (uint8_t *)buf + XPRT_SHORT_HDR;
+	xdr->mem.iova = (uint64_t)(uintptr_t)xdr->mem.addr;
+	xdr->mem.len = pool->buf_size - XPRT_SHORT_HDR;
+	xdr->mem.lkey = pool->lkey;
+	xdr->mem.rkey = pool->rkey;
+	xdr->len = 0;
+	xdr->pos = 0;
+	xdr->nddp = 0;
 }
 
 /* The stream is still the one inline_stream() gave over buf (the caller may not have moved it). */
@@ -1155,7 +1167,6 @@ int rpcrdma_xprt_reply_rpc(struct rpcrdma_xdr_dec *reply, uint32_t xid, struct r
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **callp)
 {
 	struct rpcrdma_xprt_call *c = x->call_free;
-	struct rpcrdma_xdr_region mem;
 	void *buf;
 
 	if (c == NULL)
@@ -1175,8 +1186,7 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 	c->timeout = x->call_timeout;
 	c->rx = NULL;
 	c->nmrs = 0;
-	mem = inline_stream(x->ipool, buf);
-	rpcrdma_xdr_enc_init(&c->enc, &mem);
+	inline_stream(&c->enc, x->ipool, buf);
 	/* what marshaling reads of the spec (not ddp[] beyond nddp: no memset per call) */
 	c->spec.max_len = 0;
 	c->spec.nddp = 0;
@@ -1417,20 +1427,12 @@ static int call_marshal(struct rpcrdma_xprt_call *c)
 static bool call_short(struct rpcrdma_xprt_call *c)
 {
 	struct rpcrdma_xprt *x = c->xprt;
-	struct rpcrdma_marshal_call_plan *pl = &c->plan;
-
 	if (c->enc.nddp || c->spec.nddp || x->vers != RPCRDMA_VERS_1 ||
 	    XPRT_SHORT_HDR + (uint64_t)c->spec.max_len > x->mconn.recv_inline ||
 	    XPRT_SHORT_HDR + (uint64_t)c->enc.len > x->mconn.send_inline ||
 	    !inline_stream_is(&c->enc, c->msg_buf))
 		return false;
-	pl->form = RPCRDMA_MARSHAL_SHORT;
-	pl->long_reply = false;
-	pl->nexpose = 0;
-	pl->hdr_len = XPRT_SHORT_HDR;
-	pl->send_len = XPRT_SHORT_HDR + c->enc.len;
-	pl->reply_chunk_len = 0;
-	pl->nsge = short_sgl(pl->sge, &c->enc, c->xid, rpcrdma_credit_req_request(&x->creq));
+	short_sgl(c->fsge, &c->enc, c->xid, rpcrdma_credit_req_request(&x->creq));
 	return true;
 }
 
@@ -1492,12 +1494,20 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			c->send_seq = x->sq_head;
 			wr = stage(x, WR_CALL_SEND, c, false);
 			wr->opcode = RPCRDMA_PMD_WR_SEND;
-			wr->sg_list = (const struct rpcrdma_pmd_sge *)c->plan.sge;
-			wr->num_sge = c->plan.nsge;
 			c->send_done = false;
 			c->replied = false;
 			c->lost = false;
 			x->st.calls++;
+			c->state = CALL_SENT;
+			if (c->fast) {
+				/* the plan is not touched: its lines stay cold */
+				wr->sg_list = (const struct rpcrdma_pmd_sge *)c->fsge;
+				wr->num_sge = 1;
+				x->st.short_msgs++;
+				break;
+			}
+			wr->sg_list = (const struct rpcrdma_pmd_sge *)c->plan.sge;
+			wr->num_sge = c->plan.nsge;
 			if (c->plan.form == RPCRDMA_MARSHAL_SHORT)
 				x->st.short_msgs++;
 			else if (c->plan.form == RPCRDMA_MARSHAL_CHUNKED)
@@ -1505,7 +1515,6 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			else
 				x->st.long_msgs++;
 			x->st.long_replies += c->plan.long_reply;
-			c->state = CALL_SENT;
 			break;
 		case CALL_SENT:
 			/*
@@ -1748,7 +1757,6 @@ void *rpcrdma_xprt_svc_call_priv(const struct rpcrdma_xprt_svc_call *s)
 struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_mempool *pool = s->xprt->ipool;
-	struct rpcrdma_xdr_region mem;
 
 	if (!s->has_reply) {
 		if (s->reply_buf == NULL)
@@ -1756,8 +1764,7 @@ struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_
 		if (s->reply_buf == NULL)
 			return NULL;
 		s->has_reply = true;
-		mem = inline_stream(pool, s->reply_buf);
-		rpcrdma_xdr_enc_init(&s->reply, &mem);
+		inline_stream(&s->reply, pool, s->reply_buf);
 	}
 	return &s->reply;
 }
