@@ -1112,11 +1112,30 @@ static uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct rpcrdma_
 int rpcrdma_xprt_put_rpc(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_rpc_msg *msg)
 {
 	uint32_t room = xdr->mem.len - xdr->len;
+	uint8_t *p = (uint8_t *)xdr->mem.addr + xdr->len;
 	int n;
 
-	n = rpcrdma_rpc_encode(msg, (uint8_t *)xdr->mem.addr + xdr->len, room);
+	/*
+	 * The reply of nearly every call: xid REPLY MSG_ACCEPTED flavor 0
+	 * SUCCESS, six words (rpcrdma_rpc_encode() has the call's fast path;
+	 * this is the same bytes as its full encoder writes).
+	 */
+	if (msg->type == RPCRDMA_RPC_REPLY && msg->reply.stat == RPCRDMA_RPC_MSG_ACCEPTED &&
+	    msg->reply.verf.len == 0 && msg->reply.accept_stat == RPCRDMA_RPC_SUCCESS &&
+	    room >= 24) {
+		rpcrdma_wire_put32(p, 0, msg->xid);
+		rpcrdma_wire_put32(p, 1, RPCRDMA_RPC_REPLY);
+		rpcrdma_wire_put32(p, 2, RPCRDMA_RPC_MSG_ACCEPTED);
+		rpcrdma_wire_put32(p, 3, msg->reply.verf.flavor);
+		rpcrdma_wire_put32(p, 4, 0);
+		rpcrdma_wire_put32(p, 5, RPCRDMA_RPC_SUCCESS);
+		n = 24;
+		goto written;
+	}
+	n = rpcrdma_rpc_encode(msg, p, room);
 	if (n < 0)
 		return n;
+written:
 	if ((uint32_t)n > RPCRDMA_XDR_POS_MAX - xdr->pos)
 		return -ENOSPC;
 	xdr->len += (uint32_t)n;
@@ -1138,6 +1157,11 @@ int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *ms
 	ret = rpcrdma_rpc_decode(msg, pc->p + dec->off, pc->len - dec->off);
 	if (ret < 0)
 		return ret;
+	if (!pc->chunk && (uint32_t)ret < pc->len - dec->off) {
+		/* strictly inside an inline piece: the cursor just moves (no chunk to cross) */
+		dec->off += (uint32_t)ret;
+		return 0;
+	}
 	if (rpcrdma_xdr_get_opaque_fixed(dec, (uint32_t)ret, &p) != 0)
 		return -RPCRDMA_E_CHUNK_POS;
 	return 0;

@@ -1362,6 +1362,19 @@ static void test_reply_rpc(void)
 		CHECK(n > 0, "encode case %u: %d", i, n);
 		if (n <= 0)
 			continue;
+		/* rpcrdma_xprt_put_rpc() (a fast path for SUCCESS) writes the codec's bytes */
+		{
+			uint8_t ebuf[128];
+			struct rpcrdma_xdr_region r =
+				rpcrdma_xdr_region_va(ebuf, sizeof(ebuf), 0, 0);
+			struct rpcrdma_xdr_enc x;
+
+			memset(ebuf, 0xee, sizeof(ebuf));
+			rpcrdma_xdr_enc_init(&x, &r);
+			CHECK(rpcrdma_xprt_put_rpc(&x, &m) == 0 && x.len == (uint32_t)n &&
+				      x.pos == (uint32_t)n && memcmp(ebuf, buf, (size_t)n) == 0,
+			      "put_rpc case %u: %u bytes, as the codec's %d", i, x.len, n);
+		}
 		rpcrdma_xdr_dec_init(&d, buf, (uint32_t)n);
 		ret = rpcrdma_xprt_reply_rpc(&d, m.xid, &got);
 		CHECK(ret == cases[i].want, "case %u: %d, want %d", i, ret, cases[i].want);
