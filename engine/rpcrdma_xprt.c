@@ -1157,8 +1157,8 @@ int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *ms
 	ret = rpcrdma_rpc_decode(msg, pc->p + dec->off, pc->len - dec->off);
 	if (ret < 0)
 		return ret;
-	if (!pc->chunk && (uint32_t)ret < pc->len - dec->off) {
-		/* strictly inside an inline piece: the cursor just moves (no chunk to cross) */
+	if (!pc->chunk && (uint32_t)ret <= pc->len - dec->off) {
+		/* within an inline piece (its span is its length): the cursor just moves */
 		dec->off += (uint32_t)ret;
 		return 0;
 	}
