@@ -62,12 +62,13 @@
 
 /* What a work request id points at. */
 enum xprt_wr_type {
-	WR_RECV,      /* a receive: owner is a struct xprt_rx */
-	WR_CALL_SEND, /* a call's Send: owner is a struct rpcrdma_xprt_call */
-	WR_SVC_READ,  /* an RDMA Read pulling a read chunk: struct rpcrdma_xprt_svc_call */
-	WR_SVC_WRITE, /* an RDMA Write of a reply */
-	WR_SVC_SEND,  /* a reply's Send (or RDMA_ERROR) */
-	WR_MARKER,    /* the zero-length RDMA Write that drains the send ring */
+	WR_RECV,	 /* a receive: owner is a struct xprt_rx */
+	WR_CALL_SEND,	 /* a call's Send: owner is a struct rpcrdma_xprt_call */
+	WR_SVC_READ,	 /* an RDMA Read pulling a read chunk: struct rpcrdma_xprt_svc_call */
+	WR_SVC_WRITE,	 /* an RDMA Write of a reply */
+	WR_SVC_SEND,	 /* a reply's Send (or RDMA_ERROR) */
+	WR_MARKER,	 /* the zero-length RDMA Write that drains the send ring */
+	WR_SVC_SEND_BUF, /* a fast reply's Send: owner is its inline buffer (x->rbuf_free) */
 };
 
 struct xprt_wr {
@@ -182,7 +183,6 @@ struct rpcrdma_xprt_svc_call {
 	struct xprt_rx *rx; /* the call's receive */
 	void *reply_buf;    /* inline pool buffer of the reply: the slot keeps it */
 	struct rpcrdma_xdr_region hdr;
-	struct rpcrdma_marshal_sge fsge[1]; /* a fast reply's gather list */
 	struct rpcrdma_rpc_msg msg;
 	struct rpcrdma_xdr_enc reply;
 	/* the dispatcher's request (rpcrdma_xprt_svc.h): no allocation per call */
@@ -228,8 +228,17 @@ struct rpcrdma_xprt {
 	bool recv_short; /* the last post_recvs() posted fewer than wanted: try each poll */
 	/* server: received calls waiting for a free svc slot, FIFO */
 	struct xprt_rx *backlog, *backlog_last;
+	/*
+	 * Server: inline buffers of fast replies whose Sends have retired,
+	 * linked through their first word, LIFO. A fast reply's Send takes
+	 * its buffer from the slot, so the slot is free at once and the next
+	 * call finds it warm; the slot takes another buffer from here.
+	 */
+	void *rbuf_free;
 	/* the send ring: WRs staged or posted and not yet retired (sq_out of them) */
 	struct xprt_wr *sq_ring;
+	/* a gather entry per ring entry, for WRs whose owner does not outlive them */
+	struct rpcrdma_pmd_sge *sq_sge;
 	uint32_t sq_mask;
 	uint32_t sq_head; /* sequence number of the next WR */
 	uint32_t sq_tail; /* the oldest not retired */
@@ -532,6 +541,12 @@ static void xprt_free(struct rpcrdma_xprt *x)
 	for (i = 0; x->svcs != NULL && i < x->nsvcs; i++)
 		if (x->svcs[i].reply_buf != NULL)
 			rpcrdma_mempool_put(x->ipool, x->svcs[i].reply_buf);
+	while (x->rbuf_free != NULL) {
+		void *b = x->rbuf_free;
+
+		x->rbuf_free = *(void **)b;
+		rpcrdma_mempool_put(x->ipool, b);
+	}
 	if (x->nhdr_bufs)
 		rpcrdma_mempool_put_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs);
 	free(x->hdr_bufs);
@@ -539,6 +554,7 @@ static void xprt_free(struct rpcrdma_xprt *x)
 		rpcrdma_pmd_cq_destroy(x->cq);
 	free(x->rxs);
 	free(x->sq_ring);
+	free(x->sq_sge);
 	free(x->calls);
 	free(x->svcs);
 	x->magic = 0;
@@ -610,6 +626,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	while (x->sq_mask < x->sq_depth + 1)
 		x->sq_mask <<= 1;
 	x->sq_ring = calloc(x->sq_mask, sizeof(*x->sq_ring));
+	x->sq_sge = calloc(x->sq_mask, sizeof(*x->sq_sge));
 	x->sq_mask--;
 	/* with at most half the queue unsignaled, a full queue always has a signaled WR */
 	x->sig_every = RTE_MIN((uint32_t)XPRT_SIGNAL_EVERY, x->sq_depth / 2);
@@ -617,7 +634,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->sig_every = 1;
 	x->rxs = calloc(x->nrx, sizeof(*x->rxs));
 	areas = calloc(nslots, sizeof(*areas));
-	if (x->rxs == NULL || areas == NULL || x->sq_ring == NULL)
+	if (x->rxs == NULL || areas == NULL || x->sq_ring == NULL || x->sq_sge == NULL)
 		goto err_free;
 	for (i = 0; i < x->nrx; i++) {
 		x->rxs[i].tag.type = WR_RECV;
@@ -1783,6 +1800,10 @@ struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_
 	struct rpcrdma_mempool *pool = s->xprt->ipool;
 
 	if (!s->has_reply) {
+		if (s->reply_buf == NULL && s->xprt->rbuf_free != NULL) {
+			s->reply_buf = s->xprt->rbuf_free;
+			s->xprt->rbuf_free = *(void **)s->reply_buf;
+		}
 		if (s->reply_buf == NULL)
 			s->reply_buf = rpcrdma_mempool_get(pool);
 		if (s->reply_buf == NULL)
@@ -1965,11 +1986,24 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 		if (s->reply.nddp == 0 &&
 		    XPRT_SHORT_HDR + (uint64_t)s->reply.len <= x->mconn.send_inline &&
 		    inline_stream_is(&s->reply, s->reply_buf)) {
-			/* Short, to a call without chunks: no plan, nothing to signal */
-			wr = stage(x, WR_SVC_SEND, s, false);
+			/*
+			 * Short, to a call without chunks: no plan, nothing to
+			 * signal. The Send owns the buffer until it retires (the
+			 * gather entry is copied into the WR by the PMD's queue):
+			 * nothing else of the slot's is in use, so the slot is
+			 * done now (reply_done: no DDP result to give back).
+			 */
+			struct rpcrdma_pmd_sge *sge;
+
+			wr = stage(x, WR_SVC_SEND_BUF, s->reply_buf, false);
+			/* the slot may serve another call before the doorbell: the entry's own */
+			sge = &x->sq_sge[(x->sq_head - 1) & x->sq_mask];
 			wr->opcode = RPCRDMA_PMD_WR_SEND;
-			wr->sg_list = (const struct rpcrdma_pmd_sge *)s->fsge;
-			wr->num_sge = short_sgl(s->fsge, &s->reply, s->xid, (uint32_t)grant);
+			wr->sg_list = sge;
+			wr->num_sge = short_sgl((struct rpcrdma_marshal_sge *)sge, &s->reply,
+						s->xid, (uint32_t)grant);
+			s->reply_buf = NULL;
+			s->send_done = true;
 			s->nwrites = 0;
 			x->st.short_msgs++;
 			x->st.replies++;
@@ -2350,6 +2384,11 @@ static void sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint3
 		if (!ok)
 			s->lost = true;
 		svc_process(s);
+		break;
+	case WR_SVC_SEND_BUF:
+		/* a fast reply's buffer (a failed Send has taken the connection down) */
+		*(void **)owner = x->rbuf_free;
+		x->rbuf_free = owner;
 		break;
 	default: /* WR_MARKER */
 		break;

@@ -236,7 +236,10 @@ typedef void (*rpcrdma_xprt_recv_call_cb_t)(void *ctx, struct rpcrdma_xprt_svc_c
 
 /**
  * Responder: a reply was sent (status 0) or could not be (negative); the
- * DDP-eligible result buffers it named may be reused. Optional.
+ * DDP-eligible result buffers it named may be reused. Optional. A Short
+ * reply without DDP-eligible results, to a call without chunks, holds
+ * nothing of the upper layer's: its Send takes the reply buffer, and the
+ * call is done (status 0) as soon as the reply is queued.
  */
 typedef void (*rpcrdma_xprt_reply_done_cb_t)(void *ctx, struct rpcrdma_xprt_svc_call *call,
 					     int status);
