@@ -101,9 +101,9 @@ enum call_state {
 
 /*
  * A requester call slot. What every call touches comes first, in the first
- * cache lines; the marshal plan and the reply header storage, used whole
- * only by calls with chunks, come last (a Short call touches the plan's
- * first line, its gather list).
+ * cache lines; the marshal plan and the reply header storage, used only
+ * by calls that are not Short without chunks, come last (a fast call's
+ * gather entry is fsge[]).
  */
 struct rpcrdma_xprt_call {
 	enum call_state state;
@@ -561,9 +561,15 @@ static void xprt_free(struct rpcrdma_xprt *x)
 	free(x);
 }
 
+/* Microseconds in TSC cycles, without overflow. */
 static uint64_t us_to_tsc(uint64_t us)
 {
-	return us * rte_get_tsc_hz() / 1000000;
+	uint64_t hz = rte_get_tsc_hz();
+
+	/* past a quarter of the TSC range: never (a deadline must not wrap) */
+	if (us / 1000000 >= UINT64_MAX / 4 / hz)
+		return UINT64_MAX / 4;
+	return us / 1000000 * hz + us % 1000000 * hz / 1000000;
 }
 
 static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xp)
