@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 //
 // Engine benchmarks: a client connection on the main lcore, a server
-// connection answering through the dispatch glue on the next lcore, over
-// the shm PMD. Names are stable: the JSON is compared across commits.
+// connection on the next lcore, over the shm PMD. NULL calls are answered
+// by a raw recv_call (the engine's own cost, issue 4's measure); READ and
+// WRITE, and null_rtt_svc, through the dispatch glue (rpcrdma_xprt_svc.h).
+// Names are stable: the JSON is compared across commits.
 //
 //   engine/shm_send_rtt             the shm PMD's 64-byte SEND/RECV round trip
 //                                   (bench_pmd_shim.h, same lcores): the floor
 //   engine/null_rtt                 a NULL call, one at a time, to its reply
+//   engine/null_rtt_svc             the same, answered by the dispatch glue
+//                                   (rpcrdma_svc_dispatch()): the glue's cost
 //   engine/null_rtt_chunk           the same, offering an unused 4 KiB write
 //                                   chunk (pool rkeys)
 //   engine/null_rtt_percall_mr      the same, the chunk registered and
@@ -161,6 +165,8 @@ int main(int argc, char **argv)
 	}
 	benchmark::RegisterBenchmark("engine/shm_send_rtt", shm_send_rtt)->UseRealTime();
 	benchmark::RegisterBenchmark("engine/null_rtt", rtt, BENCH_ENGINE_NULL, 0)->UseRealTime();
+	benchmark::RegisterBenchmark("engine/null_rtt_svc", rtt, BENCH_ENGINE_NULL_SVC, 0)
+		->UseRealTime();
 	benchmark::RegisterBenchmark("engine/null_rtt_chunk", rtt, BENCH_ENGINE_NULL_CHUNK, 0)
 		->UseRealTime();
 	benchmark::RegisterBenchmark("engine/null_rtt_percall_mr", rtt, BENCH_ENGINE_NULL_MR, 0)

@@ -2,8 +2,10 @@
 /*
  * C side of bench_engine.cc: a client connection of the engine on the
  * calling (main) lcore and a server connection on the next lcore, over the
- * shm PMD in this process. The server answers through the dispatch glue
- * (rpcrdma_xprt_svc.h) with a program of three procedures: NULL, READ (the
+ * shm PMD in this process. The server answers NULL calls with a raw
+ * recv_call (the engine alone) except in BENCH_ENGINE_NULL_SVC, and every
+ * other call through the dispatch glue (rpcrdma_xprt_svc.h), with a
+ * program of three procedures: NULL, READ (the
  * result is DDP-eligible: it goes back through the client's write chunk)
  * and WRITE (the argument is DDP-eligible: the server pulls it from the
  * client's read chunk). Plain C types only.
@@ -23,6 +25,7 @@ enum bench_engine_mode {
 	BENCH_ENGINE_NULL_MR,	 /* the same, the chunk registered per call (PER_CALL_MR) */
 	BENCH_ENGINE_READ,	 /* READ of size bytes into a write chunk */
 	BENCH_ENGINE_WRITE,	 /* WRITE of size bytes from a read chunk */
+	BENCH_ENGINE_NULL_SVC,	 /* NULL calls answered through the dispatch glue */
 };
 
 struct bench_engine;

@@ -48,6 +48,8 @@
 #define XPRT_SVC_SQ    512	   /* server send queue */
 #define XPRT_SVC_EXTRA 8	   /* svc slots beyond the grant (calls over it) */
 #define XPRT_REPLY_WRS (RPCRDMA_MARSHAL_MAX_RDMA + 1)
+/* a v1 RDMA_MSG with three empty chunk lists: xid 1 credit 0 - 0 0 0 (rfc5666bis 4.5.1) */
+#define XPRT_SHORT_HDR 28
 #define XPRT_CALLS_MAX 1024
 /* one send-queue WR in this many is signaled (at most half the send queue) */
 #define XPRT_SIGNAL_EVERY 16
@@ -60,12 +62,13 @@
 
 /* What a work request id points at. */
 enum xprt_wr_type {
-	WR_RECV,      /* a receive: owner is a struct xprt_rx */
-	WR_CALL_SEND, /* a call's Send: owner is a struct rpcrdma_xprt_call */
-	WR_SVC_READ,  /* an RDMA Read pulling a read chunk: struct rpcrdma_xprt_svc_call */
-	WR_SVC_WRITE, /* an RDMA Write of a reply */
-	WR_SVC_SEND,  /* a reply's Send (or RDMA_ERROR) */
-	WR_MARKER,    /* the zero-length RDMA Write that drains the send ring */
+	WR_RECV,	 /* a receive: owner is a struct xprt_rx */
+	WR_CALL_SEND,	 /* a call's Send: owner is a struct rpcrdma_xprt_call */
+	WR_SVC_READ,	 /* an RDMA Read pulling a read chunk: struct rpcrdma_xprt_svc_call */
+	WR_SVC_WRITE,	 /* an RDMA Write of a reply */
+	WR_SVC_SEND,	 /* a reply's Send (or RDMA_ERROR) */
+	WR_MARKER,	 /* the zero-length RDMA Write that drains the send ring */
+	WR_SVC_SEND_BUF, /* a fast reply's Send: owner is its inline buffer (x->rbuf_free) */
 };
 
 struct xprt_wr {
@@ -92,9 +95,16 @@ enum call_state {
 	CALL_SENT,	  /* Send staged: waits for its completion and for the reply */
 	CALL_COMPLETE,	  /* both seen (or failed): invalidate, return the credit, call back */
 	CALL_PARKED,	  /* connection lost, RETRANSMIT: waits for ESTABLISHED (same XID) */
-	CALL_DONE,	  /* callback made: waits for rpcrdma_xprt_call_release() */
+	CALL_DONE,	  /* callback made (or status ready to test): waits for release */
+	CALL_RETIRING,	  /* released after a timeout: waits for its Send to retire */
 };
 
+/*
+ * A requester call slot. What every call touches comes first, in the first
+ * cache lines; the marshal plan and the reply header storage, used only
+ * by calls that are not Short without chunks, come last (a fast call's
+ * gather entry is fsge[]).
+ */
 struct rpcrdma_xprt_call {
 	enum call_state state;
 	struct rpcrdma_xprt *xprt;
@@ -103,25 +113,33 @@ struct rpcrdma_xprt_call {
 	uint32_t xid;
 	uint32_t flags;
 	int status;
-	bool queued;	   /* in the wait FIFO */
-	bool send_done;	   /* the Send completed (any status) */
-	bool lost;	   /* the connection went while the call was out */
-	bool stalled;	   /* counted once as a credit stall */
-	bool has_credit;   /* holds a requester credit */
-	bool replied;	   /* a reply matched */
+	bool queued;	 /* in the wait FIFO */
+	bool send_done;	 /* the Send completed (any status) */
+	bool lost;	 /* the connection went while the call was out */
+	bool stalled;	 /* counted once as a credit stall */
+	bool has_credit; /* holds a requester credit */
+	bool replied;	 /* a reply matched */
+	bool fast;	 /* sent Short without chunks: no plan beyond its gather list */
+	uint16_t nmrs;
 	uint32_t send_seq; /* the Send's send-ring sequence number */
+	bool timed;	   /* in the timeout list */
+	bool tmo_late;	   /* tmo_xid timed out after it was sent: its reply may come */
+	uint32_t tmo_xid;  /* the last XID of this slot that timed out after its Send */
+	uint64_t timeout;  /* TSC cycles from submit to -ETIMEDOUT; 0: none */
+	uint64_t deadline; /* TSC of the timeout, while timed */
+	TAILQ_ENTRY(rpcrdma_xprt_call) tmo_link; /* the timeout list, by deadline */
 	rpcrdma_xprt_call_cb_t cb;
 	void *arg;
-	void *msg_buf; /* inline pool buffer of the message: the slot keeps it */
+	void *msg_buf;	    /* inline pool buffer of the message: the slot keeps it */
+	struct xprt_rx *rx; /* the reply's receive */
+	struct rpcrdma_marshal_sge fsge[1]; /* a fast call's gather list */
 	struct rpcrdma_xdr_region hdr;
 	struct rpcrdma_xdr_enc enc;
+	struct rpcrdma_xdr_dec dec;
 	struct rpcrdma_xdr_reply_spec spec;
-	struct xprt_rx *rx; /* the reply's receive */
-	uint16_t nmrs;
 	struct rpcrdma_pmd_mr *mrs[RPCRDMA_MARSHAL_MAX_EXPOSE];
 	struct rpcrdma_marshal_call_plan plan;
 	struct rpcrdma_hdr_storage rhdr;
-	struct rpcrdma_xdr_dec dec;
 };
 
 /* Responder call states. */
@@ -136,42 +154,50 @@ enum svc_state {
 	SVC_DONE,		 /* return every buffer and the slot */
 };
 
+/*
+ * A responder call slot. The fields a Short call without chunks touches
+ * come first (state, its receive, the RPC header, the argument and reply
+ * streams, the dispatcher's request); the read and write plans and the
+ * transport header storage, used by calls with chunks, come last.
+ */
 struct rpcrdma_xprt_svc_call {
 	enum svc_state state;
 	struct rpcrdma_xprt *xprt;
 	TAILQ_ENTRY(rpcrdma_xprt_svc_call) link;
 	struct rpcrdma_xprt_svc_call *next_free;
 	bool queued;
-	bool lost;	   /* the connection went */
-	bool credited;	   /* the reply was accounted as a reply (credit_resp_reply) */
-	bool replied;	   /* a reply was sent (for reply_done) */
-	bool in_cb;	   /* inside recv_call: reply and drop only set the state */
+	bool lost;     /* the connection went */
+	bool credited; /* the reply was accounted as a reply (credit_resp_reply) */
+	bool replied;  /* a reply was sent (for reply_done) */
+	bool in_cb;    /* inside recv_call: reply and drop only set the state */
+	bool fast;     /* a Short call without chunks: chdr and map are not filled */
+	bool send_done;
+	bool has_reply;	   /* the upper layer took the reply stream */
 	uint32_t err_code; /* SVC_REPLY_READY: an RDMA_ERROR to send; 0: the reply */
 	uint32_t xid;
 	int rpc_ret; /* what decoding the RPC header returned (its length or an error) */
-	void *priv;
-	struct xprt_rx *rx; /* the call's receive */
 	uint16_t nbufs;
-	void *bufs[RPCRDMA_XDR_MAX_CHUNKS];
-	struct rpcrdma_mempool *bpools[RPCRDMA_XDR_MAX_CHUNKS];
 	uint16_t nops, ops_posted, ops_done;
 	uint16_t nwrites, writes_done;
-	bool send_done;
-	void *reply_buf; /* inline pool buffer of the reply: the slot keeps it */
-	bool has_reply;	 /* the upper layer took the reply stream */
+	void *priv;
+	struct xprt_rx *rx; /* the call's receive */
+	void *reply_buf;    /* inline pool buffer of the reply: the slot keeps it */
 	struct rpcrdma_xdr_region hdr;
+	struct rpcrdma_rpc_msg msg;
+	struct rpcrdma_xdr_enc reply;
+	/* the dispatcher's request (rpcrdma_xprt_svc.h): no allocation per call */
+	struct rpcrdma_svc_req req;
+	struct rpcrdma_xdr_dec args;
+	/* calls with chunks */
+	void *bufs[RPCRDMA_XDR_MAX_CHUNKS];
+	struct rpcrdma_mempool *bpools[RPCRDMA_XDR_MAX_CHUNKS];
+	struct rpcrdma_pmd_sge esge;
 	struct rpcrdma_pmd_sge rsge[RPCRDMA_MARSHAL_MAX_READS];
 	struct rpcrdma_marshal_rdma ops[RPCRDMA_MARSHAL_MAX_READS];
 	struct rpcrdma_pmd_sge wsge[RPCRDMA_MARSHAL_MAX_RDMA];
-	struct rpcrdma_pmd_sge esge;
-	struct rpcrdma_hdr_storage chdr;
 	struct rpcrdma_marshal_call_map map;
-	struct rpcrdma_rpc_msg msg;
-	struct rpcrdma_xdr_dec args;
-	struct rpcrdma_xdr_enc reply;
+	struct rpcrdma_hdr_storage chdr;
 	struct rpcrdma_marshal_reply_plan rplan;
-	/* the dispatcher's request (rpcrdma_xprt_svc.h): no allocation per call */
-	struct rpcrdma_svc_req req;
 };
 
 TAILQ_HEAD(call_fifo, rpcrdma_xprt_call);
@@ -202,8 +228,17 @@ struct rpcrdma_xprt {
 	bool recv_short; /* the last post_recvs() posted fewer than wanted: try each poll */
 	/* server: received calls waiting for a free svc slot, FIFO */
 	struct xprt_rx *backlog, *backlog_last;
+	/*
+	 * Server: inline buffers of fast replies whose Sends have retired,
+	 * linked through their first word, LIFO. A fast reply's Send takes
+	 * its buffer from the slot, so the slot is free at once and the next
+	 * call finds it warm; the slot takes another buffer from here.
+	 */
+	void *rbuf_free;
 	/* the send ring: WRs staged or posted and not yet retired (sq_out of them) */
 	struct xprt_wr *sq_ring;
+	/* a gather entry per ring entry, for WRs whose owner does not outlive them */
+	struct rpcrdma_pmd_sge *sq_sge;
 	uint32_t sq_mask;
 	uint32_t sq_head; /* sequence number of the next WR */
 	uint32_t sq_tail; /* the oldest not retired */
@@ -220,6 +255,9 @@ struct rpcrdma_xprt {
 	struct rpcrdma_xprt_call *call_free;
 	struct call_fifo call_wait;
 	uint32_t calls_busy;
+	struct call_fifo tmo_list; /* submitted calls with a timeout, earliest deadline first */
+	uint64_t tmo_next;	   /* the first deadline; UINT64_MAX when none */
+	uint64_t call_timeout;	   /* p.call_timeout_us in TSC cycles */
 	/* responder */
 	struct rpcrdma_credit_resp cresp;
 	struct rpcrdma_xprt_svc_call *svcs;
@@ -351,6 +389,8 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(idle_polls);
 	ST(max_outstanding);
 	ST(reconnects);
+	ST(timeouts);
+	ST(late_replies);
 #undef ST
 }
 
@@ -501,6 +541,12 @@ static void xprt_free(struct rpcrdma_xprt *x)
 	for (i = 0; x->svcs != NULL && i < x->nsvcs; i++)
 		if (x->svcs[i].reply_buf != NULL)
 			rpcrdma_mempool_put(x->ipool, x->svcs[i].reply_buf);
+	while (x->rbuf_free != NULL) {
+		void *b = x->rbuf_free;
+
+		x->rbuf_free = *(void **)b;
+		rpcrdma_mempool_put(x->ipool, b);
+	}
 	if (x->nhdr_bufs)
 		rpcrdma_mempool_put_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs);
 	free(x->hdr_bufs);
@@ -508,10 +554,22 @@ static void xprt_free(struct rpcrdma_xprt *x)
 		rpcrdma_pmd_cq_destroy(x->cq);
 	free(x->rxs);
 	free(x->sq_ring);
+	free(x->sq_sge);
 	free(x->calls);
 	free(x->svcs);
 	x->magic = 0;
 	free(x);
+}
+
+/* Microseconds in TSC cycles, without overflow. */
+static uint64_t us_to_tsc(uint64_t us)
+{
+	uint64_t hz = rte_get_tsc_hz();
+
+	/* past a quarter of the TSC range: never (a deadline must not wrap) */
+	if (us / 1000000 >= UINT64_MAX / 4 / hz)
+		return UINT64_MAX / 4;
+	return us / 1000000 * hz + us % 1000000 * hz / 1000000;
 }
 
 static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xp)
@@ -542,6 +600,9 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	if (!(x->p.flags & RPCRDMA_XPRT_F_PER_CALL_MR))
 		x->p.flags &= ~RPCRDMA_XPRT_F_REMOTE_INV;
 	TAILQ_INIT(&x->call_wait);
+	TAILQ_INIT(&x->tmo_list);
+	x->tmo_next = UINT64_MAX;
+	x->call_timeout = us_to_tsc(p->call_timeout_us);
 	TAILQ_INIT(&x->svc_wait);
 	x->recv_len = x->p.recv_inline;
 
@@ -571,6 +632,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	while (x->sq_mask < x->sq_depth + 1)
 		x->sq_mask <<= 1;
 	x->sq_ring = calloc(x->sq_mask, sizeof(*x->sq_ring));
+	x->sq_sge = calloc(x->sq_mask, sizeof(*x->sq_sge));
 	x->sq_mask--;
 	/* with at most half the queue unsignaled, a full queue always has a signaled WR */
 	x->sig_every = RTE_MIN((uint32_t)XPRT_SIGNAL_EVERY, x->sq_depth / 2);
@@ -578,7 +640,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->sig_every = 1;
 	x->rxs = calloc(x->nrx, sizeof(*x->rxs));
 	areas = calloc(nslots, sizeof(*areas));
-	if (x->rxs == NULL || areas == NULL || x->sq_ring == NULL)
+	if (x->rxs == NULL || areas == NULL || x->sq_ring == NULL || x->sq_sge == NULL)
 		goto err_free;
 	for (i = 0; i < x->nrx; i++) {
 		x->rxs[i].tag.type = WR_RECV;
@@ -1000,16 +1062,107 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 	return got;
 }
 
+/* ------------------------------------------------------------ Short messages */
+
+/*
+ * The Short form without chunks is what most calls and replies take, and
+ * its transport header is seven words: both ends write and recognise it
+ * here, inline, with no marshal plan or header storage; anything else goes
+ * through rpcrdma_marshal_*(), which would produce the same bytes.
+ */
+
+/* Write the header: xid 1 credit RDMA_MSG 0 0 0. */
+static void short_hdr_put(void *buf, uint32_t xid, uint32_t credit)
+{
+	rpcrdma_wire_put32(buf, 0, xid);
+	rpcrdma_wire_put32(buf, 1, RPCRDMA_VERS_1);
+	rpcrdma_wire_put32(buf, 2, credit);
+	rpcrdma_wire_put32(buf, 3, RPCRDMA_MSG);
+	rpcrdma_wire_put32(buf, 4, 0);
+	rpcrdma_wire_put32(buf, 5, 0);
+	rpcrdma_wire_put32(buf, 6, 0);
+}
+
+/* A received message is a v1 RDMA_MSG with three empty chunk lists. */
+static bool short_hdr_is(const void *buf, uint32_t len)
+{
+	return len >= XPRT_SHORT_HDR && rpcrdma_wire_get32(buf, 1) == RPCRDMA_VERS_1 &&
+	       rpcrdma_wire_get32(buf, 3) == RPCRDMA_MSG &&
+	       (rpcrdma_wire_get32(buf, 4) | rpcrdma_wire_get32(buf, 5) |
+		rpcrdma_wire_get32(buf, 6)) == 0;
+}
+
+/*
+ * Every inline stream of the engine starts XPRT_SHORT_HDR bytes into its
+ * inline buffer (rpcrdma_xprt_call_alloc(), rpcrdma_xprt_svc_call_reply_enc()):
+ * a Short header goes right before the message, and the Send is one
+ * contiguous gather entry, as a plain SEND of the same bytes would be.
+ */
+static void inline_stream(struct rpcrdma_xdr_enc *xdr, struct rpcrdma_mempool *pool, void *buf)
+{
+	/*
+	 * What rpcrdma_xdr_enc_init() does, field by field: a region built
+	 * on the stack and copied whole costs a store-forwarding stall when
+	 * the fields are read back one by one (the gather entry).
+	 */
+	xdr->mem.addr = (uint8_t *)buf + XPRT_SHORT_HDR;
+	xdr->mem.iova = (uint64_t)(uintptr_t)xdr->mem.addr;
+	xdr->mem.len = pool->buf_size - XPRT_SHORT_HDR;
+	xdr->mem.lkey = pool->lkey;
+	xdr->mem.rkey = pool->rkey;
+	xdr->len = 0;
+	xdr->pos = 0;
+	xdr->nddp = 0;
+}
+
+/* The stream is still the one inline_stream() gave over buf (the caller may not have moved it). */
+static bool inline_stream_is(const struct rpcrdma_xdr_enc *xdr, const void *buf)
+{
+	return xdr->mem.addr == (const uint8_t *)buf + XPRT_SHORT_HDR;
+}
+
+/* Write the header before the message; the Send's one gather entry covers both. */
+static uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct rpcrdma_xdr_enc *xdr,
+			  uint32_t xid, uint32_t credit)
+{
+	uint8_t *h = (uint8_t *)xdr->mem.addr - XPRT_SHORT_HDR;
+
+	short_hdr_put(h, xid, credit);
+	sge[0].addr = (uintptr_t)h;
+	sge[0].length = XPRT_SHORT_HDR + xdr->len;
+	sge[0].lkey = xdr->mem.lkey;
+	return 1;
+}
+
 /* ------------------------------------------------------------ requester */
 
 int rpcrdma_xprt_put_rpc(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_rpc_msg *msg)
 {
 	uint32_t room = xdr->mem.len - xdr->len;
+	uint8_t *p = (uint8_t *)xdr->mem.addr + xdr->len;
 	int n;
 
-	n = rpcrdma_rpc_encode(msg, (uint8_t *)xdr->mem.addr + xdr->len, room);
+	/*
+	 * The reply of nearly every call: xid REPLY MSG_ACCEPTED flavor 0
+	 * SUCCESS, six words (rpcrdma_rpc_encode() has the call's fast path;
+	 * this is the same bytes as its full encoder writes).
+	 */
+	if (msg->type == RPCRDMA_RPC_REPLY && msg->reply.stat == RPCRDMA_RPC_MSG_ACCEPTED &&
+	    msg->reply.verf.len == 0 && msg->reply.accept_stat == RPCRDMA_RPC_SUCCESS &&
+	    room >= 24) {
+		rpcrdma_wire_put32(p, 0, msg->xid);
+		rpcrdma_wire_put32(p, 1, RPCRDMA_RPC_REPLY);
+		rpcrdma_wire_put32(p, 2, RPCRDMA_RPC_MSG_ACCEPTED);
+		rpcrdma_wire_put32(p, 3, msg->reply.verf.flavor);
+		rpcrdma_wire_put32(p, 4, 0);
+		rpcrdma_wire_put32(p, 5, RPCRDMA_RPC_SUCCESS);
+		n = 24;
+		goto written;
+	}
+	n = rpcrdma_rpc_encode(msg, p, room);
 	if (n < 0)
 		return n;
+written:
 	if ((uint32_t)n > RPCRDMA_XDR_POS_MAX - xdr->pos)
 		return -ENOSPC;
 	xdr->len += (uint32_t)n;
@@ -1031,15 +1184,40 @@ int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *ms
 	ret = rpcrdma_rpc_decode(msg, pc->p + dec->off, pc->len - dec->off);
 	if (ret < 0)
 		return ret;
+	if (!pc->chunk && (uint32_t)ret <= pc->len - dec->off) {
+		/* within an inline piece (its span is its length): the cursor just moves */
+		dec->off += (uint32_t)ret;
+		return 0;
+	}
 	if (rpcrdma_xdr_get_opaque_fixed(dec, (uint32_t)ret, &p) != 0)
 		return -RPCRDMA_E_CHUNK_POS;
 	return 0;
 }
 
+int rpcrdma_xprt_reply_rpc(struct rpcrdma_xdr_dec *reply, uint32_t xid, struct rpcrdma_rpc_msg *msg)
+{
+	int ret;
+
+	ret = rpcrdma_xprt_get_rpc(reply, msg);
+	if (ret)
+		return ret;
+	if (msg->type != RPCRDMA_RPC_REPLY || msg->xid != xid)
+		return -EBADMSG;
+	if (msg->reply.stat == RPCRDMA_RPC_MSG_ACCEPTED) {
+		if (msg->reply.accept_stat == RPCRDMA_RPC_SUCCESS)
+			return 0;
+		if (msg->reply.accept_stat <= RPCRDMA_RPC_SYSTEM_ERR)
+			return -(RPCRDMA_XPRT_E_RPC_BASE + (int)msg->reply.accept_stat);
+		return -RPCRDMA_XPRT_E_ACCEPT_OTHER;
+	}
+	/* the decoder accepts only MSG_ACCEPTED and MSG_DENIED's two kinds */
+	return msg->reply.reject_stat == RPCRDMA_RPC_RPC_MISMATCH ? -RPCRDMA_XPRT_E_RPC_MISMATCH
+								  : -RPCRDMA_XPRT_E_AUTH_ERROR;
+}
+
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **callp)
 {
 	struct rpcrdma_xprt_call *c = x->call_free;
-	struct rpcrdma_xdr_region mem;
 	void *buf;
 
 	if (c == NULL)
@@ -1055,11 +1233,15 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 	c->flags = 0;
 	c->status = 0;
 	c->queued = c->send_done = c->lost = c->stalled = c->has_credit = c->replied = false;
+	c->fast = false;
+	c->timeout = x->call_timeout;
 	c->rx = NULL;
 	c->nmrs = 0;
-	mem = pool_region(x->ipool, buf, x->ipool->buf_size);
-	rpcrdma_xdr_enc_init(&c->enc, &mem);
-	memset(&c->spec, 0, sizeof(c->spec));
+	inline_stream(&c->enc, x->ipool, buf);
+	/* what marshaling reads of the spec (not ddp[] beyond nddp: no memset per call) */
+	c->spec.max_len = 0;
+	c->spec.nddp = 0;
+	c->spec.long_buf = (struct rpcrdma_xdr_region){ 0 };
 	*callp = c;
 	return 0;
 }
@@ -1087,22 +1269,99 @@ static void call_wait(struct rpcrdma_xprt_call *c)
 	}
 }
 
+int rpcrdma_xprt_call_set_timeout(struct rpcrdma_xprt_call *c, uint64_t timeout_us)
+{
+	if (c->state != CALL_BUILDING)
+		return -EINVAL;
+	c->timeout = us_to_tsc(timeout_us);
+	return 0;
+}
+
+/*
+ * The timeout list is kept in deadline order. Calls mostly share one
+ * timeout, so a new deadline is the latest: the insertion walks back from
+ * the tail and stops at once. The poll reads the TSC only while the list
+ * is not empty, and compares it with the first deadline.
+ */
+static void tmo_add(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call *c, uint64_t deadline)
+{
+	struct rpcrdma_xprt_call *p;
+
+	c->deadline = deadline;
+	c->timed = true;
+	TAILQ_FOREACH_REVERSE(p, &x->tmo_list, call_fifo, tmo_link)
+	{
+		if (p->deadline <= deadline) {
+			TAILQ_INSERT_AFTER(&x->tmo_list, p, c, tmo_link);
+			goto first;
+		}
+	}
+	TAILQ_INSERT_HEAD(&x->tmo_list, c, tmo_link);
+first:
+	x->tmo_next = TAILQ_FIRST(&x->tmo_list)->deadline;
+}
+
+static void tmo_del(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt_call *f;
+
+	if (!c->timed)
+		return;
+	TAILQ_REMOVE(&x->tmo_list, c, tmo_link);
+	c->timed = false;
+	f = TAILQ_FIRST(&x->tmo_list);
+	x->tmo_next = f != NULL ? f->deadline : UINT64_MAX;
+}
+
 int rpcrdma_xprt_call_submit(struct rpcrdma_xprt_call *c, uint32_t flags, rpcrdma_xprt_call_cb_t cb,
 			     void *arg)
 {
 	struct rpcrdma_xprt *x = c->xprt;
 
-	if (c->state != CALL_BUILDING || cb == NULL)
+	if (c->state != CALL_BUILDING)
 		return -EINVAL;
 	c->flags = flags;
 	c->cb = cb;
 	c->arg = arg;
 	c->state = CALL_NEED_CREDIT;
+	if (c->timeout)
+		tmo_add(x, c, rte_rdtsc() + c->timeout);
 	if (TAILQ_EMPTY(&x->call_wait))
 		call_process(c);
 	else
 		call_wait(c);
 	return 0;
+}
+
+static void call_free_slot(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+
+	/* the slot keeps its message buffer for the next call (xprt_free() returns it) */
+	c->state = CALL_FREE;
+	c->next_free = x->call_free;
+	x->call_free = c;
+	x->calls_busy--;
+}
+
+int rpcrdma_xprt_call_test(struct rpcrdma_xprt_call *c, struct rpcrdma_xdr_dec **reply)
+{
+	if (c->state == CALL_BUILDING || c->state == CALL_FREE || c->state == CALL_RETIRING)
+		return -EINVAL;
+	if (c->state != CALL_DONE)
+		return -EINPROGRESS;
+	if (reply != NULL)
+		*reply = c->status ? NULL : &c->dec;
+	return c->status;
+}
+
+int rpcrdma_xprt_call_wait(struct rpcrdma_xprt_call *c, struct rpcrdma_xdr_dec **reply)
+{
+	int ret;
+
+	while ((ret = rpcrdma_xprt_call_test(c, reply)) == -EINPROGRESS)
+		rpcrdma_xprt_poll(c->xprt);
+	return ret;
 }
 
 int rpcrdma_xprt_call_release(struct rpcrdma_xprt_call *c)
@@ -1115,11 +1374,16 @@ int rpcrdma_xprt_call_release(struct rpcrdma_xprt_call *c)
 		rx_put(x, c->rx);
 		c->rx = NULL;
 	}
-	/* the slot keeps its message buffer for the next call (xprt_free() returns it) */
-	c->state = CALL_FREE;
-	c->next_free = x->call_free;
-	x->call_free = c;
-	x->calls_busy--;
+	if (c->tmo_late && c->tmo_xid == c->xid && !c->send_done) {
+		/*
+		 * Timed out before its Send retired: the PMD may still read the
+		 * message buffer, so the slot waits for the retirement
+		 * (sq_complete()) before anyone writes into it again.
+		 */
+		c->state = CALL_RETIRING;
+		return 0;
+	}
+	call_free_slot(c);
 	return 0;
 }
 
@@ -1205,6 +1469,24 @@ static int call_marshal(struct rpcrdma_xprt_call *c)
 	return rpcrdma_marshal_call(&x->mconn, &a, &c->plan);
 }
 
+/*
+ * A Short call without chunks: no DDP-eligible argument or result, and the
+ * largest reply fits inline behind a Short header (so no reply chunk). The
+ * header is written into the slot's area and the plan holds only the
+ * gather list; false for every other call (rpcrdma_marshal_call()).
+ */
+static bool call_short(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+	if (c->enc.nddp || c->spec.nddp || x->vers != RPCRDMA_VERS_1 ||
+	    XPRT_SHORT_HDR + (uint64_t)c->spec.max_len > x->mconn.recv_inline ||
+	    XPRT_SHORT_HDR + (uint64_t)c->enc.len > x->mconn.send_inline ||
+	    !inline_stream_is(&c->enc, c->msg_buf))
+		return false;
+	short_sgl(c->fsge, &c->enc, c->xid, rpcrdma_credit_req_request(&x->creq));
+	return true;
+}
+
 static void call_fail(struct rpcrdma_xprt_call *c, int status)
 {
 	if (c->status == 0)
@@ -1253,7 +1535,8 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			c->state = CALL_READY;
 			break;
 		case CALL_READY:
-			ret = call_marshal(c);
+			c->fast = call_short(c);
+			ret = c->fast ? 0 : call_marshal(c);
 			if (ret) {
 				call_fail(c, ret);
 				c->state = CALL_COMPLETE;
@@ -1262,12 +1545,20 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			c->send_seq = x->sq_head;
 			wr = stage(x, WR_CALL_SEND, c, false);
 			wr->opcode = RPCRDMA_PMD_WR_SEND;
-			wr->sg_list = (const struct rpcrdma_pmd_sge *)c->plan.sge;
-			wr->num_sge = c->plan.nsge;
 			c->send_done = false;
 			c->replied = false;
 			c->lost = false;
 			x->st.calls++;
+			c->state = CALL_SENT;
+			if (c->fast) {
+				/* the plan is not touched: its lines stay cold */
+				wr->sg_list = (const struct rpcrdma_pmd_sge *)c->fsge;
+				wr->num_sge = 1;
+				x->st.short_msgs++;
+				break;
+			}
+			wr->sg_list = (const struct rpcrdma_pmd_sge *)c->plan.sge;
+			wr->num_sge = c->plan.nsge;
 			if (c->plan.form == RPCRDMA_MARSHAL_SHORT)
 				x->st.short_msgs++;
 			else if (c->plan.form == RPCRDMA_MARSHAL_CHUNKED)
@@ -1275,7 +1566,6 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			else
 				x->st.long_msgs++;
 			x->st.long_replies += c->plan.long_reply;
-			c->state = CALL_SENT;
 			break;
 		case CALL_SENT:
 			/*
@@ -1292,6 +1582,7 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				c->state = CALL_COMPLETE;
 			break;
 		case CALL_COMPLETE:
+			tmo_del(x, c);
 			unexpose(c);
 			if (c->has_credit) {
 				rpcrdma_credit_req_release(&x->creq);
@@ -1315,7 +1606,8 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			c->state = CALL_DONE;
 			x->work++;
 			/* the callback may release the call: touch nothing after it */
-			c->cb(c->arg, c, c->status, c->status ? NULL : &c->dec);
+			if (c->cb != NULL)
+				c->cb(c->arg, c, c->status, c->status ? NULL : &c->dec);
 			return;
 		case CALL_PARKED:
 			if (x->state != RPCRDMA_XPRT_ESTABLISHED) {
@@ -1352,6 +1644,41 @@ static void call_run_waiters(struct rpcrdma_xprt *x)
 	}
 }
 
+/*
+ * Time out every call whose deadline has passed: it completes with
+ * -ETIMEDOUT from any state it waits in. A call waiting for a credit or
+ * a reconnect leaves the wait FIFO (it holds nothing). A call already sent
+ * returns its credit, as Linux xprtrdma releases its congestion window
+ * with the request (a responder that still answers it sees one call above
+ * the grant for a while; rfc5666bis responders post receives beyond it),
+ * its registrations are invalidated (a late RDMA Write into them fails on
+ * the responder), and its XID is remembered so that a late reply is
+ * counted (late_replies) and dropped.
+ */
+static void call_timeouts(struct rpcrdma_xprt *x)
+{
+	uint64_t now = rte_rdtsc();
+	struct rpcrdma_xprt_call *c;
+
+	while (now >= x->tmo_next) {
+		c = TAILQ_FIRST(&x->tmo_list);
+		tmo_del(x, c);
+		if (c->queued) {
+			TAILQ_REMOVE(&x->call_wait, c, link);
+			c->queued = false;
+		}
+		x->st.timeouts++;
+		call_fail(c, -ETIMEDOUT);
+		if (c->state == CALL_SENT) {
+			c->tmo_xid = c->xid;
+			c->tmo_late = true;
+		}
+		c->state = CALL_COMPLETE;
+		x->work++;
+		call_process(c);
+	}
+}
+
 /* A reply's status from an RDMA_ERROR. */
 static int error_status(const struct rpcrdma_hdr *h)
 {
@@ -1371,10 +1698,23 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	}
 	xid = rpcrdma_wire_get32(rx->buf, 0);
 	c = &x->calls[xid & (x->ncalls - 1)];
+	if (c->tmo_late && c->tmo_xid == xid) {
+		/* the reply of a call that timed out: counted and dropped, once */
+		c->tmo_late = false;
+		x->st.late_replies++;
+		goto drop;
+	}
 	if (c->xid != xid || c->state != CALL_SENT || c->replied || c->rx != NULL) {
 		/* a late, duplicate or forged reply: never fatal */
 		x->st.unmatched++;
 		goto drop;
+	}
+	if (c->fast && short_hdr_is(rx->buf, rx->len)) {
+		/* the reply to a Short call without chunks: inline, nothing to check */
+		rpcrdma_xdr_dec_init(&c->dec, (uint8_t *)rx->buf + XPRT_SHORT_HDR,
+				     rx->len - XPRT_SHORT_HDR);
+		rpcrdma_credit_req_update(&x->creq, rpcrdma_wire_get32(rx->buf, 2));
+		goto matched;
 	}
 	h = rpcrdma_hdr_storage_init(&c->rhdr);
 	ret = rpcrdma_hdr_decode(h, rx->buf, rx->len);
@@ -1405,8 +1745,10 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		call_fail(c, -EBADMSG);
 		goto complete;
 	}
-	ret = rpcrdma_marshal_call_reply(&c->plan, h, (uint8_t *)rx->buf + h->hdr_len,
-					 rx->len - h->hdr_len, &c->dec);
+	/* a call without chunks has no plan to check against: any chunk, or NOMSG, is bad */
+	ret = c->fast ? -RPCRDMA_E_CHUNK_OFFER
+		      : rpcrdma_marshal_call_reply(&c->plan, h, (uint8_t *)rx->buf + h->hdr_len,
+						   rx->len - h->hdr_len, &c->dec);
 	if (ret) {
 		x->st.bad_replies++;
 		x->st.err_chunk++;
@@ -1414,6 +1756,7 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		goto complete;
 	}
 	rpcrdma_credit_req_update(&x->creq, h->credit);
+matched:
 	x->st.replies++;
 	x->st.send_inv += rx->inv;
 complete:
@@ -1465,16 +1808,18 @@ void *rpcrdma_xprt_svc_call_priv(const struct rpcrdma_xprt_svc_call *s)
 struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_mempool *pool = s->xprt->ipool;
-	struct rpcrdma_xdr_region mem;
 
 	if (!s->has_reply) {
+		if (s->reply_buf == NULL && s->xprt->rbuf_free != NULL) {
+			s->reply_buf = s->xprt->rbuf_free;
+			s->xprt->rbuf_free = *(void **)s->reply_buf;
+		}
 		if (s->reply_buf == NULL)
 			s->reply_buf = rpcrdma_mempool_get(pool);
 		if (s->reply_buf == NULL)
 			return NULL;
 		s->has_reply = true;
-		mem = pool_region(pool, s->reply_buf, pool->buf_size);
-		rpcrdma_xdr_enc_init(&s->reply, &mem);
+		inline_stream(&s->reply, pool, s->reply_buf);
 	}
 	return &s->reply;
 }
@@ -1556,7 +1901,10 @@ static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 
-	if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0)
+	if (s->fast)
+		rpcrdma_xdr_dec_init(&s->args, (uint8_t *)s->rx->buf + XPRT_SHORT_HDR,
+				     s->rx->len - XPRT_SHORT_HDR);
+	else if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0)
 		goto drop;
 	/* a failed decode leaves these: not taken for a call */
 	s->msg.xid = ~s->xid;
@@ -1644,6 +1992,37 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 	uint16_t i;
 	int ret;
 
+	if (s->fast) {
+		if (s->reply.nddp == 0 &&
+		    XPRT_SHORT_HDR + (uint64_t)s->reply.len <= x->mconn.send_inline &&
+		    inline_stream_is(&s->reply, s->reply_buf)) {
+			/*
+			 * Short, to a call without chunks: no plan, nothing to
+			 * signal. The Send owns the buffer until it retires (the
+			 * gather entry is copied into the WR by the PMD's queue):
+			 * nothing else of the slot's is in use, so the slot is
+			 * done now (reply_done: no DDP result to give back).
+			 */
+			struct rpcrdma_pmd_sge *sge;
+
+			wr = stage(x, WR_SVC_SEND_BUF, s->reply_buf, false);
+			/* the slot may serve another call before the doorbell: the entry's own */
+			sge = &x->sq_sge[(x->sq_head - 1) & x->sq_mask];
+			wr->opcode = RPCRDMA_PMD_WR_SEND;
+			wr->sg_list = sge;
+			wr->num_sge = short_sgl((struct rpcrdma_marshal_sge *)sge, &s->reply,
+						s->xid, (uint32_t)grant);
+			s->reply_buf = NULL;
+			s->send_done = true;
+			s->nwrites = 0;
+			x->st.short_msgs++;
+			x->st.replies++;
+			s->replied = true;
+			return;
+		}
+		/* the marshaler reads the call's (empty) chunk lists */
+		rpcrdma_hdr_decode(rpcrdma_hdr_storage_init(&s->chdr), s->rx->buf, s->rx->len);
+	}
 	a.call = &s->chdr.hdr;
 	a.credit = (uint32_t)grant;
 	a.xdr = &s->reply;
@@ -1739,7 +2118,7 @@ static void svc_process(struct rpcrdma_xprt_svc_call *s)
 				s->state = SVC_DONE;
 				break;
 			}
-			if (s->map.nchunks == 0) {
+			if (s->fast || s->map.nchunks == 0) {
 				svc_dispatch(s);
 				break;
 			}
@@ -1917,6 +2296,13 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	s->has_reply = false;
 	s->priv = NULL;
 	s->xid = rpcrdma_wire_get32(rx->buf, 0);
+	s->fast = short_hdr_is(rx->buf, rx->len) &&
+		  (x->p.max_call == 0 || rx->len - XPRT_SHORT_HDR <= x->p.max_call);
+	if (s->fast) {
+		/* no chunks to map: the header is decoded when a reply needs it */
+		s->state = SVC_RECEIVED;
+		goto process;
+	}
 	h = rpcrdma_hdr_storage_init(&s->chdr);
 	ret = rpcrdma_hdr_decode(h, rx->buf, rx->len);
 	if (ret == -RPCRDMA_E_VERS || (ret >= 0 && h->vers != RPCRDMA_VERS_1)) {
@@ -1971,7 +2357,19 @@ static void sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint3
 	switch (type) {
 	case WR_CALL_SEND:
 		/* a call that completed on its reply may be sending again: not this Send */
-		if (c->state != CALL_SENT || c->send_seq != seq)
+		if (c->send_seq != seq)
+			break;
+		if (c->state == CALL_RETIRING) {
+			/* released after a timeout: the slot is free now */
+			c->send_done = true;
+			call_free_slot(c);
+			break;
+		}
+		if (c->state == CALL_DONE && c->status == -ETIMEDOUT) {
+			c->send_done = true; /* timed out, not yet released */
+			break;
+		}
+		if (c->state != CALL_SENT)
 			break;
 		c->send_done = true;
 		if (!ok)
@@ -1996,6 +2394,11 @@ static void sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint3
 		if (!ok)
 			s->lost = true;
 		svc_process(s);
+		break;
+	case WR_SVC_SEND_BUF:
+		/* a fast reply's buffer (a failed Send has taken the connection down) */
+		*(void **)owner = x->rbuf_free;
+		x->rbuf_free = owner;
 		break;
 	default: /* WR_MARKER */
 		break;
@@ -2182,6 +2585,8 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		x->work += n;
 	}
 	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+		if (x->tmo_next != UINT64_MAX)
+			call_timeouts(x);
 		if (!TAILQ_EMPTY(&x->call_wait))
 			call_run_waiters(x);
 	} else {

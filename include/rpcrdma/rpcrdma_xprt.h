@@ -200,11 +200,16 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st);
 #define RPCRDMA_XPRT_F_RPC_ERRORS (1u << 3)
 
 /**
- * Callback of a requester's call: status 0 and the reply's decoding stream,
- * positioned at the start of the RPC reply (the XID), pointing into the
- * receive buffer and the call's write-chunk buffers (valid until
+ * A requester call's status, given to its callback and returned by
+ * rpcrdma_xprt_call_test(): 0 and the reply's decoding stream, positioned
+ * at the start of the RPC reply (the XID), pointing into the receive
+ * buffer and the call's write-chunk buffers (valid until
  * rpcrdma_xprt_call_release()); or a negative status and reply NULL:
- *   -ECONNRESET: the connection was lost before the reply;
+ *   -ETIMEDOUT: no reply within the call's timeout
+ *   (rpcrdma_xprt_call_set_timeout()); a reply that comes later is
+ *   dropped and counted (late_replies);
+ *   -ECONNRESET: the connection was lost before the reply (a transport
+ *   error: a failed work request, the peer's disconnect, a local close);
  *   -ENOTCONN: submitted while not connected, without RETRANSMIT;
  *   -EPROTONOSUPPORT: the responder answered RDMA_ERROR ERR_VERS;
  *   -EREMOTEIO: the responder answered RDMA_ERROR ERR_CHUNK;
@@ -212,6 +217,9 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st);
  *   -EMSGSIZE, -EINVAL, -E2BIG, -ENOBUFS: the call could not be
  *   marshaled (rpcrdma_marshal_call());
  *   -ENOMEM: registering its chunk memory failed.
+ * The RPC outcome inside a reply (accept and reject status) is the upper
+ * layer's to decode: rpcrdma_xprt_reply_rpc() maps it to
+ * -RPCRDMA_XPRT_E_* codes.
  * Called from rpcrdma_xprt_poll() (or rpcrdma_xprt_call_submit() for a
  * call that fails at once). It may release the call and submit others.
  */
@@ -231,7 +239,10 @@ typedef void (*rpcrdma_xprt_recv_call_cb_t)(void *ctx, struct rpcrdma_xprt_svc_c
 
 /**
  * Responder: a reply was sent (status 0) or could not be (negative); the
- * DDP-eligible result buffers it named may be reused. Optional.
+ * DDP-eligible result buffers it named may be reused. Optional. A Short
+ * reply without DDP-eligible results, to a call without chunks, holds
+ * nothing of the upper layer's: its Send takes the reply buffer, and the
+ * call is done (status 0) as soon as the reply is queued.
  */
 typedef void (*rpcrdma_xprt_reply_done_cb_t)(void *ctx, struct rpcrdma_xprt_svc_call *call,
 					     int status);
@@ -278,6 +289,12 @@ struct rpcrdma_xprt_params {
 	 */
 	rpcrdma_xprt_qp_created_cb_t qp_created;
 	void *qp_ctx;
+	/**
+	 * Client: the timeout of every call, in microseconds from its submit
+	 * (rpcrdma_xprt_call_set_timeout() overrides it per call); default 0:
+	 * none.
+	 */
+	uint64_t call_timeout_us;
 };
 
 /** Defaults for a role (see each field). */
@@ -428,6 +445,8 @@ struct rpcrdma_xprt_stats {
 	uint64_t idle_polls;
 	uint64_t max_outstanding; /**< client: most calls outstanding at once */
 	uint64_t reconnects;
+	uint64_t timeouts;     /**< client: calls completed with -ETIMEDOUT */
+	uint64_t late_replies; /**< client: replies to calls that had timed out (dropped) */
 };
 
 /** Copy the counters. */
@@ -441,7 +460,12 @@ void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_sta
 
 /**
  * Take a free call slot with a fresh XID and an inline send buffer, its
- * encoding stream empty and its reply spec zeroed. A slot takes its buffer
+ * encoding stream empty and its reply spec empty (max_len, nddp and
+ * long_buf zero; ddp[] entries beyond nddp are not cleared). The slot
+ * freed last is taken first, so that its lines are still in cache. The
+ * stream starts 28 bytes into the buffer (the Short transport header goes
+ * there, so that a Short Send is one contiguous gather entry): it holds
+ * the buffer size less 28 bytes. A slot takes its buffer
  * from the inline pool the first time and keeps it until the connection is
  * destroyed (as receives keep theirs, and responder slots their reply
  * buffers): no pool operation per call.
@@ -462,17 +486,60 @@ struct rpcrdma_xdr_enc *rpcrdma_xprt_call_enc(struct rpcrdma_xprt_call *call);
 struct rpcrdma_xdr_reply_spec *rpcrdma_xprt_call_reply_spec(struct rpcrdma_xprt_call *call);
 
 /**
+ * Set a call's timeout before submitting it: microseconds from the submit
+ * to its completion with -ETIMEDOUT, whatever it waits for then (a
+ * credit, a reconnect, the reply); 0: none. The default is the
+ * connection's call_timeout_us. The poll reads the TSC once when calls
+ * with a timeout are outstanding and looks at the earliest deadline only,
+ * so a call times out at the first poll after its deadline.
+ *
+ * A call timed out after its Send holds nothing of the connection's: its
+ * credit is returned (as Linux xprtrdma returns its congestion window with
+ * the request), its registrations are invalidated, and its late reply is
+ * dropped and counted. Its slot becomes free once its Send has retired.
+ *
+ * @return
+ *   0; -EINVAL: the call is not one just allocated (nothing done).
+ */
+int rpcrdma_xprt_call_set_timeout(struct rpcrdma_xprt_call *call, uint64_t timeout_us);
+
+/**
  * Submit a call: it waits for a credit if needed, and goes out with the
  * doorbell of the next poll (several submits, one doorbell).
  *
  * @param flags
  *   RPCRDMA_XPRT_CALL_F_*.
+ * @param cb
+ *   Called once when the call completes; NULL for the polling variant:
+ *   the caller then asks rpcrdma_xprt_call_test() (or
+ *   rpcrdma_xprt_call_wait()) for the status.
  * @return
- *   0 (cb will be called once); -EINVAL: the call is not one just
- *   allocated (nothing done).
+ *   0; -EINVAL: the call is not one just allocated (nothing done).
  */
 int rpcrdma_xprt_call_submit(struct rpcrdma_xprt_call *call, uint32_t flags,
 			     rpcrdma_xprt_call_cb_t cb, void *arg);
+
+/**
+ * The polling variant: has a call submitted without a callback completed?
+ * It does not poll (the lcore's loop calls rpcrdma_xprt_poll()).
+ *
+ * @param reply
+ *   Set to the reply's decoding stream when the status is 0, else NULL
+ *   (may be NULL).
+ * @return
+ *   -EINPROGRESS: not yet; otherwise the call's status (0 or a negative
+ *   status of rpcrdma_xprt_call_cb_t) and the call waits for
+ *   rpcrdma_xprt_call_release(); -EINVAL: not a submitted call.
+ */
+int rpcrdma_xprt_call_test(struct rpcrdma_xprt_call *call, struct rpcrdma_xdr_dec **reply);
+
+/**
+ * Poll the call's connection until rpcrdma_xprt_call_test() says the call
+ * is done, and return what it says. For simple clients and tests: it busy
+ * polls, and returns only when the call completes (give the call a
+ * timeout); never from inside a callback.
+ */
+int rpcrdma_xprt_call_wait(struct rpcrdma_xprt_call *call, struct rpcrdma_xdr_dec **reply);
 
 /**
  * Release a call: after its callback, or instead of submitting it. Its
@@ -502,6 +569,45 @@ int rpcrdma_xprt_put_rpc(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_rpc_m
  */
 int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *msg);
 
+/**
+ * RPC outcomes of a reply (RFC 5531 accept_stat and reject_stat), returned
+ * negated by rpcrdma_xprt_reply_rpc(). They lie above the codec's error
+ * numbers (rpcrdma_errno.h) and every errno value.
+ */
+enum rpcrdma_xprt_rpc_err {
+	RPCRDMA_XPRT_E_RPC_BASE = 3000,
+	/** MSG_ACCEPTED PROG_UNAVAIL (RPCRDMA_XPRT_E_RPC_BASE + accept_stat, and so on) */
+	RPCRDMA_XPRT_E_PROG_UNAVAIL = RPCRDMA_XPRT_E_RPC_BASE + 1,
+	RPCRDMA_XPRT_E_PROG_MISMATCH, /**< msg->reply.low and high say which versions */
+	RPCRDMA_XPRT_E_PROC_UNAVAIL,
+	RPCRDMA_XPRT_E_GARBAGE_ARGS,
+	RPCRDMA_XPRT_E_SYSTEM_ERR,
+	/** MSG_DENIED RPC_MISMATCH (msg->reply.low and high) */
+	RPCRDMA_XPRT_E_RPC_MISMATCH = RPCRDMA_XPRT_E_RPC_BASE + 16,
+	/** MSG_DENIED AUTH_ERROR (msg->reply.auth_stat says why) */
+	RPCRDMA_XPRT_E_AUTH_ERROR,
+	/** MSG_ACCEPTED with an accept_stat RFC 5531 does not define */
+	RPCRDMA_XPRT_E_ACCEPT_OTHER,
+};
+
+/**
+ * Decode a reply's RPC header (rpcrdma_xprt_get_rpc()) and say how the
+ * call went at the RPC level.
+ *
+ * @param reply
+ *   The reply's decoding stream (status 0); left after the header.
+ * @param xid
+ *   The call's XID (rpcrdma_xprt_call_xid()).
+ * @param msg
+ *   Filled with the reply header.
+ * @return
+ *   0: MSG_ACCEPTED SUCCESS, the results follow; -RPCRDMA_XPRT_E_*: the
+ *   accept or reject status; -EBADMSG: not a reply, or another XID; the
+ *   errors of rpcrdma_xprt_get_rpc() (a malformed header).
+ */
+int rpcrdma_xprt_reply_rpc(struct rpcrdma_xdr_dec *reply, uint32_t xid,
+			   struct rpcrdma_rpc_msg *msg);
+
 /* ------------------------------------------------ responder */
 
 /** The decoded RPC call header. */
@@ -517,7 +623,7 @@ struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call 
  * The reply's encoding stream over an inline buffer: write the RPC reply
  * header (rpcrdma_xprt_put_rpc()) and the results; rpcrdma_xdr_put_ddp()
  * for DDP-eligible results in registered memory (they go into the call's
- * write chunks).
+ * write chunks). As a call's, the stream starts 28 bytes into its buffer.
  *
  * @return
  *   The stream, or NULL when the inline pool is empty (try again later).

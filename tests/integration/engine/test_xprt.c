@@ -2,7 +2,7 @@
 /*
  * The engine end to end over the shm PMD.
  *
- *   test_xprt setup|forms|credits|errors|loss   both ends in this thread
+ *   test_xprt setup|forms|credits|errors|loss|client   both ends in this thread
  *   test_xprt xproc                             the server in a second process
  *
  * In-process, one thread polls the two connections (and the two devices'
@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rpcrdma/rpcrdma_errno.h>
 #include <rpcrdma/rpcrdma_hdr.h>
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
@@ -435,6 +436,8 @@ struct tcall {
 	uint32_t rwords;
 	uint32_t mode;
 	uint32_t flags;
+	uint64_t tmo_us; /* rpcrdma_xprt_call_set_timeout() when not 0 */
+	uint32_t order;	 /* completions before this one's (tcall_cb) */
 	/* its buffers and outcome */
 	struct rpcrdma_xprt_call *call;
 	uint32_t seed;
@@ -466,6 +469,8 @@ static void tcall_bufs_put(struct tcall *t)
 	t->nbufs = 0;
 }
 
+static uint32_t tcall_order;
+
 static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 		     struct rpcrdma_xdr_dec *d)
 {
@@ -476,6 +481,7 @@ static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 	uint32_t n;
 
 	t->done = true;
+	t->order = tcall_order++;
 	t->status = status;
 	t->ok = false;
 	if (status == 0) {
@@ -575,6 +581,8 @@ static int tcall_submit(struct env *e, struct tcall *t)
 				rpcrdma_xdr_region_va(b, spec->max_len, pool->lkey, pool->rkey);
 		}
 	}
+	if (t->tmo_us)
+		CHECK(rpcrdma_xprt_call_set_timeout(c, t->tmo_us) == 0, "set_timeout");
 	return rpcrdma_xprt_call_submit(c, t->flags, tcall_cb, t);
 }
 
@@ -1096,6 +1104,291 @@ static void test_unsignaled(void)
 	CHECK(si.outstanding == 0, "no call active at the server: %u", si.outstanding);
 	/* 4 Sends on each side succeeded unsignaled: the drain must retire them */
 	env_close(&e);
+}
+
+/* ------------------------------------------------------------ client API: timeouts, polling */
+
+/* Answer (late) or drop every call the no_reply server holds. */
+static void srv_held(bool answer)
+{
+	for (uint32_t i = 0; i < sctx.async_n && i < 64; i++) {
+		struct rpcrdma_xprt_svc_call *call = sctx.async[i];
+
+		if (answer && srv_answer(call) >= 0)
+			rpcrdma_xprt_svc_call_reply(call);
+		else
+			rpcrdma_xprt_svc_call_drop(call);
+	}
+	sctx.async_n = 0;
+}
+
+static bool late_counted(struct env *e, void *arg)
+{
+	struct rpcrdma_xprt_stats st;
+
+	stats(&e->cli, &st);
+	return st.late_replies >= *(uint64_t *)arg;
+}
+
+static bool both_done(struct env *e, void *arg)
+{
+	struct tcall *t = arg;
+
+	return t[0].done && t[1].done;
+}
+
+static uint32_t nfill;
+
+/* fill[1..nfill-1] done */
+static bool fill_done(struct env *e, void *arg)
+{
+	struct tcall *t = arg;
+
+	for (uint32_t i = 1; i < nfill; i++)
+		if (!t[i].done)
+			return false;
+	return true;
+}
+
+/* Submit a test call with its own timeout. */
+static int tcall_submit_tmo(struct env *e, struct tcall *t, uint64_t us)
+{
+	t->tmo_us = us;
+	return tcall_submit(e, t);
+}
+
+static void test_timeout(void)
+{
+	struct rpcrdma_xprt_stats st, st0;
+	struct rpcrdma_xprt_info ci;
+	struct tcall t[2], *fill = NULL;
+	uint64_t t0, one = 1;
+	struct env e;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	/* every call of this connection times out after 20 ms unless told otherwise */
+	e.cli.params.call_timeout_us = 20000;
+	if (!env_connect(&e)) {
+		env_close(&e);
+		return;
+	}
+	/* a call the server never answers: -ETIMEDOUT after its deadline, not before */
+	sctx.no_reply = true;
+	memset(t, 0, sizeof(t));
+	t[0].proc = PROC_NULL;
+	t0 = now_ms();
+	CHECK(run_call(&e, &t[0]), "the call completes");
+	CHECK(t[0].status == -ETIMEDOUT, "status %d", t[0].status);
+	CHECK(now_ms() - t0 >= 19, "not before its deadline: %lu ms",
+	      (unsigned long)(now_ms() - t0));
+	CHECK(sctx.calls == 1, "the server got it: %u", sctx.calls);
+	stats(&e.cli, &st);
+	CHECK(st.timeouts == 1 && st.failed == 1, "timeouts %lu failed %lu",
+	      (unsigned long)st.timeouts, (unsigned long)st.failed);
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	CHECK(ci.outstanding == 0, "its credit came back: %u outstanding", ci.outstanding);
+
+	/* its late reply: dropped and counted as late, not as unmatched */
+	srv_held(true);
+	CHECK(pump_until(&e, late_counted, &one), "the late reply arrives");
+	stats(&e.cli, &st);
+	CHECK(st.late_replies == 1 && st.unmatched == 0 && st.replies == 0,
+	      "late %lu unmatched %lu replies %lu", (unsigned long)st.late_replies,
+	      (unsigned long)st.unmatched, (unsigned long)st.replies);
+
+	/* the connection goes on: a call answered in time completes normally */
+	sctx.no_reply = false;
+	memset(t, 0, sizeof(t));
+	t[0].proc = PROC_NULL;
+	CHECK(run_call(&e, &t[0]) && t[0].status == 0 && t[0].ok, "call after: %d", t[0].status);
+
+	/*
+	 * Two calls on a grant of 1... the server answers nothing: the one
+	 * sent waits for its reply, the other for a credit. The second has the
+	 * earlier deadline and times out first, from the credit wait.
+	 */
+	sctx.no_reply = true;
+	stats(&e.cli, &st0);
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	memset(t, 0, sizeof(t));
+	t[0].proc = PROC_TEST;
+	t[0].nres = 1;
+	t[0].res_len[0] = 4096;
+	t[0].res_chunks = true; /* a write chunk, registered for the call (PER_CALL_MR) */
+	t[1].proc = PROC_NULL;
+	CHECK(tcall_submit_tmo(&e, &t[0], 60000) == 0, "submit 0");
+	/* fill the grant so that the second call waits for a credit */
+	fill = calloc(ci.grant, sizeof(*fill));
+	for (uint32_t i = 1; fill != NULL && i < ci.grant; i++) {
+		fill[i].proc = PROC_NULL;
+		CHECK(tcall_submit_tmo(&e, &fill[i], 60000) == 0, "filler %u", i);
+	}
+	CHECK(tcall_submit_tmo(&e, &t[1], 10000) == 0, "submit 1");
+	CHECK(pump_until(&e, both_done, t), "both complete");
+	nfill = fill != NULL ? ci.grant : 0;
+	CHECK(fill != NULL && pump_until(&e, fill_done, fill), "the others complete");
+	CHECK(t[0].status == -ETIMEDOUT && t[1].status == -ETIMEDOUT, "statuses %d %d", t[0].status,
+	      t[1].status);
+	CHECK(t[1].order < t[0].order, "the earlier deadline first, though submitted last");
+	stats(&e.cli, &st);
+	CHECK(st.credit_stalls > st0.credit_stalls, "the second call waited for a credit");
+	CHECK(st.calls - st0.calls == ci.grant, "the one waiting for a credit was never sent: %lu",
+	      (unsigned long)(st.calls - st0.calls));
+	CHECK(st.mr_regs > st0.mr_regs &&
+		      st.mr_invalidates - st0.mr_invalidates == st.mr_regs - st0.mr_regs,
+	      "every registration invalidated: %lu of %lu",
+	      (unsigned long)(st.mr_invalidates - st0.mr_invalidates),
+	      (unsigned long)(st.mr_regs - st0.mr_regs));
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	CHECK(ci.outstanding == 0, "every credit back: %u", ci.outstanding);
+	/* the held calls are dropped: a late Write into the invalidated chunk would fail */
+	srv_held(false);
+	env_close(&e);
+	for (uint32_t i = 1; fill != NULL && i < ci.grant; i++)
+		CHECK(fill[i].done && fill[i].status == -ETIMEDOUT, "filler %u: %d", i,
+		      fill[i].status);
+	free(fill);
+}
+
+static void test_polling(void)
+{
+	struct rpcrdma_xprt_call *c;
+	struct rpcrdma_xdr_dec *reply;
+	struct rpcrdma_rpc_msg m;
+	struct rpcrdma_xprt_stats st;
+	uint64_t end;
+	struct env e;
+	int ret;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	if (!env_connect(&e)) {
+		env_close(&e);
+		return;
+	}
+	/* submitted without a callback; tested until done */
+	CHECK(rpcrdma_xprt_call_alloc(e.cli.xprt, &c) == 0, "alloc");
+	CHECK(rpcrdma_xprt_call_test(c, NULL) == -EINVAL, "a call not submitted");
+	memset(&m, 0, sizeof(m));
+	m.xid = rpcrdma_xprt_call_xid(c);
+	m.type = RPCRDMA_RPC_CALL;
+	m.call.rpcvers = RPCRDMA_RPC_VERS;
+	m.call.prog = PROG;
+	m.call.vers = 1;
+	m.call.proc = PROC_NULL;
+	CHECK(rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(c), &m) == 0, "put rpc");
+	rpcrdma_xprt_call_reply_spec(c)->max_len = 64;
+	CHECK(rpcrdma_xprt_call_submit(c, 0, NULL, NULL) == 0, "submit without a callback");
+	CHECK(rpcrdma_xprt_call_test(c, &reply) == -EINPROGRESS, "in progress");
+	CHECK(rpcrdma_xprt_call_release(c) == -EBUSY, "not released while out");
+	end = now_ms() + WAIT_MS;
+	while ((ret = rpcrdma_xprt_call_test(c, &reply)) == -EINPROGRESS && now_ms() < end)
+		pump_once(&e);
+	CHECK(ret == 0 && reply != NULL, "done: %d", ret);
+	if (ret == 0 && reply != NULL) {
+		ret = rpcrdma_xprt_reply_rpc(reply, rpcrdma_xprt_call_xid(c), &m);
+		CHECK(ret == 0 && rpcrdma_xdr_dec_left(reply) == 0, "an accepted empty reply: %d",
+		      ret);
+	}
+	CHECK(rpcrdma_xprt_call_test(c, &reply) == 0, "the status stays until release");
+	CHECK(rpcrdma_xprt_call_release(c) == 0, "release");
+
+	/* call_wait() polls the connection: with a server that never answers, the timeout ends it */
+	sctx.no_reply = true;
+	CHECK(rpcrdma_xprt_call_alloc(e.cli.xprt, &c) == 0, "alloc");
+	memset(&m, 0, sizeof(m));
+	m.xid = rpcrdma_xprt_call_xid(c);
+	m.type = RPCRDMA_RPC_CALL;
+	m.call.rpcvers = RPCRDMA_RPC_VERS;
+	m.call.prog = PROG;
+	m.call.vers = 1;
+	m.call.proc = PROC_NULL;
+	CHECK(rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(c), &m) == 0, "put rpc");
+	rpcrdma_xprt_call_reply_spec(c)->max_len = 64;
+	CHECK(rpcrdma_xprt_call_set_timeout(c, 5000) == 0, "timeout");
+	CHECK(rpcrdma_xprt_call_submit(c, 0, NULL, NULL) == 0, "submit");
+	CHECK(rpcrdma_xprt_call_set_timeout(c, 5000) == -EINVAL, "no timeout change once out");
+	/* the server is polled once so that it receives the call */
+	pump_once(&e);
+	ret = rpcrdma_xprt_call_wait(c, &reply);
+	CHECK(ret == -ETIMEDOUT && reply == NULL, "wait: %d", ret);
+	CHECK(rpcrdma_xprt_call_release(c) == 0, "release");
+	stats(&e.cli, &st);
+	CHECK(st.timeouts == 1, "timeouts %lu", (unsigned long)st.timeouts);
+	srv_held(false);
+	env_close(&e);
+}
+
+/* rpcrdma_xprt_reply_rpc(): every RPC outcome as its code. */
+static void test_reply_rpc(void)
+{
+	static const struct {
+		uint32_t stat, astat, rstat;
+		int want;
+	} cases[] = {
+		{ RPCRDMA_RPC_MSG_ACCEPTED, RPCRDMA_RPC_SUCCESS, 0, 0 },
+		{ RPCRDMA_RPC_MSG_ACCEPTED, RPCRDMA_RPC_PROG_UNAVAIL, 0,
+		  -RPCRDMA_XPRT_E_PROG_UNAVAIL },
+		{ RPCRDMA_RPC_MSG_ACCEPTED, RPCRDMA_RPC_PROG_MISMATCH, 0,
+		  -RPCRDMA_XPRT_E_PROG_MISMATCH },
+		{ RPCRDMA_RPC_MSG_ACCEPTED, RPCRDMA_RPC_PROC_UNAVAIL, 0,
+		  -RPCRDMA_XPRT_E_PROC_UNAVAIL },
+		{ RPCRDMA_RPC_MSG_ACCEPTED, RPCRDMA_RPC_GARBAGE_ARGS, 0,
+		  -RPCRDMA_XPRT_E_GARBAGE_ARGS },
+		{ RPCRDMA_RPC_MSG_ACCEPTED, RPCRDMA_RPC_SYSTEM_ERR, 0, -RPCRDMA_XPRT_E_SYSTEM_ERR },
+		{ RPCRDMA_RPC_MSG_DENIED, 0, RPCRDMA_RPC_RPC_MISMATCH,
+		  -RPCRDMA_XPRT_E_RPC_MISMATCH },
+		{ RPCRDMA_RPC_MSG_DENIED, 0, RPCRDMA_RPC_AUTH_ERROR, -RPCRDMA_XPRT_E_AUTH_ERROR },
+	};
+	uint8_t buf[128];
+	struct rpcrdma_rpc_msg m, got;
+	struct rpcrdma_xdr_dec d;
+	unsigned int i;
+	int n, ret;
+
+	CHECK((int)RPCRDMA_E_MAX < (int)RPCRDMA_XPRT_E_RPC_BASE, "codes apart from the codec's");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&m, 0, sizeof(m));
+		m.xid = 0x1234 + i;
+		m.type = RPCRDMA_RPC_REPLY;
+		m.reply.stat = cases[i].stat;
+		m.reply.accept_stat = cases[i].astat;
+		m.reply.reject_stat = cases[i].rstat;
+		m.reply.low = 2;
+		m.reply.high = 3;
+		m.reply.auth_stat = RPCRDMA_RPC_AUTH_BADCRED;
+		n = rpcrdma_rpc_encode(&m, buf, sizeof(buf));
+		CHECK(n > 0, "encode case %u: %d", i, n);
+		if (n <= 0)
+			continue;
+		/* rpcrdma_xprt_put_rpc() (a fast path for SUCCESS) writes the codec's bytes */
+		{
+			uint8_t ebuf[128];
+			struct rpcrdma_xdr_region r =
+				rpcrdma_xdr_region_va(ebuf, sizeof(ebuf), 0, 0);
+			struct rpcrdma_xdr_enc x;
+
+			memset(ebuf, 0xee, sizeof(ebuf));
+			rpcrdma_xdr_enc_init(&x, &r);
+			CHECK(rpcrdma_xprt_put_rpc(&x, &m) == 0 && x.len == (uint32_t)n &&
+				      x.pos == (uint32_t)n && memcmp(ebuf, buf, (size_t)n) == 0,
+			      "put_rpc case %u: %u bytes, as the codec's %d", i, x.len, n);
+		}
+		rpcrdma_xdr_dec_init(&d, buf, (uint32_t)n);
+		ret = rpcrdma_xprt_reply_rpc(&d, m.xid, &got);
+		CHECK(ret == cases[i].want, "case %u: %d, want %d", i, ret, cases[i].want);
+		rpcrdma_xdr_dec_init(&d, buf, (uint32_t)n);
+		CHECK(rpcrdma_xprt_reply_rpc(&d, m.xid + 1, &got) == -EBADMSG, "another XID");
+	}
+	m.type = RPCRDMA_RPC_CALL;
+	memset(&m.call, 0, sizeof(m.call));
+	m.call.rpcvers = RPCRDMA_RPC_VERS;
+	n = rpcrdma_rpc_encode(&m, buf, sizeof(buf));
+	rpcrdma_xdr_dec_init(&d, buf, n > 0 ? (uint32_t)n : 0);
+	CHECK(rpcrdma_xprt_reply_rpc(&d, m.xid, &got) == -EBADMSG, "a call is no reply");
+	rpcrdma_xdr_dec_init(&d, buf, 6);
+	CHECK(rpcrdma_xprt_reply_rpc(&d, m.xid, &got) < 0, "truncated");
 }
 
 /* ------------------------------------------------------------ errors */
@@ -1820,7 +2113,8 @@ int main(int argc, char **argv)
 		return xproc_server(argv[2]);
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s setup|forms|credits|errors|loss|xproc\n", argv[0]);
+		fprintf(stderr, "usage: %s setup|forms|credits|errors|loss|client|xproc\n",
+			argv[0]);
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -1843,7 +2137,11 @@ int main(int argc, char **argv)
 		test_errors_requester();
 	} else if (strcmp(argv[1], "loss") == 0)
 		test_loss();
-	else
+	else if (strcmp(argv[1], "client") == 0) {
+		test_timeout();
+		test_polling();
+		test_reply_rpc();
+	} else
 		return 1;
 	printf("test_xprt %s: %lu checks, %d failed\n", argv[1], checks, failures);
 	return failures ? 1 : 0;
