@@ -104,6 +104,14 @@ static const struct rpcrdma_svc_proc procs[] = {
 
 static const struct rpcrdma_svc_version vers = { 1, 3, procs };
 
+/* The glue's reply_done, with the glue as its context (params.ctx is the bench). */
+static void bench_reply_done(void *ctx, struct rpcrdma_xprt_svc_call *call, int status)
+{
+	struct bench_engine *b = ctx;
+
+	rpcrdma_xprt_svc_reply_done(&b->glue, call, status);
+}
+
 /*
  * The server's recv_call: NULL calls (proc 0) of the NULL modes are
  * answered here, raw (an accepted, empty reply), which is what the engine
@@ -273,8 +281,12 @@ struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t si
 	b->srv.params.pools = b->srv.pools;
 	b->srv.params.flags = RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS;
 	rpcrdma_xprt_svc_bind(&b->glue, &b->srv.params);
-	/* the glue's reply_done stays; recv_call answers NULL calls raw first */
+	/*
+	 * recv_call answers NULL calls raw first; both callbacks then get the
+	 * bench as their context, so reply_done hands the glue its own.
+	 */
 	b->srv.params.recv_call = bench_recv_call;
+	b->srv.params.reply_done = bench_reply_done;
 	b->srv.params.ctx = b;
 	snprintf(addr, sizeof(addr), "@rpcrdma-bench-engine-%d", getpid());
 	ret = rpcrdma_pmd_listen(b->srv.dev, addr, &b->listener);
