@@ -464,10 +464,39 @@ static void encode_chunk_lists(struct xdr_enc *e, uint32_t vers, uint32_t proc,
 	}
 }
 
+/*
+ * RDMA_ERROR / RDMA2_ERROR, a fixed-size form written in one pass:
+ *   xid vers credit 4 - ERR_VERS low high     (7 words)
+ *   xid vers credit 4 - code                  (5 words)
+ */
+static int encode_error(const struct rpcrdma_hdr *hdr, void *buf, uint32_t buflen)
+{
+	struct xdr_enc e = { .p = buf };
+	uint32_t len;
+
+	if (unlikely((hdr->vers != RPCRDMA_VERS_1 && hdr->vers != RPCRDMA_VERS_2) ||
+		     !errcode_valid(hdr->vers, hdr->error.code)))
+		return -EINVAL;
+	len = hdr->error.code == RPCRDMA_ERR_VERS ? 28 : 20;
+	if (unlikely(len > buflen))
+		return -ENOSPC;
+	rpcrdma_wire_swap4(e.p, hdr); /* xid vers credit proc, in wire order */
+	e.p += RPCRDMA_HDR_FIXED_LEN;
+	xdr_put32(&e, hdr->error.code);
+	if (hdr->error.code == RPCRDMA_ERR_VERS) {
+		xdr_put32(&e, hdr->error.low);
+		xdr_put32(&e, hdr->error.high);
+	}
+	return (int)len;
+}
+
 int rpcrdma_hdr_encode_full(const struct rpcrdma_hdr *hdr, void *buf, uint32_t buflen)
 {
 	struct xdr_enc e = { .p = buf };
 	int len;
+
+	if (hdr->proc == RPCRDMA_ERROR)
+		return encode_error(hdr, buf, buflen);
 
 	len = hdr_encoded_len(hdr);
 	if (unlikely(len < 0))
@@ -485,14 +514,7 @@ int rpcrdma_hdr_encode_full(const struct rpcrdma_hdr *hdr, void *buf, uint32_t b
 		break;
 	case RPCRDMA_DONE:
 		break;
-	case RPCRDMA_ERROR:
-		xdr_put32(&e, hdr->error.code);
-		if (hdr->error.code == RPCRDMA_ERR_VERS) {
-			xdr_put32(&e, hdr->error.low);
-			xdr_put32(&e, hdr->error.high);
-		}
-		break;
-	default: /* RPCRDMA_OPTIONAL */
+	default: /* RPCRDMA_OPTIONAL; RPCRDMA_ERROR went to encode_error() */
 		xdr_put32(&e, hdr->optional.optdir);
 		xdr_put32(&e, hdr->optional.opttype);
 		xdr_put_opaque(&e, hdr->optional.optinfo, hdr->optional.optinfo_len);
