@@ -374,8 +374,8 @@ int main(int argc, char **argv)
 		unlink(path);
 	else
 		printf("kept %s\n", path);
-	printf("test_capture_xprt: %lu checks, %d failed\n", checks, failures);
-	if (failures)
+	printf("test_capture_xprt: %lu checks, %lu failed\n", test_checks, test_failures);
+	if (test_failures)
 		return 1;
 	return argc == 3 ? 0 : 77;
 }

@@ -27,26 +27,14 @@
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 
+#include "test_check.h"
+
 #define PROG	   0x20000099u
 #define PROC_NULL  0
 #define PROC_TEST  1
 #define MAXI	   4
 #define WAIT_MS	   5000
 #define MODE_ASYNC 1u /* the server replies at a later poll */
-
-static int failures;
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                                                         \
-	do {                                                                                     \
-		checks++;                                                                        \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                            \
-			fprintf(stderr, "\n");                                                   \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
 
 static uint64_t now_ms(void)
 {
@@ -2032,8 +2020,8 @@ static int xproc_server(const char *addr)
 		CHECK(rpcrdma_xprt_destroy(e.srv.xprt) == 0, "destroy");
 	e.srv.xprt = NULL;
 	side_close(&e.srv);
-	printf("xproc server: %u calls, %d failures\n", sctx.calls, failures);
-	return failures ? 1 : 0;
+	printf("xproc server: %u calls, %lu failures\n", sctx.calls, test_failures);
+	return test_failures ? 1 : 0;
 }
 
 static int xproc_client(const char *prog)
@@ -2098,9 +2086,9 @@ static int xproc_client(const char *prog)
 	side_close(&e.cli);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		fprintf(stderr, "server process failed (status %#x)\n", status);
-		failures++;
+		test_failures++;
 	}
-	return failures ? 1 : 0;
+	return test_failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -2143,6 +2131,6 @@ int main(int argc, char **argv)
 		test_reply_rpc();
 	} else
 		return 1;
-	printf("test_xprt %s: %lu checks, %d failed\n", argv[1], checks, failures);
-	return failures ? 1 : 0;
+	printf("test_xprt %s: %lu checks, %lu failed\n", argv[1], test_checks, test_failures);
+	return test_failures ? 1 : 0;
 }

@@ -10,15 +10,7 @@
 
 #include <rpcrdma/rpcrdma_xprt.h>
 
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
+#include "test_check.h"
 
 static void check_defaults(const struct rpcrdma_xprt_pdata *pd)
 {
@@ -77,6 +69,6 @@ int main(void)
 	memcpy(buf, linux_4k, 8);
 	CHECK(rpcrdma_xprt_pdata_decode(&out, buf, sizeof(buf)) == 0 && out.send_inline == 4096);
 
-	printf("test_xprt_pdata: %s\n", failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	printf("test_xprt_pdata: %s\n", test_failures ? "FAIL" : "ok");
+	return test_failures ? 1 : 0;
 }

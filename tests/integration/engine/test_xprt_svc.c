@@ -20,6 +20,8 @@
 #include <rpcrdma/rpcrdma_xprt.h>
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
+#include "test_check.h"
+
 #define PROG	  0x20000100u /* versions 1 and 2 */
 #define PROG_SYS  0x20000101u /* requires AUTH_SYS */
 #define PROG_NONE 0x20000199u /* not registered */
@@ -29,20 +31,6 @@
 #define P_FAIL	  4	      /* the handler fails: SYSTEM_ERR */
 #define P_HOLE	  5	      /* a zeroed entry: PROC_UNAVAIL */
 #define WAIT_MS	  5000
-
-static int failures;
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                                                         \
-	do {                                                                                     \
-		checks++;                                                                        \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                            \
-			fprintf(stderr, "\n");                                                   \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
 
 static uint64_t now_ms(void)
 {
@@ -571,6 +559,6 @@ int main(int argc, char **argv)
 	rpcrdma_pmd_dev_close(cli.dev);
 	rpcrdma_pmd_dev_close(srv.dev);
 	rpcrdma_svc_registry_free(reg);
-	printf("test_xprt_svc: %lu checks, %d failed\n", checks, failures);
-	return failures ? 1 : 0;
+	printf("test_xprt_svc: %lu checks, %lu failed\n", test_checks, test_failures);
+	return test_failures ? 1 : 0;
 }
