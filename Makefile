@@ -35,6 +35,7 @@ test: build
 	meson test -C $(BUILD) --suite fast --print-errorlogs
 	sh scripts/check-format.sh
 	sh scripts/fuzz.sh $(FUZZ_SECONDS)
+	@python3 scripts/test_summary.py $(BUILD)/meson-logs/testlog.json fast
 
 bench: build
 	sh scripts/bench.sh $(BUILD)
