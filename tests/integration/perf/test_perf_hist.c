@@ -9,19 +9,7 @@
 
 #include "perf_hist.h"
 
-static int failures;
-static unsigned long checks;
-
-#define CHECK(cond, ...)                                                                         \
-	do {                                                                                     \
-		checks++;                                                                        \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                            \
-			fprintf(stderr, "\n");                                                   \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
+#include "test_check.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -115,6 +103,5 @@ int main(void)
 	for (i = 0; i < 100000; i++)
 		v[i] = i % 1000 == 0 ? 5000000 + xorshift() % 1000 : 1900 + xorshift() % 300;
 	test_percentiles("tail", v, 100000);
-	printf("test_perf_hist: %lu checks, %d failed\n", checks, failures);
-	return failures ? 1 : 0;
+	return test_summary("test_perf_hist");
 }

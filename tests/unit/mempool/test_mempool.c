@@ -19,15 +19,7 @@
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd_driver.h>
 
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
+#include "test_check.h"
 
 /* ---- a stub driver that records registrations ---- */
 
@@ -365,10 +357,5 @@ int main(int argc, char **argv)
 	CHECK(rpcrdma_pmd_dev_close(dev) == 0);
 	if (stub.fd >= 0)
 		close(stub.fd);
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("mempool: all checks passed\n");
-	return 0;
+	return test_summary("mempool");
 }

@@ -19,25 +19,7 @@
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_pmd_driver.h>
 
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
-
-#define CHECK_EQ(a, b)                                                                    \
-	do {                                                                              \
-		long long va_ = (long long)(a), vb_ = (long long)(b);                     \
-		if (va_ != vb_) {                                                         \
-			fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld != %lld)\n", \
-				__FILE__, __LINE__, #a, #b, va_, vb_);                    \
-			failures++;                                                       \
-		}                                                                         \
-	} while (0)
+#include "test_check.h"
 
 /* ---- stderr captured, for the PMD's log lines ---- */
 
@@ -355,10 +337,5 @@ int main(void)
 	test_dev_info_limits();
 	test_cq_overrun_log();
 	test_mr_subrange_no_alloc();
-	if (failures != 0) {
-		fprintf(stderr, "pmd_shm: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("pmd_shm: all checks passed\n");
-	return 0;
+	return test_summary("pmd_shm");
 }

@@ -13,18 +13,7 @@
 
 #include <rpcrdma/rpcrdma_svc.h>
 
-static unsigned long checks, failures;
-
-#define CHECK(cond, ...)                                                                \
-	do {                                                                            \
-		checks++;                                                               \
-		if (!(cond)) {                                                          \
-			failures++;                                                     \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                   \
-			fputc('\n', stderr);                                            \
-		}                                                                       \
-	} while (0)
+#include "test_check.h"
 
 #define PROG_TEST 0x20000001u
 #define PROG_SYS  0x20000002u
@@ -755,6 +744,5 @@ int main(void)
 	CHECK(st.calls > 20, "calls %lu", (unsigned long)st.calls);
 
 	rpcrdma_svc_registry_free(reg_g);
-	printf("svc: %lu checks, %lu failures\n", checks, failures);
-	return failures ? 1 : 0;
+	return test_summary("svc");
 }
