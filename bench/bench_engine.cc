@@ -33,22 +33,11 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_engine_shim.h"
+#include "bench_latency.h"
 #include "bench_pmd_shim.h"
 
 namespace
 {
-
-constexpr size_t kMaxSamples = 1 << 22;
-
-void set_percentiles(benchmark::State &state, std::vector<uint64_t> &cycles)
-{
-	if (cycles.empty())
-		return;
-	std::sort(cycles.begin(), cycles.end());
-	double ns = bench_pmd_ns_per_cycle();
-	state.counters["p50_ns"] = static_cast<double>(cycles[cycles.size() / 2]) * ns;
-	state.counters["p99_ns"] = static_cast<double>(cycles[cycles.size() * 99 / 100]) * ns;
-}
 
 void set_counts(benchmark::State &state, bench_engine *b, double calls)
 {
@@ -65,25 +54,7 @@ void set_counts(benchmark::State &state, bench_engine *b, double calls)
 
 void shm_send_rtt(benchmark::State &state)
 {
-	bench_pmd *b = bench_pmd_start(BENCH_PMD_SEND);
-	if (b == nullptr) {
-		state.SkipWithError("set-up failed");
-		return;
-	}
-	std::vector<uint64_t> cycles;
-	cycles.reserve(kMaxSamples);
-	for (auto _ : state) {
-		uint64_t c = bench_pmd_pingpong(b);
-		if (c == 0) {
-			state.SkipWithError("round trip failed");
-			break;
-		}
-		if (cycles.size() < kMaxSamples)
-			cycles.push_back(c);
-	}
-	if (bench_pmd_stop(b) != 0)
-		state.SkipWithError("tear-down found an error");
-	set_percentiles(state, cycles);
+	pmd_pingpong(state, BENCH_PMD_SEND);
 }
 
 void rtt(benchmark::State &state, bench_engine_mode mode, uint32_t size)

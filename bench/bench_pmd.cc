@@ -19,45 +19,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_latency.h"
 #include "bench_pmd_shim.h"
 
 namespace
 {
-
-constexpr size_t kMaxSamples = 1 << 22;
-
-void set_percentiles(benchmark::State &state, std::vector<uint64_t> &cycles)
-{
-	if (cycles.empty())
-		return;
-	std::sort(cycles.begin(), cycles.end());
-	double ns = bench_pmd_ns_per_cycle();
-	state.counters["p50_ns"] = static_cast<double>(cycles[cycles.size() / 2]) * ns;
-	state.counters["p99_ns"] = static_cast<double>(cycles[cycles.size() * 99 / 100]) * ns;
-}
-
-void pingpong(benchmark::State &state, bench_pmd_mode mode)
-{
-	bench_pmd *b = bench_pmd_start(mode);
-	if (b == nullptr) {
-		state.SkipWithError("set-up failed");
-		return;
-	}
-	std::vector<uint64_t> cycles;
-	cycles.reserve(kMaxSamples);
-	for (auto _ : state) {
-		uint64_t c = bench_pmd_pingpong(b);
-		if (c == 0) {
-			state.SkipWithError("round trip failed");
-			break;
-		}
-		if (cycles.size() < kMaxSamples)
-			cycles.push_back(c);
-	}
-	if (bench_pmd_stop(b) != 0)
-		state.SkipWithError("tear-down found an error");
-	set_percentiles(state, cycles);
-}
 
 void send_rate(benchmark::State &state)
 {
@@ -108,10 +74,11 @@ int main(int argc, char **argv)
 		std::fprintf(stderr, "bench_pmd: EAL init failed\n");
 		return 1;
 	}
-	benchmark::RegisterBenchmark("pingpong/raw_cacheline", pingpong, BENCH_PMD_RAW)
+	benchmark::RegisterBenchmark("pingpong/raw_cacheline", pmd_pingpong, BENCH_PMD_RAW)
 		->UseRealTime();
-	benchmark::RegisterBenchmark("pingpong/shm_send", pingpong, BENCH_PMD_SEND)->UseRealTime();
-	benchmark::RegisterBenchmark("pingpong/shm_write", pingpong, BENCH_PMD_WRITE)
+	benchmark::RegisterBenchmark("pingpong/shm_send", pmd_pingpong, BENCH_PMD_SEND)
+		->UseRealTime();
+	benchmark::RegisterBenchmark("pingpong/shm_write", pmd_pingpong, BENCH_PMD_WRITE)
 		->UseRealTime();
 	benchmark::RegisterBenchmark("rate/shm_send_batch32", send_rate)->UseRealTime();
 	benchmark::RegisterBenchmark("copy/memcpy_1MiB", copy, false)->UseRealTime();
