@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The RPC-over-RDMA version 1 engine: one connection (struct rpcrdma_xprt),
- * its state machine, the requester's calls and the responder's svc calls.
+ * The RPC-over-RDMA engine: one connection (struct rpcrdma_xprt), its state
+ * machine, the requester's calls and the responder's svc calls, in version 1
+ * or version 2 as negotiated (rpcrdma_vers.h).
  *
  * Every work request id points at a struct xprt_wr (a type and its owner),
  * so a completion is dispatched with one switch. A receive's is in its
@@ -28,6 +29,7 @@
 #include <string.h>
 #include <sys/queue.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
@@ -38,6 +40,7 @@
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_telemetry.h>
+#include <rpcrdma/rpcrdma_vers.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
@@ -50,6 +53,10 @@
 #define XPRT_REPLY_WRS (RPCRDMA_MARSHAL_MAX_RDMA + 1)
 /* a v1 RDMA_MSG with three empty chunk lists: xid 1 credit 0 - 0 0 0 (rfc5666bis 4.5.1) */
 #define XPRT_SHORT_HDR 28
+/* a v2 RDMA2_MSG with three empty chunk lists: xid 2 credit 0 - dir - 0 0 0 (v2 draft 4.2) */
+#define XPRT_SHORT_HDR2 32
+/* where every inline stream starts in its buffer: room for either Short header before it */
+#define XPRT_HDR_ROOM  32
 #define XPRT_CALLS_MAX 1024
 /* one send-queue WR in this many is signaled (at most half the send queue) */
 #define XPRT_SIGNAL_EVERY 16
@@ -172,8 +179,12 @@ struct rpcrdma_xprt_svc_call {
 	bool in_cb;    /* inside recv_call: reply and drop only set the state */
 	bool fast;     /* a Short call without chunks: chdr and map are not filled */
 	bool send_done;
-	bool has_reply;	   /* the upper layer took the reply stream */
-	uint32_t err_code; /* SVC_REPLY_READY: an RDMA_ERROR to send; 0: the reply */
+	bool has_reply;		   /* the upper layer took the reply stream */
+	uint8_t vers;		   /* rdma_vers of the call: the reply's */
+	uint8_t hlen;		   /* fast: bytes of its Short header */
+	uint8_t err_vers;	   /* rdma_vers of an RDMA_ERROR to send */
+	uint8_t err_low, err_high; /* ERR_VERS: the versions supported */
+	uint32_t err_code;	   /* SVC_REPLY_READY: an RDMA_ERROR to send; 0: the reply */
 	uint32_t xid;
 	int rpc_ret; /* what decoding the RPC header returned (its length or an error) */
 	uint16_t nbufs;
@@ -209,7 +220,13 @@ struct rpcrdma_xprt {
 	uint64_t id;			 /* telemetry: /rpcrdma/conn,<id> */
 	LIST_ENTRY(rpcrdma_xprt) listed; /* in xprt_list (under xprt_list_lock) */
 	struct rpcrdma_xprt_params p;
+	/*
+	 * The version of the messages sent now (a client's probe: 2, before
+	 * it is settled), and whether it is settled for this connection
+	 * (rpcrdma_vers.h): the client's vreq or the server's vresp says.
+	 */
 	uint32_t vers;
+	bool vers_settled;
 	bool backward;
 	bool peer_pdata;
 	bool disc_pending; /* server: accepted before the client's confirmation */
@@ -248,6 +265,9 @@ struct rpcrdma_xprt {
 	uint32_t nstage;    /* staged for the next doorbell */
 	struct rpcrdma_pmd_send_wr stage[XPRT_STAGE_MAX + 1]; /* + the drain marker */
 	/* requester */
+	struct rpcrdma_vers_req vreq;
+	struct rpcrdma_vers_peers peers;  /* when p.vers_peers is NULL */
+	char addr[RPCRDMA_VERS_ADDR_MAX]; /* connected to; "" when too long to remember */
 	struct rpcrdma_credit_req creq;
 	struct rpcrdma_xprt_call *calls;
 	uint32_t ncalls, call_shift;
@@ -259,6 +279,7 @@ struct rpcrdma_xprt {
 	uint64_t tmo_next;	   /* the first deadline; UINT64_MAX when none */
 	uint64_t call_timeout;	   /* p.call_timeout_us in TSC cycles */
 	/* responder */
+	struct rpcrdma_vers_resp vresp;
 	struct rpcrdma_credit_resp cresp;
 	struct rpcrdma_xprt_svc_call *svcs;
 	uint32_t nsvcs;
@@ -335,7 +356,11 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	rpcrdma_telemetry_kv_u64(kv, "id", x->id);
 	rpcrdma_telemetry_kv_str(kv, "role", cli ? "client" : "server");
 	rpcrdma_telemetry_kv_str(kv, "state", rpcrdma_xprt_state_name(RD(x->state)));
-	rpcrdma_telemetry_kv_u64(kv, "vers", x->vers);
+	rpcrdma_telemetry_kv_u64(kv, "vers", RD(x->vers));
+	rpcrdma_telemetry_kv_u64(kv, "vers_settled", RD(x->vers_settled));
+	rpcrdma_telemetry_kv_str(kv, "vers_state",
+				 cli ? rpcrdma_vers_req_state_name(RD(x->vreq.state))
+				     : rpcrdma_vers_resp_state_name(RD(x->vresp.state)));
 	rpcrdma_telemetry_kv_u64(kv, "send_inline", RD(x->mconn.send_inline));
 	rpcrdma_telemetry_kv_u64(kv, "recv_inline", RD(x->mconn.recv_inline));
 	rpcrdma_telemetry_kv_u64(kv, "peer_remote_inv", RD(x->peer.remote_inv));
@@ -391,6 +416,11 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(reconnects);
 	ST(timeouts);
 	ST(late_replies);
+	ST(vers_probes);
+	ST(vers_fallbacks);
+	ST(bad_direction);
+	ST(options_recv);
+	ST(err_option);
 #undef ST
 }
 
@@ -450,6 +480,7 @@ void rpcrdma_xprt_params_init(struct rpcrdma_xprt_params *p, enum rpcrdma_xprt_r
 	memset(p, 0, sizeof(*p));
 	p->role = role;
 	p->vers = RPCRDMA_VERS_1;
+	p->vers_min = RPCRDMA_VERS_1;
 	p->max_credits = 32;
 	p->credits = 0;
 	p->max_calls = 64;
@@ -471,7 +502,12 @@ static int check_params(const struct rpcrdma_xprt_params *p)
 
 	if (p->dev == NULL || p->pd == NULL || p->pools == NULL || p->pools->inline_pool == NULL)
 		return -EINVAL;
-	if (p->vers != RPCRDMA_VERS_1 || p->backward)
+	if (p->backward)
+		return -EINVAL;
+	if (p->vers != RPCRDMA_VERS_1 && p->vers != RPCRDMA_VERS_2)
+		return -EINVAL;
+	if (p->role == RPCRDMA_XPRT_SERVER &&
+	    (p->vers_min < RPCRDMA_VERS_1 || p->vers_min > p->vers))
 		return -EINVAL;
 	if (p->max_credits == 0 || p->max_credits > 4096 || p->credits > p->max_credits)
 		return -EINVAL;
@@ -588,7 +624,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	x->magic = XPRT_MAGIC;
 	x->p = *p;
 	x->state = RPCRDMA_XPRT_IDLE;
-	x->vers = p->vers;
+	x->vers = p->role == RPCRDMA_XPRT_CLIENT ? RPCRDMA_VERS_1 : p->vers_min;
 	x->backward = p->backward;
 	x->ipool = p->pools->inline_pool;
 	if (x->p.send_inline == 0)
@@ -614,7 +650,14 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->rq_depth = p->max_credits + 4;
 		x->nrx = p->max_credits + x->ncalls + 4;
 		nslots = x->ncalls;
-		ret = rpcrdma_credit_req_init(&x->creq, p->max_credits);
+		rpcrdma_vers_peers_init(&x->peers);
+		ret = rpcrdma_vers_req_init(&x->vreq,
+					    p->vers == RPCRDMA_VERS_2
+						    ? RPCRDMA_VERS_REQ_V2_PREFERRED
+						    : RPCRDMA_VERS_REQ_V1_ONLY,
+					    p->vers_peers != NULL ? p->vers_peers : &x->peers);
+		if (ret == 0)
+			ret = rpcrdma_credit_req_init(&x->creq, p->max_credits);
 	} else {
 		/* slots also wait for their reply's Send to retire (unsignaled) */
 		x->nsvcs = p->max_credits + XPRT_SVC_EXTRA + XPRT_SIGNAL_EVERY;
@@ -622,7 +665,12 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->rq_depth = p->max_credits + XPRT_RECV_SPARE;
 		x->nrx = x->rq_depth + x->nsvcs;
 		nslots = x->nsvcs;
-		ret = rpcrdma_credit_resp_init(&x->cresp, x->p.credits, p->max_credits);
+		ret = rpcrdma_vers_resp_init(
+			&x->vresp, p->vers == RPCRDMA_VERS_1	   ? RPCRDMA_VERS_RESP_V1_ONLY
+				   : p->vers_min == RPCRDMA_VERS_2 ? RPCRDMA_VERS_RESP_V2_ONLY
+								   : RPCRDMA_VERS_RESP_BOTH);
+		if (ret == 0)
+			ret = rpcrdma_credit_resp_init(&x->cresp, x->p.credits, p->max_credits);
 	}
 	if (ret)
 		goto err_free;
@@ -738,8 +786,54 @@ static void our_pdata(const struct rpcrdma_xprt *x, uint8_t *buf)
 }
 
 /*
- * NEGOTIATING: apply the peer's private data (RFC 8797): we send at most
- * what the peer receives, and receive at most what the peer sends.
+ * The inline thresholds of the version sent now: we send at most what the
+ * peer receives, and receive at most what it sends, as its RFC 8797
+ * private data says or, without any, the version's default (1024 in
+ * version 1, rfc5666bis 4.3.1; 4096 once version 2 is settled, v2 draft
+ * 5.1); never more than our own. A version 2 probe fits the version 1
+ * default (v2 draft 5), and so does what we expect back until version 2
+ * is settled. Thresholds change with the version on a live connection
+ * (v2 draft 5.3): they are read per message.
+ */
+static void set_thresholds(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_marshal_conn *m = &x->mconn;
+	uint32_t dflt = x->vers == RPCRDMA_VERS_2 && x->vers_settled ? RPCRDMA_V2_INLINE_DEFAULT
+								     : RPCRDMA_V1_INLINE_DEFAULT;
+
+	m->vers = x->vers;
+	m->send_inline = RTE_MIN(x->p.send_inline, x->peer_pdata ? x->peer.recv_inline : dflt);
+	m->recv_inline = RTE_MIN(x->p.recv_inline, x->peer_pdata ? x->peer.send_inline : dflt);
+	if (!x->vers_settled && x->p.role == RPCRDMA_XPRT_CLIENT)
+		m->send_inline = RTE_MIN(m->send_inline, (uint32_t)RPCRDMA_VERS_PROBE_MAX);
+}
+
+/* The version is settled for this connection (v2 draft 5.1, 5.2; server: its first call). */
+static void vers_settle(struct rpcrdma_xprt *x, uint32_t vers)
+{
+	x->vers = vers;
+	x->vers_settled = true;
+	set_thresholds(x);
+}
+
+/*
+ * Client, connection established: version 1 (configured, or remembered for
+ * this peer), or version 2 to probe with the first call (v2 draft 5).
+ */
+static void vers_connected(struct rpcrdma_xprt *x)
+{
+	if (rpcrdma_vers_req_connect(&x->vreq, x->addr) == RPCRDMA_VERS_REQ_V1) {
+		vers_settle(x, RPCRDMA_VERS_1);
+		return;
+	}
+	x->vers = RPCRDMA_VERS_2;
+	x->vers_settled = false;
+	set_thresholds(x);
+}
+
+/*
+ * NEGOTIATING: apply the peer's private data (RFC 8797) to the thresholds
+ * (set_thresholds()).
  */
 static void negotiate(struct rpcrdma_xprt *x, const void *pdata, size_t len)
 {
@@ -747,10 +841,8 @@ static void negotiate(struct rpcrdma_xprt *x, const void *pdata, size_t len)
 
 	x->peer_pdata = rpcrdma_xprt_pdata_decode(&x->peer, pdata, len) == 0;
 	rpcrdma_marshal_conn_init(m);
-	m->vers = x->vers;
 	m->backward = x->backward;
-	m->send_inline = RTE_MIN(x->p.send_inline, x->peer.recv_inline);
-	m->recv_inline = RTE_MIN(x->p.recv_inline, x->peer.send_inline);
+	set_thresholds(x);
 	m->max_seg_len = x->p.max_seg_len;
 	m->max_send_sge = RPCRDMA_MARSHAL_MAX_SGE;
 	m->pad = x->pad;
@@ -780,6 +872,11 @@ int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
 		return ret;
 	}
 	our_pdata(x, pd);
+	/* the key of the peer memory (v2 draft 5.2); not remembered when too long */
+	if (addr != NULL && strlen(addr) < sizeof(x->addr))
+		memcpy(x->addr, addr, strlen(addr) + 1);
+	else
+		x->addr[0] = '\0';
 	ret = rpcrdma_pmd_connect(x->qp, addr, pd, sizeof(pd));
 	if (ret) {
 		rpcrdma_pmd_qp_destroy(x->qp);
@@ -851,6 +948,7 @@ int rpcrdma_xprt_event(const struct rpcrdma_pmd_event *ev)
 		if (x->p.role == RPCRDMA_XPRT_CLIENT) {
 			x->state = RPCRDMA_XPRT_NEGOTIATING;
 			negotiate(x, ev->private_data, ev->private_data_len);
+			vers_connected(x);
 		} else {
 			x->state = RPCRDMA_XPRT_ESTABLISHED;
 		}
@@ -910,6 +1008,7 @@ void rpcrdma_xprt_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_info *i
 {
 	memset(info, 0, sizeof(*info));
 	info->vers = x->vers;
+	info->vers_settled = x->vers_settled;
 	info->backward = x->backward;
 	info->send_inline = x->mconn.send_inline;
 	info->recv_inline = x->mconn.recv_inline;
@@ -1066,37 +1165,74 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 
 /*
  * The Short form without chunks is what most calls and replies take, and
- * its transport header is seven words: both ends write and recognise it
- * here, inline, with no marshal plan or header storage; anything else goes
- * through rpcrdma_marshal_*(), which would produce the same bytes.
+ * its transport header is seven words in version 1 and eight in version 2
+ * (with rdma_direction): both ends write and recognise it here, inline,
+ * with no marshal plan or header storage; anything else goes through
+ * rpcrdma_marshal_*(), which would produce the same bytes.
  */
 
-/* Write the header: xid 1 credit RDMA_MSG 0 0 0. */
-static void short_hdr_put(void *buf, uint32_t xid, uint32_t credit)
+/*
+ * Write the header of a version's Short message; it ends at @end:
+ *   v1: xid 1 credit RDMA_MSG 0 0 0
+ *   v2: xid 2 credit RDMA2_MSG dir 0 0 0
+ * @return its first byte.
+ */
+static uint8_t *short_hdr_put(uint8_t *end, uint32_t vers, uint32_t dir, uint32_t xid,
+			      uint32_t credit)
 {
-	rpcrdma_wire_put32(buf, 0, xid);
-	rpcrdma_wire_put32(buf, 1, RPCRDMA_VERS_1);
-	rpcrdma_wire_put32(buf, 2, credit);
-	rpcrdma_wire_put32(buf, 3, RPCRDMA_MSG);
-	rpcrdma_wire_put32(buf, 4, 0);
-	rpcrdma_wire_put32(buf, 5, 0);
-	rpcrdma_wire_put32(buf, 6, 0);
-}
+	uint8_t *h;
 
-/* A received message is a v1 RDMA_MSG with three empty chunk lists. */
-static bool short_hdr_is(const void *buf, uint32_t len)
-{
-	return len >= XPRT_SHORT_HDR && rpcrdma_wire_get32(buf, 1) == RPCRDMA_VERS_1 &&
-	       rpcrdma_wire_get32(buf, 3) == RPCRDMA_MSG &&
-	       (rpcrdma_wire_get32(buf, 4) | rpcrdma_wire_get32(buf, 5) |
-		rpcrdma_wire_get32(buf, 6)) == 0;
+	if (vers == RPCRDMA_VERS_1) {
+		h = end - XPRT_SHORT_HDR;
+	} else {
+		h = end - XPRT_SHORT_HDR2;
+		rpcrdma_wire_put32(end - 16, 0, dir);
+	}
+	rpcrdma_wire_put32(h, 0, xid);
+	rpcrdma_wire_put32(h, 1, vers);
+	rpcrdma_wire_put32(h, 2, credit);
+	rpcrdma_wire_put32(h, 3, RPCRDMA_MSG);
+	rpcrdma_wire_put32(end - 12, 0, 0);
+	rpcrdma_wire_put32(end - 12, 1, 0);
+	rpcrdma_wire_put32(end - 12, 2, 0);
+	return h;
 }
 
 /*
- * Every inline stream of the engine starts XPRT_SHORT_HDR bytes into its
+ * Is a received message a Short message of version @vers, in direction
+ * @dir (version 2's rdma_direction)?
+ * @return the header's length, or 0: another form.
+ */
+static uint32_t short_hdr_len(const void *buf, uint32_t len, uint32_t vers, uint32_t dir)
+{
+	if (vers == RPCRDMA_VERS_1)
+		return len >= XPRT_SHORT_HDR && rpcrdma_wire_get32(buf, 1) == RPCRDMA_VERS_1 &&
+				       rpcrdma_wire_get32(buf, 3) == RPCRDMA_MSG &&
+				       (rpcrdma_wire_get32(buf, 4) | rpcrdma_wire_get32(buf, 5) |
+					rpcrdma_wire_get32(buf, 6)) == 0
+			       ? XPRT_SHORT_HDR
+			       : 0;
+	return len >= XPRT_SHORT_HDR2 && rpcrdma_wire_get32(buf, 1) == RPCRDMA_VERS_2 &&
+			       rpcrdma_wire_get32(buf, 3) == RPCRDMA_MSG &&
+			       rpcrdma_wire_get32(buf, 4) == dir &&
+			       (rpcrdma_wire_get32(buf, 5) | rpcrdma_wire_get32(buf, 6) |
+				rpcrdma_wire_get32(buf, 7)) == 0
+		       ? XPRT_SHORT_HDR2
+		       : 0;
+}
+
+/* Bytes of a version's Short header. */
+static uint32_t short_hdr_size(uint32_t vers)
+{
+	return vers == RPCRDMA_VERS_1 ? XPRT_SHORT_HDR : XPRT_SHORT_HDR2;
+}
+
+/*
+ * Every inline stream of the engine starts XPRT_HDR_ROOM bytes into its
  * inline buffer (rpcrdma_xprt_call_alloc(), rpcrdma_xprt_svc_call_reply_enc()):
- * a Short header goes right before the message, and the Send is one
- * contiguous gather entry, as a plain SEND of the same bytes would be.
+ * a Short header of either version goes right before the message, and the
+ * Send is one contiguous gather entry, as a plain SEND of the same bytes
+ * would be.
  */
 static void inline_stream(struct rpcrdma_xdr_enc *xdr, struct rpcrdma_mempool *pool, void *buf)
 {
@@ -1105,9 +1241,9 @@ static void inline_stream(struct rpcrdma_xdr_enc *xdr, struct rpcrdma_mempool *p
 	 * on the stack and copied whole costs a store-forwarding stall when
 	 * the fields are read back one by one (the gather entry).
 	 */
-	xdr->mem.addr = (uint8_t *)buf + XPRT_SHORT_HDR;
+	xdr->mem.addr = (uint8_t *)buf + XPRT_HDR_ROOM;
 	xdr->mem.iova = (uint64_t)(uintptr_t)xdr->mem.addr;
-	xdr->mem.len = pool->buf_size - XPRT_SHORT_HDR;
+	xdr->mem.len = pool->buf_size - XPRT_HDR_ROOM;
 	xdr->mem.lkey = pool->lkey;
 	xdr->mem.rkey = pool->rkey;
 	xdr->len = 0;
@@ -1118,18 +1254,18 @@ static void inline_stream(struct rpcrdma_xdr_enc *xdr, struct rpcrdma_mempool *p
 /* The stream is still the one inline_stream() gave over buf (the caller may not have moved it). */
 static bool inline_stream_is(const struct rpcrdma_xdr_enc *xdr, const void *buf)
 {
-	return xdr->mem.addr == (const uint8_t *)buf + XPRT_SHORT_HDR;
+	return xdr->mem.addr == (const uint8_t *)buf + XPRT_HDR_ROOM;
 }
 
 /* Write the header before the message; the Send's one gather entry covers both. */
 static uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct rpcrdma_xdr_enc *xdr,
-			  uint32_t xid, uint32_t credit)
+			  uint32_t vers, uint32_t dir, uint32_t xid, uint32_t credit)
 {
-	uint8_t *h = (uint8_t *)xdr->mem.addr - XPRT_SHORT_HDR;
+	uint8_t *end = (uint8_t *)xdr->mem.addr;
+	uint8_t *h = short_hdr_put(end, vers, dir, xid, credit);
 
-	short_hdr_put(h, xid, credit);
 	sge[0].addr = (uintptr_t)h;
-	sge[0].length = XPRT_SHORT_HDR + xdr->len;
+	sge[0].length = (uint32_t)(end - h) + xdr->len;
 	sge[0].lkey = xdr->mem.lkey;
 	return 1;
 }
@@ -1478,13 +1614,32 @@ static int call_marshal(struct rpcrdma_xprt_call *c)
 static bool call_short(struct rpcrdma_xprt_call *c)
 {
 	struct rpcrdma_xprt *x = c->xprt;
-	if (c->enc.nddp || c->spec.nddp || x->vers != RPCRDMA_VERS_1 ||
-	    XPRT_SHORT_HDR + (uint64_t)c->spec.max_len > x->mconn.recv_inline ||
-	    XPRT_SHORT_HDR + (uint64_t)c->enc.len > x->mconn.send_inline ||
+	uint32_t hl = short_hdr_size(x->vers);
+
+	if (c->enc.nddp || c->spec.nddp || hl + (uint64_t)c->spec.max_len > x->mconn.recv_inline ||
+	    hl + (uint64_t)c->enc.len > x->mconn.send_inline ||
 	    !inline_stream_is(&c->enc, c->msg_buf))
 		return false;
-	short_sgl(c->fsge, &c->enc, c->xid, rpcrdma_credit_req_request(&x->creq));
+	short_sgl(c->fsge, &c->enc, x->vers, RPCRDMA_CALL, c->xid,
+		  rpcrdma_credit_req_request(&x->creq));
 	return true;
+}
+
+/*
+ * CALL_NEED_CREDIT while the version is not settled: may this call go?
+ * @return 1: it is the version 2 probe (v2 draft 5); 0: wait, the probe is
+ *   out; a negative status to fail it with (the peer supports no version
+ *   we speak).
+ */
+static int call_vers_check(struct rpcrdma_xprt *x)
+{
+	int v = rpcrdma_vers_req_send_vers(&x->vreq);
+
+	if (v == -EAGAIN)
+		return 0;
+	if (v < 0)
+		return v == -ENOTCONN ? -ENOTCONN : -EPROTONOSUPPORT;
+	return 1;
 }
 
 static void call_fail(struct rpcrdma_xprt_call *c, int status)
@@ -1515,6 +1670,18 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				c->state = CALL_COMPLETE;
 				break;
 			}
+			if (unlikely(!x->vers_settled)) {
+				ret = call_vers_check(x);
+				if (ret < 0) {
+					call_fail(c, ret);
+					c->state = CALL_COMPLETE;
+					break;
+				}
+				if (ret == 0) {
+					call_wait(c);
+					break;
+				}
+			}
 			if (!sq_room(x, 1)) {
 				call_wait(c);
 				break;
@@ -1537,6 +1704,13 @@ static void call_process(struct rpcrdma_xprt_call *c)
 		case CALL_READY:
 			c->fast = call_short(c);
 			ret = c->fast ? 0 : call_marshal(c);
+			if (unlikely(x->vreq.state == RPCRDMA_VERS_REQ_PROBE) && ret == 0) {
+				/* the probe: nothing else goes until it is answered */
+				ret = rpcrdma_vers_req_sent(&x->vreq, c->xid,
+							    c->fast ? c->fsge[0].length
+								    : c->plan.send_len);
+				x->st.vers_probes += ret == 0;
+			}
 			if (ret) {
 				call_fail(c, ret);
 				c->state = CALL_COMPLETE;
@@ -1685,17 +1859,92 @@ static int error_status(const struct rpcrdma_hdr *h)
 	return h->error.code == RPCRDMA_ERR_VERS ? -EPROTONOSUPPORT : -EREMOTEIO;
 }
 
+/*
+ * The answer to the version 2 probe (v2 draft 5.1, 5.2), decoded without
+ * error: settle the version.
+ * @return 0: go on with the reply; 1: the call is sent again in version 1
+ *   (the answer was ERR_VERS) and rx is consumed; a negative status to
+ *   complete the call with.
+ */
+static int client_probe_answer(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call *c,
+			       struct xprt_rx *rx, const struct rpcrdma_hdr *h)
+{
+	switch (rpcrdma_vers_req_recv(&x->vreq, h)) {
+	case RPCRDMA_VERS_REQ_EV_V2:
+		vers_settle(x, RPCRDMA_VERS_2);
+		return 0;
+	case RPCRDMA_VERS_REQ_EV_RESEND_V1:
+		/*
+		 * Version 1 on this connection, the same call again with its
+		 * XID and its credit: the grant stays 1 until a reply that is
+		 * not an error (v2 draft 5). The responder has the probe, so
+		 * its buffer may be written again (as in CALL_SENT).
+		 */
+		x->st.errors_recv++;
+		x->st.vers_fallbacks++;
+		vers_settle(x, RPCRDMA_VERS_1);
+		rx_put(x, rx);
+		unexpose(c);
+		c->state = CALL_READY;
+		call_process(c);
+		return 1;
+	case -EPROTONOSUPPORT:
+		/* ERR_VERS without version 1 in its range: nothing can be sent */
+		x->st.errors_recv++;
+		x->st.err_vers++;
+		return -EPROTONOSUPPORT;
+	default:
+		/*
+		 * -EPROTO: a version 1 message, or an answer to nothing we
+		 * sent. The probe stays unanswered, so nothing else could be
+		 * sent: the caller drops the connection, and the next one
+		 * starts in version 1 (v2 draft 5.2, a lost probe).
+		 */
+		x->st.err_vers++;
+		x->st.bad_replies++;
+		return -EBADMSG;
+	}
+}
+
+/*
+ * A version 2 message that is not a reply to a call of ours (a
+ * backward-direction call, v2 draft 3.2; an RDMA2_OPTIONAL): this client
+ * serves no backward calls and supports no optional type yet. Counted
+ * and dropped.
+ */
+static bool client_not_reply(struct rpcrdma_xprt *x, const struct xprt_rx *rx)
+{
+	uint32_t proc;
+
+	if (rpcrdma_wire_get32(rx->buf, 1) != RPCRDMA_VERS_2)
+		return false;
+	proc = rpcrdma_wire_get32(rx->buf, 3);
+	if (proc == RPCRDMA_OPTIONAL) {
+		x->st.options_recv++;
+		return true;
+	}
+	if ((proc == RPCRDMA_MSG || proc == RPCRDMA_NOMSG) && rx->len >= 20 &&
+	    rpcrdma_wire_get32(rx->buf, 4) != RPCRDMA_REPLY) {
+		x->st.bad_direction++;
+		return true;
+	}
+	return false;
+}
+
 static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
 	struct rpcrdma_xprt_call *c;
 	struct rpcrdma_hdr *h;
-	uint32_t xid;
+	uint32_t xid, hl;
+	bool lose = false;
 	int ret;
 
 	if (rx->len < RPCRDMA_HDR_FIXED_LEN) {
 		x->st.err_hdr++;
 		goto drop;
 	}
+	if (unlikely(client_not_reply(x, rx)))
+		goto drop;
 	xid = rpcrdma_wire_get32(rx->buf, 0);
 	c = &x->calls[xid & (x->ncalls - 1)];
 	if (c->tmo_late && c->tmo_xid == xid) {
@@ -1709,20 +1958,40 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		x->st.unmatched++;
 		goto drop;
 	}
-	if (c->fast && short_hdr_is(rx->buf, rx->len)) {
+	if (c->fast && x->vers_settled &&
+	    (hl = short_hdr_len(rx->buf, rx->len, x->vers, RPCRDMA_REPLY)) != 0) {
 		/* the reply to a Short call without chunks: inline, nothing to check */
-		rpcrdma_xdr_dec_init(&c->dec, (uint8_t *)rx->buf + XPRT_SHORT_HDR,
-				     rx->len - XPRT_SHORT_HDR);
+		rpcrdma_xdr_dec_init(&c->dec, (uint8_t *)rx->buf + hl, rx->len - hl);
 		rpcrdma_credit_req_update(&x->creq, rpcrdma_wire_get32(rx->buf, 2));
 		goto matched;
 	}
 	h = rpcrdma_hdr_storage_init(&c->rhdr);
 	ret = rpcrdma_hdr_decode(h, rx->buf, rx->len);
-	if (ret < 0 || h->vers != RPCRDMA_VERS_1) {
-		if (ret == -RPCRDMA_E_VERS || (ret >= 0 && h->vers != RPCRDMA_VERS_1))
+	if (ret < 0) {
+		if (ret == -RPCRDMA_E_VERS)
 			x->st.err_vers++;
 		else
 			x->st.err_hdr++;
+		x->st.bad_replies++;
+		call_fail(c, -EBADMSG);
+		goto complete;
+	}
+	if (unlikely(x->vreq.state == RPCRDMA_VERS_REQ_PROBE_SENT)) {
+		ret = client_probe_answer(x, c, rx, h);
+		if (ret == 1)
+			return;
+		if (ret < 0) {
+			call_fail(c, ret);
+			lose = ret == -EBADMSG;
+			goto complete;
+		}
+	} else if (h->vers != x->vers &&
+		   !(h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_VERS)) {
+		/*
+		 * Replies come in the version of the call (rfc5666bis 5.3);
+		 * ERR_VERS may come in version 1 (rpcrdma_vers_resp_recv()).
+		 */
+		x->st.err_vers++;
 		x->st.bad_replies++;
 		call_fail(c, -EBADMSG);
 		goto complete;
@@ -1733,7 +2002,9 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		goto drop;
 	case RPCRDMA_ERROR:
 		x->st.errors_recv++;
-		rpcrdma_credit_req_update(&x->creq, h->credit);
+		/* an error reports no credit limit while the version is not settled (v2 draft 5) */
+		if (x->vers_settled)
+			rpcrdma_credit_req_update(&x->creq, h->credit);
 		call_fail(c, error_status(h));
 		goto complete;
 	case RPCRDMA_MSG:
@@ -1745,10 +2016,23 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		call_fail(c, -EBADMSG);
 		goto complete;
 	}
-	/* a call without chunks has no plan to check against: any chunk, or NOMSG, is bad */
-	ret = c->fast ? -RPCRDMA_E_CHUNK_OFFER
-		      : rpcrdma_marshal_call_reply(&c->plan, h, (uint8_t *)rx->buf + h->hdr_len,
-						   rx->len - h->hdr_len, &c->dec);
+	if (c->fast) {
+		/*
+		 * A call without chunks has no plan to check against: any
+		 * chunk, or NOMSG, is bad. A Short reply comes here only when
+		 * it settles the version (the probe's).
+		 */
+		ret = h->proc == RPCRDMA_MSG && h->chunks.nreads == 0 && h->chunks.nwrites == 0 &&
+				      !h->chunks.has_reply
+			      ? 0
+			      : -RPCRDMA_E_CHUNK_OFFER;
+		if (ret == 0)
+			rpcrdma_xdr_dec_init(&c->dec, (uint8_t *)rx->buf + h->hdr_len,
+					     rx->len - h->hdr_len);
+	} else {
+		ret = rpcrdma_marshal_call_reply(&c->plan, h, (uint8_t *)rx->buf + h->hdr_len,
+						 rx->len - h->hdr_len, &c->dec);
+	}
 	if (ret) {
 		x->st.bad_replies++;
 		x->st.err_chunk++;
@@ -1763,6 +2047,8 @@ complete:
 	c->rx = rx;
 	c->replied = true;
 	call_process(c);
+	if (unlikely(lose))
+		conn_lost(x);
 	return;
 drop:
 	rx_put(x, rx);
@@ -1902,8 +2188,8 @@ static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 	struct rpcrdma_xprt *x = s->xprt;
 
 	if (s->fast)
-		rpcrdma_xdr_dec_init(&s->args, (uint8_t *)s->rx->buf + XPRT_SHORT_HDR,
-				     s->rx->len - XPRT_SHORT_HDR);
+		rpcrdma_xdr_dec_init(&s->args, (uint8_t *)s->rx->buf + s->hlen,
+				     s->rx->len - s->hlen);
 	else if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0)
 		goto drop;
 	/* a failed decode leaves these: not taken for a call */
@@ -1962,14 +2248,18 @@ static void svc_stage_error(struct rpcrdma_xprt_svc_call *s, uint32_t code, int 
 	struct rpcrdma_hdr h;
 	int n;
 
+	/*
+	 * ERR_CHUNK and RDMA2_ERR_BAD_HEADER are both 2; ERR_VERS carries
+	 * the versions we accept, in version 1 (rpcrdma_vers_resp_recv()).
+	 */
 	memset(&h, 0, sizeof(h));
 	h.xid = s->xid;
-	h.vers = RPCRDMA_VERS_1;
+	h.vers = s->err_vers;
 	h.credit = (uint32_t)grant;
 	h.proc = RPCRDMA_ERROR;
 	h.error.code = code;
-	h.error.low = RPCRDMA_VERS_1;
-	h.error.high = RPCRDMA_VERS_1;
+	h.error.low = s->err_low;
+	h.error.high = s->err_high;
 	n = rpcrdma_hdr_encode(&h, s->hdr.addr, s->hdr.len);
 	s->esge.addr = (uintptr_t)s->hdr.addr;
 	s->esge.length = n > 0 ? (uint32_t)n : 0;
@@ -1994,7 +2284,7 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 
 	if (s->fast) {
 		if (s->reply.nddp == 0 &&
-		    XPRT_SHORT_HDR + (uint64_t)s->reply.len <= x->mconn.send_inline &&
+		    s->hlen + (uint64_t)s->reply.len <= x->mconn.send_inline &&
 		    inline_stream_is(&s->reply, s->reply_buf)) {
 			/*
 			 * Short, to a call without chunks: no plan, nothing to
@@ -2011,7 +2301,7 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 			wr->opcode = RPCRDMA_PMD_WR_SEND;
 			wr->sg_list = sge;
 			wr->num_sge = short_sgl((struct rpcrdma_marshal_sge *)sge, &s->reply,
-						s->xid, (uint32_t)grant);
+						s->vers, RPCRDMA_REPLY, s->xid, (uint32_t)grant);
 			s->reply_buf = NULL;
 			s->send_done = true;
 			s->nwrites = 0;
@@ -2277,10 +2567,36 @@ static void server_run_backlog(struct rpcrdma_xprt *x)
 	}
 }
 
+/*
+ * A call of another version than the settled one, or the first call: the
+ * responder's negotiation (rpcrdma_vers.h) accepts it, settling the
+ * version with the first call, or it is answered ERR_VERS.
+ * @return true: accepted.
+ */
+static bool server_vers(struct rpcrdma_xprt *x, struct rpcrdma_xprt_svc_call *s, uint32_t vers)
+{
+	struct rpcrdma_vers_answer ans;
+
+	rpcrdma_vers_resp_recv(&x->vresp, vers, &ans);
+	if (!ans.accept) {
+		/* rfc5666bis 5.5.1: ERR_VERS with the versions we support */
+		x->st.err_vers++;
+		s->err_vers = (uint8_t)ans.reply_vers;
+		s->err_low = (uint8_t)ans.low;
+		s->err_high = (uint8_t)ans.high;
+		svc_error(s, RPCRDMA_ERR_VERS);
+		return false;
+	}
+	if (!x->vers_settled)
+		vers_settle(x, vers);
+	return true;
+}
+
 static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
 	struct rpcrdma_xprt_svc_call *s;
 	struct rpcrdma_hdr *h;
+	uint32_t vers;
 	int ret;
 
 	s = x->svc_free;
@@ -2296,8 +2612,15 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	s->has_reply = false;
 	s->priv = NULL;
 	s->xid = rpcrdma_wire_get32(rx->buf, 0);
-	s->fast = short_hdr_is(rx->buf, rx->len) &&
-		  (x->p.max_call == 0 || rx->len - XPRT_SHORT_HDR <= x->p.max_call);
+	s->fast = false;
+	s->hlen = 0;
+	vers = rpcrdma_wire_get32(rx->buf, 1);
+	s->vers = (uint8_t)vers;
+	s->err_vers = (uint8_t)vers; /* errors go in the version of the call */
+	if (unlikely(!x->vers_settled || vers != x->vers) && !server_vers(x, s, vers))
+		goto process;
+	s->hlen = (uint8_t)short_hdr_len(rx->buf, rx->len, vers, RPCRDMA_CALL);
+	s->fast = s->hlen != 0 && (x->p.max_call == 0 || rx->len - s->hlen <= x->p.max_call);
 	if (s->fast) {
 		/* no chunks to map: the header is decoded when a reply needs it */
 		s->state = SVC_RECEIVED;
@@ -2305,13 +2628,8 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	}
 	h = rpcrdma_hdr_storage_init(&s->chdr);
 	ret = rpcrdma_hdr_decode(h, rx->buf, rx->len);
-	if (ret == -RPCRDMA_E_VERS || (ret >= 0 && h->vers != RPCRDMA_VERS_1)) {
-		/* rfc5666bis 5.5.1: ERR_VERS with the versions we support, 1 to 1 */
-		x->st.err_vers++;
-		svc_error(s, RPCRDMA_ERR_VERS);
-		goto process;
-	}
 	if (ret < 0) {
+		/* ERR_CHUNK (v1), RDMA2_ERR_BAD_HEADER (v2): both 2 */
 		x->st.err_hdr++;
 		svc_error(s, RPCRDMA_ERR_CHUNK);
 		goto process;
@@ -2319,7 +2637,22 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	switch (h->proc) {
 	case RPCRDMA_MSG:
 	case RPCRDMA_NOMSG:
+		if (h->chunks.direction != RPCRDMA_CALL) {
+			/*
+			 * A version 2 backward-direction reply (v2 draft 3.2):
+			 * this server sends no backward calls. Dropped.
+			 */
+			x->st.bad_direction++;
+			s->state = SVC_DONE;
+			goto process;
+		}
 		break;
+	case RPCRDMA_OPTIONAL:
+		/* no optional type is supported yet: RDMA2_ERR_INVAL_OPTION (v2 draft 4.2) */
+		x->st.options_recv++;
+		x->st.err_option++;
+		svc_error(s, RPCRDMA2_ERR_INVAL_OPTION);
+		goto process;
 	case RPCRDMA_DONE:
 		/* no longer sent (rfc5666bis 5.6.2): ignored, its receive reposted */
 		x->st.done_ignored++;
@@ -2329,7 +2662,7 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		x->st.err_chunk++;
 		svc_error(s, RPCRDMA_ERR_CHUNK);
 		goto process;
-	default: /* RDMA_ERROR from a requester: nothing to answer */
+	default: /* RDMA_ERROR (RDMA2_ERROR) from a requester: nothing to answer */
 		x->st.err_hdr++;
 		s->state = SVC_DONE;
 		goto process;
@@ -2478,6 +2811,11 @@ static void conn_lost(struct rpcrdma_xprt *x)
 	    x->state == RPCRDMA_XPRT_ERROR || x->state == RPCRDMA_XPRT_IDLE)
 		return;
 	x->state = RPCRDMA_XPRT_DRAINING;
+	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+		/* a probe still out counts as answered ERR_VERS (v2 draft 5.2) */
+		rpcrdma_vers_req_disconnect(&x->vreq);
+		x->vers_settled = false;
+	}
 	if (x->qp != NULL) {
 		rpcrdma_pmd_disconnect(x->qp); /* -ENOTCONN when the peer left first */
 		/*

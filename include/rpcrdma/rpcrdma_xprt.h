@@ -37,7 +37,23 @@
  *
  * Connection states (enum rpcrdma_xprt_state) and credits (rpcrdma_credit.h)
  * are per connection, as are the version, the direction and the inline
- * thresholds, so that version 2 and backward-direction calls fit later.
+ * thresholds.
+ *
+ * Versions (version two draft section 5, rpcrdma_vers.h): a client with
+ * params.vers = RPCRDMA_VERS_2 opens every connection with one version 2
+ * call of at most 1024 bytes and sends nothing else until it is answered;
+ * a version 2 answer settles version 2, ERR_VERS settles version 1 on the
+ * same connection (the call is sent again in version 1, same XID), and the
+ * peer is remembered so that later connections to it start in version 1.
+ * A server accepts the versions params.vers_min..params.vers and answers
+ * every call in the version it came in; any other version gets ERR_VERS
+ * with that range. Once settled, each side uses the version's default
+ * inline threshold (1024 or 4096) unless the peer's RFC 8797 private data
+ * said otherwise, and never more than its own configured thresholds.
+ * Version 2 headers carry rdma_direction (forward calls CALL, replies
+ * REPLY; checked on receipt); a malformed version 2 call is answered
+ * RDMA2_ERR_BAD_HEADER and an RDMA2_OPTIONAL message of a type the server
+ * does not support RDMA2_ERR_INVAL_OPTION, with the same XID.
  */
 #ifndef RPCRDMA_XPRT_H
 #define RPCRDMA_XPRT_H
@@ -48,6 +64,7 @@
 
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_rpc.h>
+#include <rpcrdma/rpcrdma_vers.h>
 #include <rpcrdma/rpcrdma_xdr.h>
 
 #ifdef __cplusplus
@@ -211,8 +228,11 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st);
  *   -ECONNRESET: the connection was lost before the reply (a transport
  *   error: a failed work request, the peer's disconnect, a local close);
  *   -ENOTCONN: submitted while not connected, without RETRANSMIT;
- *   -EPROTONOSUPPORT: the responder answered RDMA_ERROR ERR_VERS;
- *   -EREMOTEIO: the responder answered RDMA_ERROR ERR_CHUNK;
+ *   -EPROTONOSUPPORT: the responder answered RDMA_ERROR ERR_VERS (but
+ *   to a version 2 probe, whose call is sent again in version 1), or it
+ *   supports no version this client speaks;
+ *   -EREMOTEIO: the responder answered RDMA_ERROR ERR_CHUNK (version 2:
+ *   RDMA2_ERR_BAD_HEADER or RDMA2_ERR_INVAL_OPTION);
  *   -EBADMSG: the reply's transport header or chunks were malformed;
  *   -EMSGSIZE, -EINVAL, -E2BIG, -ENOBUFS: the call could not be
  *   marshaled (rpcrdma_marshal_call());
@@ -250,7 +270,20 @@ typedef void (*rpcrdma_xprt_reply_done_cb_t)(void *ctx, struct rpcrdma_xprt_svc_
 /** Connection parameters; initialise with rpcrdma_xprt_params_init(). */
 struct rpcrdma_xprt_params {
 	enum rpcrdma_xprt_role role;
-	uint32_t vers;			   /**< RPCRDMA_VERS_1 (the only one for now) */
+	/**
+	 * Client: RPCRDMA_VERS_1 (version 1 only), or RPCRDMA_VERS_2
+	 * (version 2 preferred, version 1 when the server answers ERR_VERS).
+	 * Server: the highest version accepted. Default RPCRDMA_VERS_1.
+	 */
+	uint32_t vers;
+	/** Server: the lowest version accepted, 1..vers (default RPCRDMA_VERS_1). */
+	uint32_t vers_min;
+	/**
+	 * Client: the versions settled with recent servers, shared by the
+	 * connections of one lcore (not thread-safe); NULL: the connection's
+	 * own, kept across its reconnects.
+	 */
+	struct rpcrdma_vers_peers *vers_peers;
 	bool backward;			   /**< backward direction (RFC 8167): not yet */
 	struct rpcrdma_pmd_dev *dev;	   /**< the device */
 	struct rpcrdma_pmd_pd *pd;	   /**< the PD the pools are registered with */
@@ -267,7 +300,10 @@ struct rpcrdma_xprt_params {
 	uint32_t max_calls;
 	/**
 	 * Our inline thresholds before negotiation: the most we send inline,
-	 * and our receive buffers. Default: the inline pool's buffer size.
+	 * and our receive buffers, sent as RFC 8797 private data. Default: the
+	 * inline pool's buffer size. A connection sends at most the smaller of
+	 * send_inline and the peer's receive size (its private data's, or the
+	 * settled version's default: 1024 for version 1, 4096 for version 2).
 	 */
 	uint32_t send_inline;
 	uint32_t recv_inline;
@@ -393,7 +429,12 @@ int rpcrdma_xprt_set_credits(struct rpcrdma_xprt *xprt, uint32_t credits);
 
 /** What was negotiated. */
 struct rpcrdma_xprt_info {
+	/**
+	 * The version of the messages sent now: client, 2 while its version 2
+	 * probe is out; server, vers_min until the first call settles it.
+	 */
 	uint32_t vers;
+	bool vers_settled; /**< the version is settled for this connection */
 	bool backward;
 	uint32_t send_inline; /**< most bytes we Send */
 	uint32_t recv_inline; /**< most bytes we receive */
@@ -445,8 +486,13 @@ struct rpcrdma_xprt_stats {
 	uint64_t idle_polls;
 	uint64_t max_outstanding; /**< client: most calls outstanding at once */
 	uint64_t reconnects;
-	uint64_t timeouts;     /**< client: calls completed with -ETIMEDOUT */
-	uint64_t late_replies; /**< client: replies to calls that had timed out (dropped) */
+	uint64_t timeouts;	 /**< client: calls completed with -ETIMEDOUT */
+	uint64_t late_replies;	 /**< client: replies to calls that had timed out (dropped) */
+	uint64_t vers_probes;	 /**< client: version 2 probes sent */
+	uint64_t vers_fallbacks; /**< client: probes answered ERR_VERS (sent again in version 1) */
+	uint64_t bad_direction;	 /**< version 2 messages whose rdma_direction is not ours to take */
+	uint64_t options_recv;	 /**< RDMA2_OPTIONAL messages received */
+	uint64_t err_option;	 /**< server: RDMA2_ERR_INVAL_OPTION sent */
 };
 
 /** Copy the counters. */
@@ -463,9 +509,9 @@ void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_sta
  * encoding stream empty and its reply spec empty (max_len, nddp and
  * long_buf zero; ddp[] entries beyond nddp are not cleared). The slot
  * freed last is taken first, so that its lines are still in cache. The
- * stream starts 28 bytes into the buffer (the Short transport header goes
- * there, so that a Short Send is one contiguous gather entry): it holds
- * the buffer size less 28 bytes. A slot takes its buffer
+ * stream starts 32 bytes into the buffer (the Short transport header of
+ * either version goes there, so that a Short Send is one contiguous gather
+ * entry): it holds the buffer size less 32 bytes. A slot takes its buffer
  * from the inline pool the first time and keeps it until the connection is
  * destroyed (as receives keep theirs, and responder slots their reply
  * buffers): no pool operation per call.
@@ -623,7 +669,7 @@ struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call 
  * The reply's encoding stream over an inline buffer: write the RPC reply
  * header (rpcrdma_xprt_put_rpc()) and the results; rpcrdma_xdr_put_ddp()
  * for DDP-eligible results in registered memory (they go into the call's
- * write chunks). As a call's, the stream starts 28 bytes into its buffer.
+ * write chunks). As a call's, the stream starts 32 bytes into its buffer.
  *
  * @return
  *   The stream, or NULL when the inline pool is empty (try again later).

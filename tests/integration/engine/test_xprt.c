@@ -3,6 +3,8 @@
  * The engine end to end over the shm PMD.
  *
  *   test_xprt setup|forms|credits|errors|loss|client   both ends in this thread
+ *   test_xprt v2forms       forms and credits again, both ends in version 2
+ *   test_xprt v2            version negotiation, version 2 errors
  *   test_xprt xproc                             the server in a second process
  *
  * In-process, one thread polls the two connections (and the two devices'
@@ -336,9 +338,13 @@ static bool both_closed(struct env *e, void *arg)
 	       (b == RPCRDMA_XPRT_CLOSED || b == RPCRDMA_XPRT_ERROR);
 }
 
+/* The versions the next connections are configured with (v2forms: 2, 2..2). */
+static uint32_t cli_vers = RPCRDMA_VERS_1, srv_vers = RPCRDMA_VERS_1, srv_vers_min = RPCRDMA_VERS_1;
+
 static void cli_params(struct env *e, uint32_t flags)
 {
 	rpcrdma_xprt_params_init(&e->cli.params, RPCRDMA_XPRT_CLIENT);
+	e->cli.params.vers = cli_vers;
 	e->cli.params.dev = e->cli.dev;
 	e->cli.params.pd = e->cli.pd;
 	e->cli.params.pools = e->cli.pools;
@@ -348,6 +354,8 @@ static void cli_params(struct env *e, uint32_t flags)
 static void srv_params(struct env *e, uint32_t credits, uint32_t max)
 {
 	rpcrdma_xprt_params_init(&e->srv.params, RPCRDMA_XPRT_SERVER);
+	e->srv.params.vers = srv_vers;
+	e->srv.params.vers_min = srv_vers_min;
 	e->srv.params.dev = e->srv.dev;
 	e->srv.params.pd = e->srv.pd;
 	e->srv.params.pools = e->srv.pools;
@@ -1794,7 +1802,7 @@ static void test_errors_requester(void)
 		uint32_t ev[] = { 0, 1, 4, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
 		uint32_t ec[] = { 0, 1, 4, RPCRDMA_ERROR, RPCRDMA_ERR_CHUNK };
 		uint32_t msgp[] = { 0, 1, 4, RPCRDMA_MSGP, 4, 1024, 0, 0, 0 };
-		uint32_t v2[] = { 0, 2, 4, RPCRDMA_MSG, 0, 0, 0, 0 };
+		uint32_t v2[] = { 0, 2, 4, RPCRDMA_MSG, RPCRDMA_REPLY, 0, 0, 0 };
 		uint32_t wl[] = { 0, 1, 4, RPCRDMA_MSG, 0, 1, 1, 1, 2, 3, 4, 0, 0, 0 };
 		struct {
 			uint32_t *w;
@@ -1859,11 +1867,48 @@ static void test_errors_requester(void)
 			sent += (unsigned int)n;
 			rpcrdma_xprt_poll(e.cli.xprt);
 		}
+		/*
+		 * version 2 messages that answer no call: a backward-direction
+		 * call (rdma_direction CALL) and an RDMA2_OPTIONAL
+		 */
+		put32(sb, 1, RPCRDMA_VERS_2);
+		put32(sb, 3, RPCRDMA_MSG);
+		put32(sb, 4, RPCRDMA_CALL);
+		put32(sb, 5, 0);
+		put32(sb, 6, 0);
+		put32(sb, 7, 0);
+		ss.length = 32;
+		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
+		rpcrdma_pmd_flush(e.srv.qp);
+		while (now_ms() < end && sent < 3) {
+			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
+
+			sent += (unsigned int)n;
+			rpcrdma_xprt_poll(e.cli.xprt);
+		}
+		put32(sb, 3, RPCRDMA_OPTIONAL);
+		put32(sb, 4, RPCRDMA_CALL);
+		put32(sb, 5, 0x7777);
+		put32(sb, 6, 0);
+		ss.length = 28;
+		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
+		rpcrdma_pmd_flush(e.srv.qp);
+		while (now_ms() < end && sent < 4) {
+			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
+
+			sent += (unsigned int)n;
+			rpcrdma_xprt_poll(e.cli.xprt);
+		}
 		for (int k = 0; k < 100; k++)
 			rpcrdma_xprt_poll(e.cli.xprt);
 		stats(&e.cli, &s1);
 		CHECK(s1.unmatched == s0.unmatched + 2, "unmatched replies counted: %lu",
 		      (unsigned long)(s1.unmatched - s0.unmatched));
+		CHECK(s1.bad_direction == s0.bad_direction + 1 &&
+			      s1.options_recv == s0.options_recv + 1,
+		      "a v2 backward call and an RDMA2_OPTIONAL dropped and counted: %lu %lu",
+		      (unsigned long)(s1.bad_direction - s0.bad_direction),
+		      (unsigned long)(s1.options_recv - s0.options_recv));
 		CHECK(rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_ESTABLISHED,
 		      "still established");
 		rpcrdma_mempool_put(ip, sb);
@@ -1883,6 +1928,302 @@ static void test_errors_requester(void)
 	rpcrdma_pmd_qp_destroy(e.srv.qp);
 	e.srv.qp = NULL;
 	env_close(&e);
+}
+
+/* ------------------------------------------------------------ version 2 */
+
+static void set_vers(uint32_t cli, uint32_t srv_min, uint32_t srv)
+{
+	cli_vers = cli;
+	srv_vers_min = srv_min;
+	srv_vers = srv;
+}
+
+/* Reconnect a client whose connection was closed. */
+static bool env_reconnect(struct env *e)
+{
+	if (rpcrdma_xprt_state(e->cli.xprt) == RPCRDMA_XPRT_ESTABLISHED)
+		rpcrdma_xprt_disconnect(e->cli.xprt);
+	if (!pump_until(e, both_closed, NULL)) {
+		CHECK(0, "closed before reconnecting");
+		return false;
+	}
+	return env_connect(e);
+}
+
+static void test_v2_negotiation(void)
+{
+	struct rpcrdma_xprt_info ci, si;
+	struct rpcrdma_xprt_stats c0, c1, s1;
+	struct rpcrdma_vers_peers peers;
+	struct tcall t;
+	struct env e;
+
+	/*
+	 * A version 2 requester, a responder of both versions: the first
+	 * call is the probe, within 1024 bytes (a call of 2.8 KB goes as a
+	 * Long Call), alone until its reply settles version 2; then the same
+	 * call goes inline under the 4096-byte threshold.
+	 */
+	set_vers(RPCRDMA_VERS_2, RPCRDMA_VERS_1, RPCRDMA_VERS_2);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	if (env_connect(&e)) {
+		rpcrdma_xprt_info(e.cli.xprt, &ci);
+		CHECK(ci.vers == 2 && !ci.vers_settled && ci.send_inline == 1024 && ci.grant == 1,
+		      "probing: vers %u settled %d send_inline %u grant %u", ci.vers,
+		      ci.vers_settled, ci.send_inline, ci.grant);
+		memset(&t, 0, sizeof(t));
+		t.proc = PROC_TEST;
+		t.words = 700;
+		t.rwords = 3;
+		CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "the probe: %d", t.status);
+		stats(&e.cli, &c0);
+		CHECK(c0.vers_probes == 1 && c0.vers_fallbacks == 0 && c0.long_msgs == 1 &&
+			      c0.short_msgs == 0,
+		      "one probe, a Long Call: %lu %lu %lu", (unsigned long)c0.vers_probes,
+		      (unsigned long)c0.vers_fallbacks, (unsigned long)c0.long_msgs);
+		rpcrdma_xprt_info(e.cli.xprt, &ci);
+		rpcrdma_xprt_info(e.srv.xprt, &si);
+		CHECK(ci.vers == 2 && ci.vers_settled && ci.send_inline == 4096 && ci.grant == 32,
+		      "client settled in version 2: %u %d %u %u", ci.vers, ci.vers_settled,
+		      ci.send_inline, ci.grant);
+		CHECK(si.vers == 2 && si.vers_settled && si.send_inline == 4096,
+		      "server settled in version 2: %u %d %u", si.vers, si.vers_settled,
+		      si.send_inline);
+		memset(&t, 0, sizeof(t));
+		t.proc = PROC_TEST;
+		t.words = 700;
+		t.rwords = 3;
+		CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "2.8 KB call in version 2");
+		stats(&e.cli, &c1);
+		CHECK(c1.short_msgs == c0.short_msgs + 1 && c1.long_msgs == c0.long_msgs &&
+			      c1.vers_probes == 1,
+		      "inline at 4096 bytes, no second probe");
+		/* a reconnect probes again: the peer is remembered as version 2 */
+		CHECK(env_reconnect(&e), "reconnect");
+		memset(&t, 0, sizeof(t));
+		CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "null call after reconnect");
+		stats(&e.cli, &c1);
+		rpcrdma_xprt_info(e.cli.xprt, &ci);
+		CHECK(c1.vers_probes == 2 && ci.vers == 2 && ci.vers_settled,
+		      "version 2 again after reconnect: %lu probes", (unsigned long)c1.vers_probes);
+	}
+	env_close(&e);
+
+	/*
+	 * A version 2 requester, a version 1 responder: ERR_VERS to the
+	 * probe, the call sent again in version 1 with its XID and answered;
+	 * no probe on a reconnect, nor on a new connection sharing the peer
+	 * memory (no negotiation loop, v2 draft 5.2).
+	 */
+	set_vers(RPCRDMA_VERS_2, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	rpcrdma_vers_peers_init(&peers);
+	e.cli.params.vers_peers = &peers;
+	if (env_connect(&e)) {
+		memset(&t, 0, sizeof(t));
+		CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "fallback call: %d", t.status);
+		stats(&e.cli, &c1);
+		stats(&e.srv, &s1);
+		CHECK(c1.vers_probes == 1 && c1.vers_fallbacks == 1 && c1.calls == 2 &&
+			      c1.replies == 1 && c1.failed == 0,
+		      "the probe, then the call in version 1: probes %lu fallbacks %lu calls %lu",
+		      (unsigned long)c1.vers_probes, (unsigned long)c1.vers_fallbacks,
+		      (unsigned long)c1.calls);
+		CHECK(s1.err_vers == 1 && s1.errors_sent == 1 && s1.replies == 1,
+		      "the server answered ERR_VERS once: %lu", (unsigned long)s1.err_vers);
+		rpcrdma_xprt_info(e.cli.xprt, &ci);
+		CHECK(ci.vers == 1 && ci.vers_settled && ci.send_inline == 4096,
+		      "client settled in version 1 (private data: 4096)");
+		CHECK(rpcrdma_vers_peers_lookup(&peers, e.addr) == RPCRDMA_VERS_1,
+		      "the peer remembered as version 1");
+		CHECK(env_reconnect(&e), "reconnect");
+		rpcrdma_xprt_info(e.cli.xprt, &ci);
+		CHECK(ci.vers == 1 && ci.vers_settled, "version 1 from the start after reconnect");
+		memset(&t, 0, sizeof(t));
+		CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "call after reconnect");
+		stats(&e.cli, &c1);
+		stats(&e.srv, &s1);
+		CHECK(c1.vers_probes == 1 && s1.err_vers == 0, "no second probe: %lu",
+		      (unsigned long)c1.vers_probes);
+		/* another connection to the same peer, the same memory */
+		rpcrdma_xprt_disconnect(e.cli.xprt);
+		CHECK(pump_until(&e, both_closed, NULL), "closed");
+		CHECK(rpcrdma_xprt_destroy(e.cli.xprt) == 0, "destroy");
+		e.cli.xprt = NULL;
+		if (env_connect(&e)) {
+			rpcrdma_xprt_info(e.cli.xprt, &ci);
+			memset(&t, 0, sizeof(t));
+			CHECK(run_call(&e, &t) && t.status == 0 && t.ok,
+			      "call on the new connection");
+			stats(&e.cli, &c1);
+			CHECK(ci.vers == 1 && ci.vers_settled && c1.vers_probes == 0,
+			      "a new connection starts in version 1: %u %lu", ci.vers,
+			      (unsigned long)c1.vers_probes);
+		}
+	}
+	env_close(&e);
+
+	/* a version 1 requester, a responder of both versions: version 1 */
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_2);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	if (env_connect(&e)) {
+		rpcrdma_xprt_info(e.srv.xprt, &si);
+		CHECK(!si.vers_settled, "server: not settled before the first call");
+		memset(&t, 0, sizeof(t));
+		CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "v1 call to a v2 server");
+		rpcrdma_xprt_info(e.srv.xprt, &si);
+		stats(&e.srv, &s1);
+		stats(&e.cli, &c1);
+		CHECK(si.vers == 1 && si.vers_settled && s1.err_vers == 0 && c1.vers_probes == 0,
+		      "server settled in version 1: %u", si.vers);
+	}
+	env_close(&e);
+
+	/* a version 1 requester, a version 2 only responder: ERR_VERS (2, 2) */
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_2, RPCRDMA_VERS_2);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	if (env_connect(&e)) {
+		memset(&t, 0, sizeof(t));
+		CHECK(run_call(&e, &t) && t.status == -EPROTONOSUPPORT,
+		      "v1 call to a v2-only server: %d", t.status);
+		stats(&e.srv, &s1);
+		stats(&e.cli, &c1);
+		CHECK(s1.err_vers == 1 && c1.errors_recv == 1, "ERR_VERS sent and received");
+	}
+	env_close(&e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+}
+
+/* Send one crafted message from the bare client; decode the answer into h. */
+static int v2_exchange(struct env *e, const uint32_t *hw, unsigned int nhw, uint32_t xid,
+		       struct rpcrdma_hdr_storage *hs, uint32_t ms)
+{
+	uint8_t msg[512], rep[4096];
+	uint32_t len = craft(msg, xid, hw, nhw);
+	int n = bare_exchange(e, msg, len, rep, ms);
+
+	if (n < 0)
+		return n;
+	return rpcrdma_hdr_decode(rpcrdma_hdr_storage_init(hs), rep, (uint32_t)n);
+}
+
+static void test_v2_errors(void)
+{
+	struct rpcrdma_hdr_storage hs;
+	struct rpcrdma_xprt_stats s1;
+	struct rpcrdma_hdr *h = &hs.hdr;
+	struct env e;
+	int n;
+
+	/* ---- a responder of both versions, crafted messages from a bare client ---- */
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_2);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	CHECK(bare_client(&e), "bare client connected");
+	CHECK(pump_until(&e, both_established, NULL) ||
+		      (e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED),
+	      "server established");
+	{
+		/* version 7 first: ERR_VERS in version 1 with the range 1..2, nothing settled */
+		const uint32_t v7[] = { 0, 7, 8, RPCRDMA_MSG, 0, 0, 0 };
+
+		n = v2_exchange(&e, v7, 7, 0x201, &hs, WAIT_MS);
+		CHECK(n > 0 && h->xid == 0x201 && h->vers == 1 && h->proc == RPCRDMA_ERROR &&
+			      h->error.code == RPCRDMA_ERR_VERS && h->error.low == 1 &&
+			      h->error.high == 2,
+		      "version 7: ERR_VERS (1, 2): %d", n);
+	}
+	{
+		/* a version 2 call settles version 2: answered RDMA2_MSG, direction REPLY */
+		const uint32_t good[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_CALL, 0, 0, 0 };
+
+		n = v2_exchange(&e, good, 8, 0x202, &hs, WAIT_MS);
+		CHECK(n == 32 && h->xid == 0x202 && h->vers == 2 && h->proc == RPCRDMA_MSG &&
+			      h->chunks.direction == RPCRDMA_REPLY && h->credit >= 1,
+		      "a version 2 call is answered in version 2, direction REPLY: %d", n);
+	}
+	{
+		/* version 1 once version 2 is settled: ERR_VERS (2, 2) */
+		const uint32_t v1[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0 };
+
+		n = v2_exchange(&e, v1, 7, 0x203, &hs, WAIT_MS);
+		CHECK(n > 0 && h->xid == 0x203 && h->proc == RPCRDMA_ERROR &&
+			      h->error.code == RPCRDMA_ERR_VERS && h->error.low == 2 &&
+			      h->error.high == 2,
+		      "version 1 after version 2: ERR_VERS (2, 2): %d", n);
+	}
+	{
+		/* an optional type nobody defined: RDMA2_ERR_INVAL_OPTION, same XID */
+		const uint32_t opt[] = { 0, 2, 8, RPCRDMA_OPTIONAL, RPCRDMA_CALL, 0x7777, 0 };
+
+		n = v2_exchange(&e, opt, 7, 0x204, &hs, WAIT_MS);
+		CHECK(n > 0 && h->xid == 0x204 && h->vers == 2 && h->proc == RPCRDMA_ERROR &&
+			      h->error.code == RPCRDMA2_ERR_INVAL_OPTION,
+		      "RDMA2_OPTIONAL: RDMA2_ERR_INVAL_OPTION: %d code %u", n, h->error.code);
+	}
+	{
+		/* malformed version 2 headers: RDMA2_ERR_BAD_HEADER */
+		const uint32_t p2[] = { 0, 2, 8, 2, 0, 0, 0, 0 };
+		const uint32_t dir[] = { 0, 2, 8, RPCRDMA_MSG, 5, 0, 0, 0 };
+		const uint32_t *bad[] = { p2, dir };
+
+		for (unsigned int i = 0; i < 2; i++) {
+			n = v2_exchange(&e, bad[i], 8, 0x205 + i, &hs, WAIT_MS);
+			CHECK(n > 0 && h->xid == 0x205 + i && h->vers == 2 &&
+				      h->proc == RPCRDMA_ERROR &&
+				      h->error.code == RPCRDMA2_ERR_BAD_HEADER,
+			      "bad version 2 header %u: RDMA2_ERR_BAD_HEADER: %d", i, n);
+		}
+	}
+	{
+		/* a backward-direction reply: this server sent no backward call, dropped */
+		const uint32_t brep[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_REPLY, 0, 0, 0 };
+
+		n = v2_exchange(&e, brep, 8, 0x207, &hs, 300);
+		CHECK(n == -ETIMEDOUT, "a backward reply is not answered: %d", n);
+	}
+	{
+		/* the connection still works, in version 2 */
+		const uint32_t good[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_CALL, 0, 0, 0 };
+
+		n = v2_exchange(&e, good, 8, 0x208, &hs, WAIT_MS);
+		CHECK(n == 32 && h->xid == 0x208 && h->vers == 2, "still answered: %d", n);
+	}
+	stats(&e.srv, &s1);
+	CHECK(s1.err_vers == 2 && s1.err_option == 1 && s1.options_recv == 1 && s1.err_hdr == 2 &&
+		      s1.bad_direction == 1 && s1.errors_sent == 5,
+	      "server counters: vers %lu option %lu hdr %lu direction %lu errors %lu",
+	      (unsigned long)s1.err_vers, (unsigned long)s1.err_option, (unsigned long)s1.err_hdr,
+	      (unsigned long)s1.bad_direction, (unsigned long)s1.errors_sent);
+	rpcrdma_pmd_disconnect(e.cli.qp);
+	{
+		/* the receive the unanswered message left posted flushes: its buffer back */
+		struct rpcrdma_pmd_wc wc[4];
+		uint64_t end = now_ms() + WAIT_MS;
+		unsigned int back = 0;
+
+		while (back == 0 && now_ms() < end) {
+			n = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 4);
+			for (int i = 0; i < n; i++) {
+				if (wc[i].wr_id == 2)
+					continue;
+				rpcrdma_mempool_put(e.cli.pools->inline_pool,
+						    (void *)(uintptr_t)wc[i].wr_id);
+				back++;
+			}
+			side_events(&e.srv, true);
+			if (e.srv.xprt)
+				rpcrdma_xprt_poll(e.srv.xprt);
+		}
+		CHECK(back == 1, "the posted receive flushed: %u", back);
+	}
+	env_close(&e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
 }
 
 /* ------------------------------------------------------------ loss */
@@ -2125,7 +2466,15 @@ int main(int argc, char **argv)
 		test_errors_requester();
 	} else if (strcmp(argv[1], "loss") == 0)
 		test_loss();
-	else if (strcmp(argv[1], "client") == 0) {
+	else if (strcmp(argv[1], "v2forms") == 0) {
+		cli_vers = srv_vers = srv_vers_min = RPCRDMA_VERS_2;
+		test_forms();
+		test_credits();
+		test_unsignaled();
+	} else if (strcmp(argv[1], "v2") == 0) {
+		test_v2_negotiation();
+		test_v2_errors();
+	} else if (strcmp(argv[1], "client") == 0) {
 		test_timeout();
 		test_polling();
 		test_reply_rpc();
