@@ -92,6 +92,7 @@ struct perf_opts {
 	uint32_t size;
 	uint32_t depth;
 	uint32_t version;
+	uint32_t inline_size; /* the client's inline thresholds; 0: the version's default */
 	const char *pmd;
 	const char *addr;
 	const char *devargs;
@@ -118,8 +119,9 @@ struct perf_opts {
 
 static const char usage_line[] =
 	"usage: " PROG " [--mode lat|iops|bw] [--op null|read|write] [--size BYTES] [--depth N]\n"
-	"       [--version 1|2] [--pmd shm|verbs] [--server ADDR | --client ADDR] [--address "
+	"       [--version 1|2] [--inline BYTES] [--pmd shm|verbs] [--server ADDR | --client "
 	"ADDR]\n"
+	"       [--address ADDR]\n"
 	"       [--duration S | --count N] [--json FILE] [--compare OLD.json] [-- EAL ARGS]\n"
 	"       (" PROG " --help for more)\n";
 
@@ -135,7 +137,7 @@ static const char help_text[] =
 	"    " PROG " --summary FILE.json...\n"
 	"\n"
 	"DESCRIPTION\n"
-	"    Measures whole RPCs through the RPC-over-RDMA version 1 engine, as\n"
+	"    Measures whole RPCs through the RPC-over-RDMA engine, as\n"
 	"    perftest's ib_send_lat and ib_send_bw measure verbs. A client sends\n"
 	"    calls of a test program (NULL, READ, WRITE) to a server; each call is\n"
 	"    timed from submit to its reply callback, in nanoseconds, into a\n"
@@ -166,7 +168,16 @@ static const char help_text[] =
 	"    --depth N\n"
 	"        Calls in flight in iops and bw modes, 1..256 (default 32).\n"
 	"    --version 1|2\n"
-	"        RPC-over-RDMA version (default 1; 2 is not supported yet).\n"
+	"        RPC-over-RDMA version (default 1). A client with 2 negotiates\n"
+	"        with a NULL call before the run (version two draft section 5) and\n"
+	"        falls back to version 1, with a warning, against a server that\n"
+	"        answers ERR_VERS; the result names the version measured. A server\n"
+	"        with 2 accepts versions 1 and 2; with 1, version 1 only.\n"
+	"    --inline BYTES\n"
+	"        The client's inline thresholds, sent to the server as RFC 8797\n"
+	"        private data: the largest call it sends and reply it receives\n"
+	"        without chunks, 1024..4096 (default: the version's default inline\n"
+	"        threshold, 1024 in version 1, 4096 in version 2).\n"
 	"    --pmd shm|verbs\n"
 	"        The transport (default shm). verbs needs an RDMA device, and an\n"
 	"        IP address: --server/--client, or --address in one process.\n"
@@ -231,8 +242,8 @@ static const char help_text[] =
 	"EXIT STATUS\n"
 	"    0  success\n"
 	"    1  the run failed (setup, connection, a call failed or timed out)\n"
-	"    2  bad options or arguments, or something not supported (version 2,\n"
-	"       an unknown PMD)\n"
+	"    2  bad options or arguments, or something not supported (an unknown\n"
+	"       PMD)\n"
 	"    3  --compare found a figure worse than --threshold\n"
 	"\n"
 	"EXAMPLES\n"
@@ -321,6 +332,7 @@ enum {
 	O_SIZE,
 	O_DEPTH,
 	O_VERSION,
+	O_INLINE,
 	O_PMD,
 	O_SERVER,
 	O_CLIENT,
@@ -347,6 +359,7 @@ static const struct option long_opts[] = {
 	{ "size", required_argument, NULL, O_SIZE },
 	{ "depth", required_argument, NULL, O_DEPTH },
 	{ "version", required_argument, NULL, O_VERSION },
+	{ "inline", required_argument, NULL, O_INLINE },
 	{ "pmd", required_argument, NULL, O_PMD },
 	{ "server", required_argument, NULL, O_SERVER },
 	{ "client", required_argument, NULL, O_CLIENT },
@@ -419,6 +432,11 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 		case O_VERSION:
 			ret = parse_uint("--version", optarg, 1, 2, false, &v);
 			o->version = (uint32_t)v;
+			break;
+		case O_INLINE:
+			ret = parse_uint("--inline", optarg, RPCRDMA_V1_INLINE_DEFAULT,
+					 RPCRDMA_V2_INLINE_DEFAULT, true, &v);
+			o->inline_size = (uint32_t)v;
 			break;
 		case O_PMD:
 			if (strcmp(optarg, "shm") != 0 && strcmp(optarg, "verbs") != 0)
@@ -506,10 +524,6 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 		return usage_error("--input needs --compare OLD.json");
 	if (o->input)
 		return 0;
-	if (o->version == 2) {
-		fprintf(stderr, PROG ": version 2 is not supported yet\n");
-		return EXIT_USAGE;
-	}
 	if (duration_set && o->count)
 		return usage_error("--duration and --count: give one");
 	if (o->count)
@@ -843,7 +857,9 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	}
 	pattern_fill(s->src, PERF_SIZE_MAX);
 	rpcrdma_xprt_params_init(&s->params, RPCRDMA_XPRT_SERVER);
+	/* version 2: both versions (a version 2 responder serves version 1 requesters too) */
 	s->params.vers = o->version;
+	s->params.vers_min = RPCRDMA_VERS_1;
 	s->params.dev = s->ep.dev;
 	s->params.pd = s->ep.pd;
 	s->params.pools = s->ep.pools;
@@ -889,6 +905,7 @@ struct perf_cli {
 	struct rpcrdma_mempool *chunk_pool;
 	void *src; /* WRITE: the data every call sends */
 	bool read_inline;
+	uint32_t vers; /* the version settled on the connection */
 	uint32_t inflight;
 	uint64_t submitted, completed, target, measured;
 	uint64_t errors;
@@ -1075,6 +1092,10 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 		calls <<= 1;
 	rpcrdma_xprt_params_init(&xp, RPCRDMA_XPRT_CLIENT);
 	xp.vers = o->version;
+	xp.send_inline = xp.recv_inline = o->inline_size ? o->inline_size
+					  : o->version == RPCRDMA_VERS_2
+						  ? RPCRDMA_V2_INLINE_DEFAULT
+						  : RPCRDMA_V1_INLINE_DEFAULT;
 	xp.dev = c->ep.dev;
 	xp.pd = c->ep.pd;
 	xp.pools = c->ep.pools;
@@ -1129,6 +1150,65 @@ static int cli_connect(struct perf_cli *c, const char *addr, bool retry)
 	fprintf(stderr, PROG ": cannot connect to %s: %s\n", addr,
 		ret ? strerror(-ret) : "timed out");
 	return ret ? ret : -ETIMEDOUT;
+}
+
+/*
+ * Version 2: the connection's first call is the probe that settles the
+ * version (v2 draft 5); a NULL call, not measured, so that the run uses the
+ * settled version's thresholds from its first call.
+ */
+static int cli_negotiate(struct perf_cli *c)
+{
+	uint64_t end = rte_rdtsc() + (uint64_t)c->o->timeout * rte_get_tsc_hz();
+	struct rpcrdma_xprt_info info;
+	struct rpcrdma_xprt_call *call;
+	struct rpcrdma_rpc_msg m;
+	int ret;
+
+	rpcrdma_xprt_info(c->ep.xprt, &info);
+	if (!info.vers_settled) {
+		ret = rpcrdma_xprt_call_alloc(c->ep.xprt, &call);
+		if (ret)
+			return ret;
+		memset(&m, 0, sizeof(m));
+		m.xid = rpcrdma_xprt_call_xid(call);
+		m.type = RPCRDMA_RPC_CALL;
+		m.call.rpcvers = RPCRDMA_RPC_VERS;
+		m.call.prog = PERF_RPC_PROG;
+		m.call.vers = PERF_RPC_VERS;
+		m.call.proc = PERF_PROC_NULL;
+		ret = rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(call), &m);
+		rpcrdma_xprt_call_reply_spec(call)->max_len = RPC_REPLY_HDR;
+		if (ret == 0)
+			ret = rpcrdma_xprt_call_set_timeout(call,
+							    (uint64_t)c->o->timeout * 1000000);
+		if (ret == 0)
+			ret = rpcrdma_xprt_call_submit(call, 0, NULL, NULL);
+		if (ret) {
+			rpcrdma_xprt_call_release(call);
+			return ret;
+		}
+		while ((ret = rpcrdma_xprt_call_test(call, NULL)) == -EINPROGRESS &&
+		       rte_rdtsc() < end) {
+			cli_events(c);
+			cli_poll(c);
+		}
+		if (ret == -EINPROGRESS)
+			return -ETIMEDOUT; /* the call's own timeout comes first */
+		rpcrdma_xprt_call_release(call);
+		if (ret) {
+			fprintf(stderr, PROG ": version negotiation: %s\n", strerror(-ret));
+			return ret;
+		}
+		rpcrdma_xprt_info(c->ep.xprt, &info);
+	}
+	c->vers = info.vers;
+	if (c->vers != c->o->version)
+		fprintf(stderr,
+			PROG ": warning: the server does not support version %u: "
+			     "running in version %u\n",
+			c->o->version, c->vers);
+	return 0;
 }
 
 static void progress(struct perf_cli *c, double secs, uint64_t calls_then, double dt)
@@ -1244,7 +1324,7 @@ static void cli_result(struct perf_cli *c, struct perf_result *r)
 	r->op = o->op;
 	r->pmd = o->pmd;
 	r->role = o->role;
-	r->version = o->version;
+	r->version = c->vers;
 	r->size = o->op == OP_NULL ? 0 : o->size;
 	r->depth = o->depth;
 	r->calls = c->measured;
@@ -1642,6 +1722,9 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 		if (ret)
 			fprintf(stderr, PROG ": --capture: %s\n", strerror(-ret));
 	}
+	/* after the capture starts: the version 2 probe is in it */
+	if (ret == 0)
+		ret = cli_negotiate(&cli);
 	if (ret)
 		goto err_cli;
 	ret = cli_run(&cli);

@@ -22,6 +22,12 @@
 //                                   a read chunk (RDMA Read)
 //   copy/memcpy_<size>              memcpy of the same size between two
 //                                   chunk buffers
+//   vers/v<N>_null_rtt              a NULL call in version N at the version's
+//                                   default inline threshold (v1 1024 bytes,
+//                                   v2 4096)
+//   vers/v<N>_write_<2KiB|3KiB>     a WRITE-like call of that size: version 2
+//                                   sends it inline, version 1 through a read
+//                                   chunk (the difference of the two versions)
 //
 // Round trips report p50_ns and p99_ns as counters; per-call work requests
 // and doorbells of both ends are counters too.
@@ -57,9 +63,9 @@ void shm_send_rtt(benchmark::State &state)
 	pmd_pingpong(state, BENCH_PMD_SEND);
 }
 
-void rtt(benchmark::State &state, bench_engine_mode mode, uint32_t size)
+void rtt_vers(benchmark::State &state, bench_engine_mode mode, uint32_t size, uint32_t vers)
 {
-	bench_engine *b = bench_engine_start(mode, size);
+	bench_engine *b = bench_engine_start(mode, size, vers);
 	if (b == nullptr) {
 		state.SkipWithError("set-up failed");
 		return;
@@ -83,10 +89,15 @@ void rtt(benchmark::State &state, bench_engine_mode mode, uint32_t size)
 		state.SetBytesProcessed(state.iterations() * size);
 }
 
+void rtt(benchmark::State &state, bench_engine_mode mode, uint32_t size)
+{
+	rtt_vers(state, mode, size, 0);
+}
+
 void pipelined(benchmark::State &state, uint32_t depth)
 {
 	constexpr uint32_t kCalls = 4096;
-	bench_engine *b = bench_engine_start(BENCH_ENGINE_NULL, 0);
+	bench_engine *b = bench_engine_start(BENCH_ENGINE_NULL, 0, 0);
 	if (b == nullptr) {
 		state.SkipWithError("set-up failed");
 		return;
@@ -107,7 +118,7 @@ void pipelined(benchmark::State &state, uint32_t depth)
 
 void copy(benchmark::State &state, uint32_t size)
 {
-	bench_engine *b = bench_engine_start(BENCH_ENGINE_READ, size);
+	bench_engine *b = bench_engine_start(BENCH_ENGINE_READ, size, 0);
 	if (b == nullptr) {
 		state.SkipWithError("set-up failed");
 		return;
@@ -152,6 +163,19 @@ int main(int argc, char **argv)
 			->UseRealTime();
 		benchmark::RegisterBenchmark((std::string("copy/memcpy_") + s.name).c_str(), copy,
 					     s.size)
+			->UseRealTime();
+	}
+	for (uint32_t v = 1; v <= 2; v++) {
+		std::string p = "vers/v" + std::to_string(v) + "_";
+
+		benchmark::RegisterBenchmark((p + "null_rtt").c_str(), rtt_vers, BENCH_ENGINE_NULL,
+					     0, v)
+			->UseRealTime();
+		benchmark::RegisterBenchmark((p + "write_2KiB").c_str(), rtt_vers,
+					     BENCH_ENGINE_WRITE, 2048, v)
+			->UseRealTime();
+		benchmark::RegisterBenchmark((p + "write_3KiB").c_str(), rtt_vers,
+					     BENCH_ENGINE_WRITE, 3072, v)
 			->UseRealTime();
 	}
 	benchmark::Initialize(&argc, argv);

@@ -102,7 +102,7 @@ static const struct rpcrdma_svc_proc procs[] = {
 	[P_WRITE] = { .name = "WRITE", .handler = h_write, .raw = true },
 };
 
-static const struct rpcrdma_svc_version vers = { 1, 3, procs };
+static const struct rpcrdma_svc_version prog_vers = { 1, 3, procs };
 
 /* The glue's reply_done, with the glue as its context (params.ctx is the bench). */
 static void bench_reply_done(void *ctx, struct rpcrdma_xprt_svc_call *call, int status)
@@ -236,10 +236,30 @@ static bool pump_until_state(struct bench_engine *b, enum rpcrdma_xprt_state st)
 	return false;
 }
 
-struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t size)
+static int submit_one(struct bench_engine *b);
+
+/* Version 2: the first call is the probe; answered, the version is settled. */
+static int settle(struct bench_engine *b)
+{
+	uint64_t end = rte_get_tsc_cycles() + 5 * rte_get_tsc_hz();
+	struct rpcrdma_xprt_info info;
+
+	b->one_done = false;
+	b->want = b->submitted;
+	if (submit_one(b) != 0)
+		return -EIO;
+	while (!b->one_done && rte_get_tsc_cycles() < end)
+		pump(b);
+	rpcrdma_xprt_info(b->cli.xprt, &info);
+	if (!b->one_done || b->bad || info.vers != RPCRDMA_VERS_2 || !info.vers_settled)
+		return -EPROTO;
+	return 0;
+}
+
+struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t size, uint32_t vers)
 {
 	struct rpcrdma_svc_program prog = {
-		.name = "bench", .prog = PROG, .nvers = 1, .vers = &vers
+		.name = "bench", .prog = PROG, .nvers = 1, .vers = &prog_vers
 	};
 	struct rpcrdma_svc_params sp;
 	struct bench_engine *b;
@@ -269,6 +289,13 @@ struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t si
 		goto err_log;
 	rpcrdma_xprt_svc_init(&b->glue, b->reg, 0);
 	rpcrdma_xprt_params_init(&b->cli.params, RPCRDMA_XPRT_CLIENT);
+	if (vers != 0) {
+		/* the version's default thresholds, sent as RFC 8797 private data */
+		b->cli.params.vers = vers;
+		b->cli.params.send_inline = b->cli.params.recv_inline =
+			vers == RPCRDMA_VERS_2 ? RPCRDMA_V2_INLINE_DEFAULT
+					       : RPCRDMA_V1_INLINE_DEFAULT;
+	}
 	b->cli.params.dev = b->cli.dev;
 	b->cli.params.pd = b->cli.pd;
 	b->cli.params.pools = b->cli.pools;
@@ -276,6 +303,8 @@ struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t si
 				      ? RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV
 				      : 0;
 	rpcrdma_xprt_params_init(&b->srv.params, RPCRDMA_XPRT_SERVER);
+	b->srv.params.vers = RPCRDMA_VERS_2;
+	b->srv.params.vers_min = RPCRDMA_VERS_1;
 	b->srv.params.dev = b->srv.dev;
 	b->srv.params.pd = b->srv.pd;
 	b->srv.params.pools = b->srv.pools;
@@ -296,6 +325,8 @@ struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t si
 		ret = rpcrdma_xprt_connect(b->cli.xprt, addr);
 	if (ret == 0 && !pump_until_state(b, RPCRDMA_XPRT_ESTABLISHED))
 		ret = -ETIMEDOUT;
+	if (ret == 0 && vers == RPCRDMA_VERS_2)
+		ret = settle(b);
 	if (ret)
 		goto err_log;
 	if (rte_eal_remote_launch(serve, b, b->lcore) != 0)

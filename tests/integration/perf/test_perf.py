@@ -18,6 +18,7 @@ import sys
 import tempfile
 
 PERF, SCHEMA, GROUP = sys.argv[1], sys.argv[2], sys.argv[3]
+DECODE = sys.argv[4] if len(sys.argv) > 4 else None
 ENV = dict(os.environ)
 failures = 0
 checks = 0
@@ -82,7 +83,7 @@ def validate(doc, schema, path="$"):
     return errs
 
 
-def check_result(doc, what, mode, op, size, depth):
+def check_result(doc, what, mode, op, size, depth, version=1):
     schema = json.load(open(SCHEMA))
     errs = validate(doc, schema)
     check(not errs, "%s: schema: %s" % (what, "; ".join(errs)))
@@ -92,7 +93,8 @@ def check_result(doc, what, mode, op, size, depth):
                                                                         doc["op"]))
     check(doc["size"] == size and doc["depth"] == depth,
           "%s: size %d depth %d" % (what, doc["size"], doc["depth"]))
-    check(doc["pmd"] == "shm" and doc["version"] == 1, what + ": pmd, version")
+    check(doc["pmd"] == "shm" and doc["version"] == version,
+          "%s: pmd %s, version %d" % (what, doc["pmd"], doc["version"]))
     check(doc["calls"] > 0 and doc["errors"] == 0, "%s: calls %d errors %d" %
           (what, doc["calls"], doc["errors"]))
     check(doc["seconds"] > 0 and doc["calls_per_sec"] > 0, what + ": seconds, calls/s")
@@ -134,7 +136,8 @@ def test_options():
     check(rc == 0 and err == "", "--help exits 0")
     for sect in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "EXAMPLES"]:
         check(("\n" + sect + "\n") in ("\n" + out), "--help has " + sect)
-    for opt in ["--mode", "--op", "--size", "--depth", "--version", "--pmd", "--server",
+    for opt in ["--mode", "--op", "--size", "--depth", "--version", "--inline", "--pmd",
+                "--server",
                 "--client", "--duration", "--count", "--json", "--compare", "--threshold",
                 "--input", "--summary", "--warmup", "--quiet", "--lcores", "--devargs"]:
         check(("    " + opt) in out, "--help documents " + opt)
@@ -161,7 +164,9 @@ def test_options():
         (["--warmup", "-5"], "--warmup: '-5' is not a number"),
         (["--threshold", "-1"], "--threshold: -1 is out of range 0..1000"),
         (["--version", "3"], "--version: 3 is out of range 1..2"),
-        (["--version", "2"], "version 2 is not supported yet"),
+        (["--inline", "512"], "--inline: 512 is out of range 1024..4096"),
+        (["--inline", "8k"], "--inline: 8k is out of range 1024..4096"),
+        (["--inline", "big"], "--inline: 'big' is not a number"),
         (["--count", "5", "--duration", "1"], "--duration and --count: give one"),
         (["--mode", "lat", "--depth", "4"], "--depth: --mode lat runs one call at a time"),
         (["--size", "4096"], "--size: --op null carries no payload"),
@@ -176,9 +181,6 @@ def test_options():
     ]
     for args, msg in bad:
         expect_usage(args, msg)
-    rc, out, err = run(["--version", "2"])
-    check(err.strip() == "rpcrdma-perf: version 2 is not supported yet",
-          "--version 2: exactly the message: %r" % err)
     # a result file that is not one
     with tempfile.TemporaryDirectory() as d:
         junk = os.path.join(d, "junk.json")
@@ -344,7 +346,75 @@ def test_xproc():
     check(rc == 1 and "cannot connect" in err, "no server: %d %r" % (rc, err))
 
 
+def test_v2():
+    """--version 2: inline calls of 3 KiB (version 1 needs a read chunk), the
+    fallback against a version 1 server, and a capture of version 2 traffic
+    read by rpcrdma-decode."""
+    with tempfile.TemporaryDirectory() as d:
+        for vers, form in ((2, "short_msgs"), (1, "chunked_msgs")):
+            res = os.path.join(d, "w%d.json" % vers)
+            args = ["--version", str(vers), "--mode", "lat", "--op", "write", "--size", "3k",
+                    "--count", "300", "--quiet", "--json", res]
+            rc, out, err = run(args)
+            check(rc == 0, "%s: exit %d %r" % (args, rc, err))
+            if rc == 0:
+                doc = json.load(open(res))
+                check_result(doc, "version %d write 3k" % vers, "lat", "write", 3072, 1, vers)
+                check(doc["xprt"][form] >= doc["calls"],
+                      "version %d: 3 KiB calls are %s: %r" % (vers, form, doc["xprt"]))
+        # --inline 4096 in version 1: the same calls fit inline again
+        res = os.path.join(d, "i.json")
+        rc, out, err = run(["--version", "1", "--inline", "4096", "--op", "write", "--size",
+                            "3k", "--count", "100", "--quiet", "--json", res])
+        check(rc == 0 and json.load(open(res))["xprt"]["short_msgs"] >= 100,
+              "--inline 4096: 3 KiB calls inline in version 1: %d %r" % (rc, err))
+
+        # a version 2 client, a version 1 server: version 1, said once
+        addr = "@rpcrdma-perf-v2-%d" % os.getpid()
+        srv = subprocess.Popen([PERF, "--server", addr, "--version", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=ENV)
+        try:
+            res = os.path.join(d, "fb.json")
+            rc, out, err = run(["--client", addr, "--version", "2", "--count", "50",
+                                "--quiet", "--json", res])
+            check(rc == 0, "fallback client: exit %d %r" % (rc, err))
+            check(err.count("the server does not support version 2: running in version 1")
+                  == 1, "fallback: one warning: %r" % err)
+            if rc == 0:
+                check_result(json.load(open(res)), "fallback", "lat", "null", 0, 1, 1)
+            srv.communicate(timeout=30)
+            check(srv.returncode == 0, "server exit %s" % srv.returncode)
+        finally:
+            if srv.poll() is None:
+                srv.kill()
+                srv.wait()
+
+        # a capture of version 2 traffic, from the probe on
+        cap = os.path.join(d, "v2.pcapng")
+        rc, out, err = run(["--version", "2", "--count", "20", "--warmup", "0", "--quiet",
+                            "--capture", cap])
+        check(rc == 0, "--capture: exit %d %r" % (rc, err))
+        p = subprocess.run([DECODE, "--json", "--pcap", cap], capture_output=True, text=True,
+                           timeout=60)
+        msgs = [json.loads(l) for l in p.stdout.splitlines()]
+        check(p.returncode == 0 and len(msgs) == 2 * 21,
+              "rpcrdma-decode: the probe and 20 calls with their replies: %d messages, %r" %
+              (len(msgs), p.stderr[:200]))
+        calls = [m for m in msgs if m.get("direction") == "CALL"]
+        replies = [m for m in msgs if m.get("direction") == "REPLY"]
+        check(all(m["vers"] == 2 and m["proc"] == "RDMA2_MSG" and "error" not in m
+                  for m in msgs), "every message RDMA2_MSG in version 2")
+        check(len(calls) == 21 and len(replies) == 21 and
+              all(m["rpc"]["type"] == "CALL" for m in calls) and
+              all(m["rpc"]["type"] == "REPLY" for m in replies),
+              "directions CALL and REPLY match the RPC msg_type")
+        check(all(m["xid"] == m["rpc"]["xid"] for m in msgs), "transport XID == RPC XID")
+        check(sorted(m["xid"] for m in calls) == sorted(m["xid"] for m in replies),
+              "every call answered")
+
+
 {"options": test_options, "modes": test_modes, "compare": test_compare,
- "xproc": test_xproc}[GROUP]()
+ "xproc": test_xproc, "v2": test_v2}[GROUP]()
 print("test_perf %s: %d checks, %d failed" % (GROUP, checks, failures))
 sys.exit(1 if failures else 0)
