@@ -66,6 +66,13 @@
  * posts sc_max_requests + sc_recv_batch the same way).
  */
 #define XPRT_RECV_SPARE 8
+/*
+ * Client: receives posted beyond max_credits, for the messages a server
+ * sends unasked (transport characteristics, RDMA2_ERROR to them).
+ */
+#define XPRT_CLI_UNSOL 4
+/* Control messages (RDMA2_OPTIONAL, RDMA2_ERROR to one) in flight at once. */
+#define XPRT_CTRL_SLOTS 8
 
 /* What a work request id points at. */
 enum xprt_wr_type {
@@ -76,6 +83,7 @@ enum xprt_wr_type {
 	WR_SVC_SEND,	 /* a reply's Send (or RDMA_ERROR) */
 	WR_MARKER,	 /* the zero-length RDMA Write that drains the send ring */
 	WR_SVC_SEND_BUF, /* a fast reply's Send: owner is its inline buffer (x->rbuf_free) */
+	WR_CTRL_SEND,	 /* a control message's Send: owner is its struct xprt_ctrl */
 };
 
 struct xprt_wr {
@@ -88,9 +96,23 @@ struct xprt_rx {
 	struct xprt_wr tag;
 	struct xprt_rx *next; /* free list */
 	void *buf;
-	uint32_t len; /* bytes received */
-	bool inv;     /* arrived with Send With Invalidate of inv_rkey */
+	uint32_t len;  /* bytes received */
+	bool inv;      /* arrived with Send With Invalidate of inv_rkey */
+	bool posted;   /* on the receive queue */
+	uint32_t plen; /* bytes it was posted with */
 	uint32_t inv_rkey;
+};
+
+/*
+ * A control message slot: a transport characteristics operation, or the
+ * RDMA2_ERROR that answers one, encoded into the slot's own header area
+ * (registered inline memory) and sent signaled; free again when the Send
+ * retires.
+ */
+struct xprt_ctrl {
+	struct xprt_ctrl *next; /* free list */
+	struct rpcrdma_xdr_region area;
+	struct rpcrdma_pmd_sge sge;
 };
 
 /* Requester call states. */
@@ -278,6 +300,17 @@ struct rpcrdma_xprt {
 	struct call_fifo tmo_list; /* submitted calls with a timeout, earliest deadline first */
 	uint64_t tmo_next;	   /* the first deadline; UINT64_MAX when none */
 	uint64_t call_timeout;	   /* p.call_timeout_us in TSC cycles */
+	/*
+	 * Version 2 transport characteristics (xcharext draft), both roles:
+	 * on while version 2 is settled and the extension not turned off.
+	 */
+	struct rpcrdma_xchar_state xs;
+	bool xchar_on;
+	bool xchar_peer_unsupported; /* our ROPT_INITXCH was answered RDMA2_ERR_INVAL_OPTION */
+	uint32_t xchar_init_xid;     /* rdma_xid of our ROPT_INITXCH */
+	uint32_t ctrl_seq;	     /* server: XIDs of its control messages */
+	struct xprt_ctrl ctrl[XPRT_CTRL_SLOTS];
+	struct xprt_ctrl *ctrl_free;
 	/* responder */
 	struct rpcrdma_vers_resp vresp;
 	struct rpcrdma_credit_resp cresp;
@@ -315,6 +348,9 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st)
 static void call_process(struct rpcrdma_xprt_call *call);
 static void svc_process(struct rpcrdma_xprt_svc_call *svc);
 static void conn_lost(struct rpcrdma_xprt *x);
+static int xchar_init(struct rpcrdma_xprt *x);
+static void xchar_start(struct rpcrdma_xprt *x);
+static void xchar_stop(struct rpcrdma_xprt *x);
 
 /* ------------------------------------------------------------ telemetry */
 
@@ -361,6 +397,12 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	rpcrdma_telemetry_kv_str(kv, "vers_state",
 				 cli ? rpcrdma_vers_req_state_name(RD(x->vreq.state))
 				     : rpcrdma_vers_resp_state_name(RD(x->vresp.state)));
+	/* version 2 transport characteristics: ours and the peer's */
+	rpcrdma_telemetry_kv_str(kv, "xchar_state", rpcrdma_xchar_st_name(RD(x->xs.st)));
+	rpcrdma_telemetry_kv_u64(kv, "xchar_local_rbsiz", RD(x->xs.local.rbsiz));
+	rpcrdma_telemetry_kv_u64(kv, "xchar_peer_rbsiz", RD(x->xs.peer.rbsiz));
+	rpcrdma_telemetry_kv_u64(kv, "xchar_peer_reqreminv", RD(x->xs.peer.reqreminv));
+	rpcrdma_telemetry_kv_u64(kv, "xchar_peer_brs", RD(x->xs.peer.brs));
 	rpcrdma_telemetry_kv_u64(kv, "send_inline", RD(x->mconn.send_inline));
 	rpcrdma_telemetry_kv_u64(kv, "recv_inline", RD(x->mconn.recv_inline));
 	rpcrdma_telemetry_kv_u64(kv, "peer_remote_inv", RD(x->peer.remote_inv));
@@ -421,6 +463,10 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(bad_direction);
 	ST(options_recv);
 	ST(err_option);
+	ST(xchar_sent);
+	ST(xchar_recv);
+	ST(xchar_errors);
+	ST(ctrl_drops);
 #undef ST
 }
 
@@ -647,7 +693,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		while ((1u << x->call_shift) < x->ncalls)
 			x->call_shift++;
 		x->sq_depth = x->ncalls;
-		x->rq_depth = p->max_credits + 4;
+		x->rq_depth = p->max_credits + XPRT_CLI_UNSOL;
 		x->nrx = p->max_credits + x->ncalls + 4;
 		nslots = x->ncalls;
 		rpcrdma_vers_peers_init(&x->peers);
@@ -687,7 +733,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	if (x->sig_every == 0)
 		x->sig_every = 1;
 	x->rxs = calloc(x->nrx, sizeof(*x->rxs));
-	areas = calloc(nslots, sizeof(*areas));
+	areas = calloc(nslots + XPRT_CTRL_SLOTS, sizeof(*areas));
 	if (x->rxs == NULL || areas == NULL || x->sq_ring == NULL || x->sq_sge == NULL)
 		goto err_free;
 	for (i = 0; i < x->nrx; i++) {
@@ -705,7 +751,15 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		if (x->svcs == NULL)
 			goto err_free;
 	}
-	ret = hdr_areas(x, nslots, areas);
+	ret = hdr_areas(x, nslots + XPRT_CTRL_SLOTS, areas);
+	if (ret)
+		goto err_free;
+	for (i = XPRT_CTRL_SLOTS; i-- > 0;) {
+		x->ctrl[i].area = areas[nslots + i];
+		x->ctrl[i].next = x->ctrl_free;
+		x->ctrl_free = &x->ctrl[i];
+	}
+	ret = xchar_init(x);
 	if (ret)
 		goto err_free;
 	x->xid_seq = (uint32_t)rte_rdtsc();
@@ -806,6 +860,25 @@ static void set_thresholds(struct rpcrdma_xprt *x)
 	m->recv_inline = RTE_MIN(x->p.recv_inline, x->peer_pdata ? x->peer.send_inline : dflt);
 	if (!x->vers_settled && x->p.role == RPCRDMA_XPRT_CLIENT)
 		m->send_inline = RTE_MIN(m->send_inline, (uint32_t)RPCRDMA_VERS_PROBE_MAX);
+	if (x->xchar_on && x->xs.peer_init) {
+		/*
+		 * Version 2 with the peer's characteristics (xcharext 3.1):
+		 * we send at most its Receive Buffer Size (less while our
+		 * request to lower it stands), and it sends at most ours.
+		 */
+		m->send_inline = RTE_MIN(x->p.send_inline, rpcrdma_xchar_state_max_send(&x->xs));
+		m->recv_inline = RTE_MIN(x->p.recv_inline, x->xs.local.rbsiz);
+	}
+	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+		/* Send With Invalidate: the RFC 8797 flag, or in version 2 the peer's REQREMINV */
+		bool inv =
+			x->xchar_on ? rpcrdma_xchar_state_send_inv_ok(&x->xs) : x->peer.remote_inv;
+
+		if (inv)
+			m->flags |= RPCRDMA_MARSHAL_F_REMOTE_INV;
+		else
+			m->flags &= ~RPCRDMA_MARSHAL_F_REMOTE_INV;
+	}
 }
 
 /* The version is settled for this connection (v2 draft 5.1, 5.2; server: its first call). */
@@ -828,6 +901,12 @@ static void vers_connected(struct rpcrdma_xprt *x)
 	}
 	x->vers = RPCRDMA_VERS_2;
 	x->vers_settled = false;
+	if (!(x->p.flags & RPCRDMA_XPRT_F_NO_XCHAR)) {
+		/* a server's ROPT_INITXCH comes before the probe's reply: take it */
+		rpcrdma_xchar_state_connect(&x->xs);
+		x->xchar_on = true;
+		x->xchar_peer_unsupported = false;
+	}
 	set_thresholds(x);
 }
 
@@ -842,17 +921,13 @@ static void negotiate(struct rpcrdma_xprt *x, const void *pdata, size_t len)
 	x->peer_pdata = rpcrdma_xprt_pdata_decode(&x->peer, pdata, len) == 0;
 	rpcrdma_marshal_conn_init(m);
 	m->backward = x->backward;
-	set_thresholds(x);
 	m->max_seg_len = x->p.max_seg_len;
 	m->max_send_sge = RPCRDMA_MARSHAL_MAX_SGE;
 	m->pad = x->pad;
 	m->flags = 0;
-	if (x->p.role == RPCRDMA_XPRT_SERVER) {
-		if (x->p.flags & RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS)
-			m->flags |= RPCRDMA_MARSHAL_F_REPLY_CHUNK_ALWAYS;
-		if (x->peer.remote_inv)
-			m->flags |= RPCRDMA_MARSHAL_F_REMOTE_INV;
-	}
+	if (x->p.role == RPCRDMA_XPRT_SERVER && (x->p.flags & RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS))
+		m->flags |= RPCRDMA_MARSHAL_F_REPLY_CHUNK_ALWAYS;
+	set_thresholds(x);
 }
 
 int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
@@ -1114,7 +1189,7 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 	if (!can_post(x))
 		return 0;
 	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
-		want = x->p.max_credits > x->rx_posted ? x->p.max_credits - x->rx_posted : 0;
+		want = x->rq_depth > x->rx_posted ? x->rq_depth - x->rx_posted : 0;
 	} else {
 		want = rpcrdma_credit_resp_to_post(&x->cresp);
 		spare = x->cresp.target + XPRT_RECV_SPARE;
@@ -1149,6 +1224,10 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 	got = rpcrdma_pmd_post_recv_burst(x->qp, wrs, (uint16_t)n);
 	if (got < n)
 		x->recv_short = true;
+	for (i = 0; i < got; i++) {
+		rxs[i]->posted = true;
+		rxs[i]->plen = x->recv_len;
+	}
 	for (i = got; i < n; i++)
 		rx_put(x, rxs[i]);
 	x->rx_posted += got;
@@ -1268,6 +1347,316 @@ static uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct rpcrdma_
 	sge[0].length = (uint32_t)(end - h) + xdr->len;
 	sge[0].lkey = xdr->mem.lkey;
 	return 1;
+}
+
+/* ------------------------------------------------------------ transport characteristics */
+
+/*
+ * Version 2 transport characteristics (xcharext draft): the rules live in
+ * rpcrdma_xchar_state.h; the engine feeds it what arrives, sends what it
+ * fills, and applies the values (set_thresholds()). Its messages go in
+ * control slots (struct xprt_ctrl), not in call or reply slots: they are
+ * rare, one-way or answered by the peer's engine, never by an upper layer.
+ */
+
+/* Our starting values: what we post and offer; no backward calls are served yet. */
+static int xchar_init(struct rpcrdma_xprt *x)
+{
+	bool cli = x->p.role == RPCRDMA_XPRT_CLIENT;
+	struct rpcrdma_xchar_cfg cfg;
+
+	rpcrdma_xchar_cfg_init(&cfg);
+	cfg.rbsiz_max = x->ipool->buf_size;
+	cfg.local.rbsiz = x->recv_len;
+	cfg.local.reqreminv = cli && (x->p.flags & RPCRDMA_XPRT_F_REMOTE_INV) != 0;
+	cfg.local.brs = RPCRDMA_BKREQSUP_NONE;
+	/* REQREMINV means something only where calls expose per-call registrations */
+	cfg.changeable = RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_RBSIZ);
+	if (cli && (x->p.flags & RPCRDMA_XPRT_F_PER_CALL_MR))
+		cfg.changeable |= RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_REQREMINV);
+	return rpcrdma_xchar_state_init(&x->xs, &cfg);
+}
+
+/* A fresh XID for a control message, from the calls' space on a client. */
+static uint32_t ctrl_xid(struct rpcrdma_xprt *x)
+{
+	if (x->p.role == RPCRDMA_XPRT_CLIENT)
+		return x->xid_seq++ << x->call_shift; /* never a live call's */
+	return 0x80000000u | x->ctrl_seq++;
+}
+
+/* The rdma_credit of a control message: what we ask for, or what we grant. */
+static uint32_t ctrl_credit(const struct rpcrdma_xprt *x)
+{
+	if (x->p.role == RPCRDMA_XPRT_CLIENT)
+		return rpcrdma_credit_req_request(&x->creq);
+	return x->cresp.target;
+}
+
+/* Encode a version 2 header (and body) into a control slot and stage its Send. */
+static int ctrl_send(struct rpcrdma_xprt *x, struct rpcrdma_hdr *h)
+{
+	struct xprt_ctrl *k = x->ctrl_free;
+	struct rpcrdma_pmd_send_wr *wr;
+	int n;
+
+	if (k == NULL || x->qp == NULL || !sq_room(x, 1)) {
+		x->st.ctrl_drops++;
+		return -ENOBUFS;
+	}
+	h->vers = RPCRDMA_VERS_2;
+	h->credit = ctrl_credit(x);
+	n = rpcrdma_hdr_encode(h, k->area.addr, k->area.len / 2);
+	if (n < 0)
+		return n == -ENOSPC ? -EMSGSIZE : n;
+	x->ctrl_free = k->next;
+	k->sge.addr = (uintptr_t)k->area.addr;
+	k->sge.length = (uint32_t)n;
+	k->sge.lkey = k->area.lkey;
+	/* signaled: the slot is free as soon as its Send is done */
+	wr = stage(x, WR_CTRL_SEND, k, true);
+	wr->opcode = RPCRDMA_PMD_WR_SEND;
+	wr->sg_list = &k->sge;
+	wr->num_sge = 1;
+	return 0;
+}
+
+/* Send a transport characteristics operation (RDMA2_OPTIONAL). */
+static int ctrl_send_xchar(struct rpcrdma_xprt *x, uint32_t xid, uint32_t optdir,
+			   const struct rpcrdma_xchar_msg *m)
+{
+	struct xprt_ctrl *k = x->ctrl_free;
+	struct rpcrdma_hdr h;
+	uint8_t *body;
+	int n, ret;
+
+	if (k == NULL) {
+		x->st.ctrl_drops++;
+		return -ENOBUFS;
+	}
+	/* the body in the slot's second half, the header (which copies it) in its first */
+	body = (uint8_t *)k->area.addr + k->area.len / 2;
+	n = rpcrdma_xchar_encode(m, body, k->area.len / 2);
+	if (n < 0)
+		return n == -ENOSPC ? -EMSGSIZE : n;
+	memset(&h, 0, sizeof(h));
+	h.xid = xid;
+	h.proc = RPCRDMA_OPTIONAL;
+	h.optional.optdir = optdir;
+	h.optional.opttype = m->opttype;
+	h.optional.optinfo = body;
+	h.optional.optinfo_len = (uint32_t)n;
+	ret = ctrl_send(x, &h);
+	if (ret == 0)
+		x->st.xchar_sent++;
+	return ret;
+}
+
+/* Answer a version 2 message with RDMA2_ERROR (same XID). */
+static void ctrl_send_error(struct rpcrdma_xprt *x, uint32_t xid, uint32_t code)
+{
+	struct rpcrdma_hdr h;
+
+	memset(&h, 0, sizeof(h));
+	h.xid = xid;
+	h.proc = RPCRDMA_ERROR;
+	h.error.code = code;
+	if (ctrl_send(x, &h) == 0) {
+		x->st.errors_sent++;
+		x->st.err_option += code == RPCRDMA2_ERR_INVAL_OPTION;
+	}
+}
+
+/*
+ * Version 2 is settled: the exchange starts and our ROPT_INITXCH goes
+ * before anything else we send (xcharext 4.1). A client connected it
+ * already while probing, so that a server's ROPT_INITXCH, which comes
+ * before the probe's reply, is taken.
+ */
+static void xchar_start(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_xchar_msg m;
+
+	if (x->p.flags & RPCRDMA_XPRT_F_NO_XCHAR)
+		return;
+	if (!x->xchar_on) {
+		rpcrdma_xchar_state_connect(&x->xs);
+		x->xchar_on = true;
+		x->xchar_peer_unsupported = false;
+	}
+	if (rpcrdma_xchar_state_initxch(&x->xs, &m) == 0) {
+		x->xchar_init_xid = ctrl_xid(x);
+		ctrl_send_xchar(x, x->xchar_init_xid, RPCRDMA_CALL, &m);
+	}
+}
+
+static void xchar_stop(struct rpcrdma_xprt *x)
+{
+	if (!x->xchar_on)
+		return;
+	rpcrdma_xchar_state_disconnect(&x->xs);
+	x->xchar_on = false;
+	set_thresholds(x);
+}
+
+/*
+ * An RDMA2_OPTIONAL message (decoded header h): a transport
+ * characteristics operation is applied, and a ROPT_REQXCH answered.
+ * @return 0, or the RDMA2_ERROR code to answer it with: INVAL_OPTION for
+ *   a type we do not support, BAD_HEADER for a malformed body or one that
+ *   breaks the draft's rules (nothing applied).
+ */
+static uint32_t xprt_optional(struct rpcrdma_xprt *x, const struct rpcrdma_hdr *h)
+{
+	struct rpcrdma_xchar_msg m, out;
+	int ret;
+
+	x->st.options_recv++;
+	if (!x->xchar_on)
+		return RPCRDMA2_ERR_INVAL_OPTION;
+	ret = rpcrdma_xchar_decode(&m, h->optional.opttype, h->optional.optinfo,
+				   h->optional.optinfo_len);
+	if (ret == -RPCRDMA_E_OPTTYPE)
+		return RPCRDMA2_ERR_INVAL_OPTION;
+	if (ret == 0)
+		ret = rpcrdma_xchar_state_recv(&x->xs, h->xid, &m, &out);
+	if (ret < 0) {
+		x->st.xchar_errors++;
+		return RPCRDMA2_ERR_BAD_HEADER;
+	}
+	x->st.xchar_recv++;
+	if (ret == 1) /* our ROPT_RESPXCH, with the request's XID */
+		ctrl_send_xchar(x, h->xid, RPCRDMA_REPLY, &out);
+	/* a raise the peer asked for: receives at the new size from now on */
+	x->recv_len = rpcrdma_xchar_state_post_size(&x->xs);
+	set_thresholds(x);
+	return 0;
+}
+
+/*
+ * A version 2 RDMA2_ERROR that may answer one of our control messages.
+ * @return true: it did (consumed).
+ */
+static bool xchar_error(struct rpcrdma_xprt *x, const void *buf, uint32_t len)
+{
+	struct rpcrdma_xchar_msg m, unused;
+	uint32_t xid, code;
+
+	if (!x->xchar_on || len < 20 || rpcrdma_wire_get32(buf, 1) != RPCRDMA_VERS_2 ||
+	    rpcrdma_wire_get32(buf, 3) != RPCRDMA_ERROR)
+		return false;
+	xid = rpcrdma_wire_get32(buf, 0);
+	code = rpcrdma_wire_get32(buf, 4);
+	if (xid == x->xchar_init_xid) {
+		/* a peer without the extension (xcharext 4): its defaults stand */
+		x->st.errors_recv++;
+		x->xchar_peer_unsupported =
+			x->xchar_peer_unsupported || code == RPCRDMA2_ERR_INVAL_OPTION;
+		return true;
+	}
+	if (x->xs.st == RPCRDMA_XCHAR_ST_REQ_SENT && xid == x->xs.req_xid) {
+		/* our request refused whole: as a ROPT_RESPXCH rejecting every element */
+		x->st.errors_recv++;
+		memset(&m, 0, sizeof(m));
+		m.opttype = RPCRDMA_ROPT_RESPXCH;
+		m.respxch.rej.bits = x->xs.req_want.n >= 32 ? ~0u : (1u << x->xs.req_want.n) - 1;
+		rpcrdma_xchar_state_recv(&x->xs, xid, &m, &unused);
+		set_thresholds(x);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A raise of our Receive Buffer Size is announced once no smaller receive
+ * is posted (xcharext 3.1); receives are posted at the new size from the
+ * time it is asked for.
+ */
+static void xchar_raise_check(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_xchar_rcv rcv = { .size = 0, .count = 0 };
+	struct rpcrdma_xchar_msg upd;
+	uint32_t i;
+
+	for (i = 0; i < x->nrx; i++)
+		if (x->rxs[i].posted && x->rxs[i].plen < x->xs.rbsiz_target) {
+			rcv.size = x->rxs[i].plen;
+			rcv.count++;
+		}
+	if (rpcrdma_xchar_state_receives(&x->xs, &rcv, 1, &upd) == 1) {
+		ctrl_send_xchar(x, ctrl_xid(x), RPCRDMA_CALL, &upd);
+		set_thresholds(x);
+	}
+}
+
+int rpcrdma_xprt_xchar_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_xchar *xi)
+{
+	memset(xi, 0, sizeof(*xi));
+	xi->active = x->xchar_on;
+	xi->st = x->xs.st;
+	xi->local = x->xs.local;
+	xi->peer = x->xs.peer;
+	xi->peer_init = x->xs.peer_init;
+	xi->peer_unsupported = x->xchar_peer_unsupported;
+	xi->req_outstanding = x->xs.st == RPCRDMA_XCHAR_ST_REQ_SENT;
+	xi->req_pend = x->xs.req_pend;
+	xi->peer_pend = x->xs.peer_pend;
+	xi->max_send = x->mconn.send_inline;
+	return x->xchar_on ? 0 : -ENOTCONN;
+}
+
+int rpcrdma_xprt_xchar_request(struct rpcrdma_xprt *x, const struct rpcrdma_xcharspec *want)
+{
+	struct rpcrdma_xchar_msg m;
+	uint32_t xid, i;
+	int ret;
+
+	if (!x->xchar_on)
+		return -ENOTCONN;
+	for (i = 0; i < want->n && i < RPCRDMA_XCHAR_MAX; i++)
+		if (want->vals[i].len != 0 && want->vals[i].data == NULL &&
+		    want->vals[i].which != RPCRDMA_XCHAR_RBSIZ &&
+		    want->vals[i].which != RPCRDMA_XCHAR_REQREMINV &&
+		    want->vals[i].which != RPCRDMA_XCHAR_BRS)
+			return -EINVAL; /* an unknown id is sent from its data */
+	if (x->ctrl_free == NULL || !sq_room(x, 1))
+		return -ENOBUFS;
+	xid = ctrl_xid(x);
+	ret = rpcrdma_xchar_state_request(&x->xs, xid, want, &m);
+	if (ret)
+		return ret;
+	ret = ctrl_send_xchar(x, xid, RPCRDMA_CALL, &m);
+	if (ret) {
+		/* not sent: as if refused, so that the state is not left waiting */
+		struct rpcrdma_xchar_msg rej, unused;
+
+		memset(&rej, 0, sizeof(rej));
+		rej.opttype = RPCRDMA_ROPT_RESPXCH;
+		rej.respxch.rej.bits = want->n >= 32 ? ~0u : (1u << want->n) - 1;
+		rpcrdma_xchar_state_recv(&x->xs, xid, &rej, &unused);
+	}
+	set_thresholds(x);
+	return ret;
+}
+
+int rpcrdma_xprt_xchar_set(struct rpcrdma_xprt *x, uint32_t id, uint32_t value)
+{
+	struct rpcrdma_xchar_msg upd;
+	int ret;
+
+	if (!x->xchar_on)
+		return -ENOTCONN;
+	ret = rpcrdma_xchar_state_local_set(&x->xs, id, value, &upd);
+	if (ret < 0)
+		return ret;
+	if (id == RPCRDMA_XCHAR_RBSIZ) {
+		/* post at the new size from now on; announced by xchar_raise_check() */
+		x->recv_len = rpcrdma_xchar_state_post_size(&x->xs);
+		xchar_raise_check(x);
+		return 0;
+	}
+	set_thresholds(x);
+	return ret == 1 ? ctrl_send_xchar(x, ctrl_xid(x), RPCRDMA_CALL, &upd) : 0;
 }
 
 /* ------------------------------------------------------------ requester */
@@ -1872,6 +2261,7 @@ static int client_probe_answer(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call 
 	switch (rpcrdma_vers_req_recv(&x->vreq, h)) {
 	case RPCRDMA_VERS_REQ_EV_V2:
 		vers_settle(x, RPCRDMA_VERS_2);
+		xchar_start(x); /* our ROPT_INITXCH before any other call */
 		return 0;
 	case RPCRDMA_VERS_REQ_EV_RESEND_V1:
 		/*
@@ -1882,6 +2272,7 @@ static int client_probe_answer(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call 
 		 */
 		x->st.errors_recv++;
 		x->st.vers_fallbacks++;
+		xchar_stop(x);
 		vers_settle(x, RPCRDMA_VERS_1);
 		rx_put(x, rx);
 		unexpose(c);
@@ -1892,6 +2283,7 @@ static int client_probe_answer(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call 
 		/* ERR_VERS without version 1 in its range: nothing can be sent */
 		x->st.errors_recv++;
 		x->st.err_vers++;
+		xchar_stop(x);
 		return -EPROTONOSUPPORT;
 	default:
 		/*
@@ -1906,11 +2298,29 @@ static int client_probe_answer(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call 
 	}
 }
 
+/* Client: an RDMA2_OPTIONAL from the server, applied or answered RDMA2_ERROR. */
+static void client_optional(struct rpcrdma_xprt *x, const struct xprt_rx *rx)
+{
+	struct rpcrdma_hdr_storage hs;
+	struct rpcrdma_hdr *h = rpcrdma_hdr_storage_init(&hs);
+	uint32_t code;
+
+	if (rpcrdma_hdr_decode(h, rx->buf, rx->len) < 0) {
+		x->st.options_recv++;
+		x->st.err_hdr++;
+		code = RPCRDMA2_ERR_BAD_HEADER;
+	} else {
+		code = xprt_optional(x, h);
+	}
+	if (code)
+		ctrl_send_error(x, rpcrdma_wire_get32(rx->buf, 0), code);
+}
+
 /*
- * A version 2 message that is not a reply to a call of ours (a
- * backward-direction call, v2 draft 3.2; an RDMA2_OPTIONAL): this client
- * serves no backward calls and supports no optional type yet. Counted
- * and dropped.
+ * A version 2 message that is not a reply to a call of ours: an
+ * RDMA2_OPTIONAL (transport characteristics), an RDMA2_ERROR answering
+ * one of ours, or a backward-direction call (v2 draft 3.2), which this
+ * client does not serve yet (counted and dropped).
  */
 static bool client_not_reply(struct rpcrdma_xprt *x, const struct xprt_rx *rx)
 {
@@ -1920,9 +2330,11 @@ static bool client_not_reply(struct rpcrdma_xprt *x, const struct xprt_rx *rx)
 		return false;
 	proc = rpcrdma_wire_get32(rx->buf, 3);
 	if (proc == RPCRDMA_OPTIONAL) {
-		x->st.options_recv++;
+		client_optional(x, rx);
 		return true;
 	}
+	if (proc == RPCRDMA_ERROR && xchar_error(x, rx->buf, rx->len))
+		return true;
 	if ((proc == RPCRDMA_MSG || proc == RPCRDMA_NOMSG) && rx->len >= 20 &&
 	    rpcrdma_wire_get32(rx->buf, 4) != RPCRDMA_REPLY) {
 		x->st.bad_direction++;
@@ -2587,8 +2999,11 @@ static bool server_vers(struct rpcrdma_xprt *x, struct rpcrdma_xprt_svc_call *s,
 		svc_error(s, RPCRDMA_ERR_VERS);
 		return false;
 	}
-	if (!x->vers_settled)
+	if (!x->vers_settled) {
 		vers_settle(x, vers);
+		if (vers == RPCRDMA_VERS_2)
+			xchar_start(x); /* our ROPT_INITXCH before the first reply */
+	}
 	return true;
 }
 
@@ -2647,12 +3062,18 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 			goto process;
 		}
 		break;
-	case RPCRDMA_OPTIONAL:
-		/* no optional type is supported yet: RDMA2_ERR_INVAL_OPTION (v2 draft 4.2) */
-		x->st.options_recv++;
-		x->st.err_option++;
-		svc_error(s, RPCRDMA2_ERR_INVAL_OPTION);
+	case RPCRDMA_OPTIONAL: {
+		/* transport characteristics, or RDMA2_ERR_INVAL_OPTION (v2 draft 4.2) */
+		uint32_t code = xprt_optional(x, h);
+
+		if (code == 0) {
+			s->state = SVC_DONE;
+		} else {
+			x->st.err_option += code == RPCRDMA2_ERR_INVAL_OPTION;
+			svc_error(s, code);
+		}
 		goto process;
+	}
 	case RPCRDMA_DONE:
 		/* no longer sent (rfc5666bis 5.6.2): ignored, its receive reposted */
 		x->st.done_ignored++;
@@ -2663,6 +3084,10 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		svc_error(s, RPCRDMA_ERR_CHUNK);
 		goto process;
 	default: /* RDMA_ERROR (RDMA2_ERROR) from a requester: nothing to answer */
+		if (xchar_error(x, rx->buf, rx->len)) {
+			s->state = SVC_DONE;
+			goto process;
+		}
 		x->st.err_hdr++;
 		s->state = SVC_DONE;
 		goto process;
@@ -2733,6 +3158,13 @@ static void sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint3
 		*(void **)owner = x->rbuf_free;
 		x->rbuf_free = owner;
 		break;
+	case WR_CTRL_SEND: {
+		struct xprt_ctrl *k = owner;
+
+		k->next = x->ctrl_free;
+		x->ctrl_free = k;
+		break;
+	}
 	default: /* WR_MARKER */
 		break;
 	}
@@ -2779,6 +3211,7 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 		struct xprt_rx *rx = t->owner;
 
 		x->rx_posted--;
+		rx->posted = false;
 		if (x->p.role == RPCRDMA_XPRT_SERVER && !ok)
 			x->cresp.posted -= x->cresp.posted ? 1 : 0;
 		/* ok: accounted in server_recv */
@@ -2816,6 +3249,7 @@ static void conn_lost(struct rpcrdma_xprt *x)
 		rpcrdma_vers_req_disconnect(&x->vreq);
 		x->vers_settled = false;
 	}
+	xchar_stop(x);
 	if (x->qp != NULL) {
 		rpcrdma_pmd_disconnect(x->qp); /* -ENOTCONN when the peer left first */
 		/*
@@ -2933,6 +3367,8 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		if (!TAILQ_EMPTY(&x->svc_wait))
 			svc_run_waiters(x);
 	}
+	if (unlikely(x->xs.rbsiz_target != 0) && x->xchar_on)
+		xchar_raise_check(x);
 	/* the replies and calls go first: reposting is off the round trip */
 	flush_sends(x);
 	/*
@@ -2946,7 +3382,7 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		 * round trip of a lone call; a call about to be sent tops up
 		 * first when its reply would find no receive (call_process).
 		 */
-		if ((n && x->rx_posted + XPRT_RECV_SPARE <= x->p.max_credits) || x->recv_short ||
+		if ((n && x->rx_posted + XPRT_RECV_SPARE <= x->rq_depth) || x->recv_short ||
 		    x->state != RPCRDMA_XPRT_ESTABLISHED)
 			x->work += (int)post_recvs(x);
 	} else if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED) {

@@ -52,8 +52,20 @@
  * said otherwise, and never more than its own configured thresholds.
  * Version 2 headers carry rdma_direction (forward calls CALL, replies
  * REPLY; checked on receipt); a malformed version 2 call is answered
- * RDMA2_ERR_BAD_HEADER and an RDMA2_OPTIONAL message of a type the server
- * does not support RDMA2_ERR_INVAL_OPTION, with the same XID.
+ * RDMA2_ERR_BAD_HEADER and an RDMA2_OPTIONAL message of a type the
+ * receiver does not support RDMA2_ERR_INVAL_OPTION, with the same XID.
+ *
+ * Transport characteristics (xcharext draft, rpcrdma_xchar_state.h): once
+ * version 2 is settled each side sends its ROPT_INITXCH before anything
+ * else (Receive Buffer Size: its receives; Requester Remote Invalidation:
+ * a client offering Send With Invalidate; Backward Request Support), and
+ * answers ROPT_REQXCH with ROPT_RESPXCH, announcing later changes with
+ * ROPT_UPDXCH. The peer's values rule the connection: its Receive Buffer
+ * Size what is sent inline, its Requester Remote Invalidation whether a
+ * server replies with Send With Invalidate. rpcrdma_xprt_xchar_request()
+ * asks the peer for changes, rpcrdma_xprt_xchar_set() changes ours, and
+ * rpcrdma_xprt_xchar_info() shows both sides' values. These messages use
+ * a few control slots of the connection, apart from calls and replies.
  */
 #ifndef RPCRDMA_XPRT_H
 #define RPCRDMA_XPRT_H
@@ -65,6 +77,7 @@
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_rpc.h>
 #include <rpcrdma/rpcrdma_vers.h>
+#include <rpcrdma/rpcrdma_xchar_state.h>
 #include <rpcrdma/rpcrdma_xdr.h>
 
 #ifdef __cplusplus
@@ -215,6 +228,12 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st);
  * calls are dropped. rpcrdma_xprt_svc_bind() sets it.
  */
 #define RPCRDMA_XPRT_F_RPC_ERRORS (1u << 3)
+/**
+ * Version 2 without the transport characteristics extension: no
+ * ROPT_INITXCH is sent, and every RDMA2_OPTIONAL message is answered
+ * RDMA2_ERR_INVAL_OPTION (a peer that does not support it). Default off.
+ */
+#define RPCRDMA_XPRT_F_NO_XCHAR (1u << 4)
 
 /**
  * A requester call's status, given to its callback and returned by
@@ -492,11 +511,59 @@ struct rpcrdma_xprt_stats {
 	uint64_t vers_fallbacks; /**< client: probes answered ERR_VERS (sent again in version 1) */
 	uint64_t bad_direction;	 /**< version 2 messages whose rdma_direction is not ours to take */
 	uint64_t options_recv;	 /**< RDMA2_OPTIONAL messages received */
-	uint64_t err_option;	 /**< server: RDMA2_ERR_INVAL_OPTION sent */
+	uint64_t err_option;	 /**< RDMA2_ERR_INVAL_OPTION sent */
+	uint64_t xchar_sent;	 /**< transport characteristics messages sent */
+	uint64_t xchar_recv;	 /**< ... received and applied */
+	uint64_t xchar_errors; /**< ... malformed or breaking a rule (RDMA2_ERR_BAD_HEADER sent) */
+	uint64_t ctrl_drops;   /**< control messages not sent: no control slot or queue room */
 };
 
 /** Copy the counters. */
 void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_stats *st);
+
+/* ------------------------------------------------ transport characteristics */
+
+/** A version 2 connection's transport characteristics (xcharext draft). */
+struct rpcrdma_xprt_xchar {
+	/** The exchange runs: version 2 settled, the extension not turned off. */
+	bool active;
+	bool peer_init;	       /**< the peer's ROPT_INITXCH arrived */
+	bool peer_unsupported; /**< the peer answered ours RDMA2_ERR_INVAL_OPTION */
+	bool req_outstanding;  /**< our ROPT_REQXCH awaits its ROPT_RESPXCH */
+	enum rpcrdma_xchar_st st;
+	struct rpcrdma_xchar_vals local; /**< ours, as the peer knows them */
+	struct rpcrdma_xchar_vals peer;	 /**< the peer's (defaults until its ROPT_INITXCH) */
+	uint32_t req_pend;  /**< ids of ours the peer holds pending (RPCRDMA_XCHAR_BIT) */
+	uint32_t peer_pend; /**< ids the peer asked of us that we hold pending */
+	uint32_t max_send;  /**< the most we send to the peer inline */
+};
+
+/** The characteristics of a connection: -ENOTCONN when the exchange does not run. */
+int rpcrdma_xprt_xchar_info(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_xchar *xi);
+
+/**
+ * Ask the peer to change characteristics (ROPT_REQXCH); its ROPT_RESPXCH
+ * and later ROPT_UPDXCH update what rpcrdma_xprt_xchar_info() shows.
+ *
+ * @return
+ *   0; -ENOTCONN: the exchange does not run; -EBUSY: a request is
+ *   outstanding, or an id is still pending; -EINVAL: as
+ *   rpcrdma_xchar_state_request(); -ENOBUFS: no control slot now.
+ */
+int rpcrdma_xprt_xchar_request(struct rpcrdma_xprt *xprt, const struct rpcrdma_xcharspec *want);
+
+/**
+ * Change one of our characteristics, announced by ROPT_UPDXCH (completing
+ * the peer's pending request for it). A raised Receive Buffer Size is
+ * announced once no smaller receive is posted; it cannot pass the inline
+ * pool's buffer size.
+ *
+ * @return
+ *   0; -ENOTCONN; the errors of rpcrdma_xchar_state_local_set()
+ *   (-EINVAL, -EPERM); -ENOBUFS: no control slot now (the value changed,
+ *   its announcement did not go).
+ */
+int rpcrdma_xprt_xchar_set(struct rpcrdma_xprt *xprt, uint32_t id, uint32_t value);
 
 /* ------------------------------------------------ requester */
 

@@ -5,6 +5,7 @@
  *   test_xprt setup|forms|credits|errors|loss|client   both ends in this thread
  *   test_xprt v2forms       forms and credits again, both ends in version 2
  *   test_xprt v2            version negotiation, version 2 errors
+ *   test_xprt xchar         transport characteristics (xcharext) through the engine
  *   test_xprt xproc                             the server in a second process
  *
  * In-process, one thread polls the two connections (and the two devices'
@@ -1094,8 +1095,10 @@ static void test_unsignaled(void)
 	CHECK(min_grant == 32, "every reply granted the target: lowest %u", min_grant);
 	cw = ccq->stats.wcs - cw0;
 	sw = scq->stats.wcs - sw0;
-	CHECK(cw == 21 && sw == 21, "20 receives and 1 Send completion each: %lu, %lu",
-	      (unsigned long)cw, (unsigned long)sw);
+	/* version 2: each end's ROPT_INITXCH, a signaled Send and a receive on each side */
+	CHECK(cw == 21 + (cli_vers == 2) * 2 && sw == 21 + (cli_vers == 2) * 2,
+	      "20 receives and 1 Send completion each: %lu, %lu", (unsigned long)cw,
+	      (unsigned long)sw);
 	rpcrdma_xprt_info(e.srv.xprt, &si);
 	CHECK(si.outstanding == 0, "no call active at the server: %u", si.outstanding);
 	/* 4 Sends on each side succeeded unsignaled: the drain must retire them */
@@ -2120,10 +2123,16 @@ static void test_v2_errors(void)
 	struct env e;
 	int n;
 
-	/* ---- a responder of both versions, crafted messages from a bare client ---- */
+	/*
+	 * ---- a responder of both versions, crafted messages from a bare
+	 * client; without the transport characteristics extension, so that
+	 * every answer is the one to the message just sent (test_xchar() has
+	 * the extension) ----
+	 */
 	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_2);
 	if (!env_open(&e, NULL, NULL))
 		return;
+	e.srv.params.flags |= RPCRDMA_XPRT_F_NO_XCHAR;
 	CHECK(bare_client(&e), "bare client connected");
 	CHECK(pump_until(&e, both_established, NULL) ||
 		      (e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED),
@@ -2221,6 +2230,389 @@ static void test_v2_errors(void)
 				rpcrdma_xprt_poll(e.srv.xprt);
 		}
 		CHECK(back == 1, "the posted receive flushed: %u", back);
+	}
+	env_close(&e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+}
+
+/* ------------------------------------------------------------ transport characteristics */
+
+static void xval(struct rpcrdma_xcharval *v, uint32_t which, uint32_t value)
+{
+	static const uint8_t data[4] = { 0, 0, 0, 1 }; /* an unknown id's xchv_data */
+
+	memset(v, 0, sizeof(*v));
+	v->which = which;
+	v->known = which == RPCRDMA_XCHAR_RBSIZ || which == RPCRDMA_XCHAR_REQREMINV ||
+		   which == RPCRDMA_XCHAR_BRS;
+	v->value = value;
+	v->len = 4;
+	v->data = v->known ? NULL : data;
+}
+
+/* A null call, or a call of @words words inline. */
+static bool xcall(struct env *e, uint32_t words)
+{
+	struct tcall t;
+
+	memset(&t, 0, sizeof(t));
+	t.proc = words ? PROC_TEST : PROC_NULL;
+	t.words = words;
+	return run_call(e, &t) && t.status == 0 && t.ok;
+}
+
+static bool xchar_settled(struct env *e, void *arg)
+{
+	struct rpcrdma_xprt_xchar *xi = arg;
+
+	rpcrdma_xprt_xchar_info(e->srv.xprt, xi);
+	return !xi->req_outstanding;
+}
+
+static void test_xchar(void)
+{
+	struct rpcrdma_xprt_xchar cx, sx;
+	struct rpcrdma_xprt_stats c0, c1, s0, s1;
+	struct rpcrdma_xcharspec want;
+	struct env e;
+	uint32_t i;
+
+	set_vers(RPCRDMA_VERS_2, RPCRDMA_VERS_2, RPCRDMA_VERS_2);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	/* the client's receives are 2 KiB: its Receive Buffer Size */
+	e.cli.params.recv_inline = 2048;
+	if (!env_connect(&e) || !xcall(&e, 0)) {
+		CHECK(0, "connected, first call");
+		env_close(&e);
+		return;
+	}
+	/* ---- ROPT_INITXCH both ways, before anything else ---- */
+	CHECK(rpcrdma_xprt_xchar_info(e.cli.xprt, &cx) == 0 &&
+		      rpcrdma_xprt_xchar_info(e.srv.xprt, &sx) == 0,
+	      "the exchange runs on both ends");
+	CHECK(cx.peer_init && sx.peer_init && !cx.peer_unsupported, "both ROPT_INITXCH arrived");
+	CHECK(cx.local.rbsiz == 2048 && sx.peer.rbsiz == 2048 && cx.peer.rbsiz == 4096,
+	      "Receive Buffer Sizes: client %u (server sees %u), server %u", cx.local.rbsiz,
+	      sx.peer.rbsiz, cx.peer.rbsiz);
+	CHECK(cx.local.reqreminv && sx.peer.reqreminv && !cx.peer.reqreminv,
+	      "the client asks for Send With Invalidate (REQREMINV true)");
+	CHECK(cx.peer.brs == RPCRDMA_BKREQSUP_NONE && sx.peer.brs == RPCRDMA_BKREQSUP_NONE,
+	      "no backward requests served (BKREQSUP_NONE)");
+	stats(&e.cli, &c1);
+	stats(&e.srv, &s1);
+	CHECK(c1.xchar_sent == 1 && c1.xchar_recv == 1 && s1.xchar_sent == 1 &&
+		      s1.xchar_recv == 1 && c1.xchar_errors == 0 && s1.xchar_errors == 0,
+	      "one ROPT_INITXCH each way: %lu %lu %lu %lu", (unsigned long)c1.xchar_sent,
+	      (unsigned long)c1.xchar_recv, (unsigned long)s1.xchar_sent,
+	      (unsigned long)s1.xchar_recv);
+	/* the peer's Receive Buffer Size decides what goes inline */
+	CHECK(sx.max_send == 2048 && cx.max_send == 4096, "max send: server %u, client %u",
+	      sx.max_send, cx.max_send);
+
+	/* ---- the client asks the server to lower its Receive Buffer Size: done ---- */
+	stats(&e.cli, &c0);
+	CHECK(xcall(&e, 375), "1.5 KB call inline");
+	want.n = 1;
+	xval(&want.vals[0], RPCRDMA_XCHAR_RBSIZ, 1024);
+	CHECK(rpcrdma_xprt_xchar_request(e.cli.xprt, &want) == 0, "ROPT_REQXCH sent");
+	CHECK(rpcrdma_xprt_xchar_request(e.cli.xprt, &want) == -EBUSY, "one request at a time");
+	rpcrdma_xprt_xchar_info(e.cli.xprt, &cx);
+	CHECK(cx.req_outstanding && cx.max_send == 1024,
+	      "while asked, the client sends at most 1024 bytes: %u", cx.max_send);
+	for (i = 0; i < 1000 && cx.req_outstanding; i++) {
+		pump_once(&e);
+		rpcrdma_xprt_xchar_info(e.cli.xprt, &cx);
+	}
+	rpcrdma_xprt_xchar_info(e.srv.xprt, &sx);
+	CHECK(!cx.req_outstanding && cx.peer.rbsiz == 1024 && sx.local.rbsiz == 1024 &&
+		      cx.max_send == 1024,
+	      "done: the server's Receive Buffer Size is 1024 (%u, %u)", cx.peer.rbsiz,
+	      sx.local.rbsiz);
+	CHECK(xcall(&e, 375), "1.5 KB call as a Long Call");
+	stats(&e.cli, &c1);
+	CHECK(c1.short_msgs - c0.short_msgs == 1 && c1.long_msgs - c0.long_msgs == 1,
+	      "inline before, Long Call after: short %lu long %lu",
+	      (unsigned long)(c1.short_msgs - c0.short_msgs),
+	      (unsigned long)(c1.long_msgs - c0.long_msgs));
+
+	/*
+	 * ---- the server asks the client: REQREMINV off (done), an
+	 * experimental characteristic (rejected), RBSIZ 4096 (pending until
+	 * the client's 2 KiB receives are gone), then ROPT_UPDXCH ----
+	 */
+	want.n = 3;
+	xval(&want.vals[0], RPCRDMA_XCHAR_REQREMINV, 0);
+	xval(&want.vals[1], RPCRDMA_XCHAR_EXPERIMENTAL_FIRST + 5, 1);
+	xval(&want.vals[2], RPCRDMA_XCHAR_RBSIZ, 4096);
+	want.vals[1].data = NULL;
+	CHECK(rpcrdma_xprt_xchar_request(e.srv.xprt, &want) == -EINVAL,
+	      "an unknown id without its data");
+	xval(&want.vals[1], RPCRDMA_XCHAR_EXPERIMENTAL_FIRST + 5, 1);
+	stats(&e.srv, &s0);
+	CHECK(rpcrdma_xprt_xchar_request(e.srv.xprt, &want) == 0, "server ROPT_REQXCH");
+	CHECK(pump_until(&e, xchar_settled, &sx), "its ROPT_RESPXCH");
+	rpcrdma_xprt_xchar_info(e.cli.xprt, &cx);
+	CHECK(!sx.peer.reqreminv && !cx.local.reqreminv, "REQREMINV done: false on both views");
+	CHECK(sx.req_pend == RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_RBSIZ) &&
+		      cx.peer_pend == RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_RBSIZ) &&
+		      sx.peer.rbsiz == 2048,
+	      "RBSIZ pending: %#x %#x, still %u", sx.req_pend, cx.peer_pend, sx.peer.rbsiz);
+	/* the client's 2 KiB receives are consumed by replies and reposted at 4 KiB */
+	for (i = 0; i < 64 && (sx.req_pend != 0); i++) {
+		CHECK(xcall(&e, 0), "call %u while the raise waits", i);
+		rpcrdma_xprt_xchar_info(e.srv.xprt, &sx);
+	}
+	rpcrdma_xprt_xchar_info(e.cli.xprt, &cx);
+	CHECK(sx.req_pend == 0 && cx.peer_pend == 0 && sx.peer.rbsiz == 4096 &&
+		      cx.local.rbsiz == 4096 && sx.max_send == 4096,
+	      "ROPT_UPDXCH with pendclr after %u calls: RBSIZ %u, server sends %u", i,
+	      sx.peer.rbsiz, sx.max_send);
+	/* REQREMINV false: replies to calls with chunks no longer use Send With Invalidate */
+	{
+		struct tcall t = { .proc = PROC_TEST,
+				   .words = 2,
+				   .nres = 1,
+				   .res_len = { 8000 },
+				   .res_chunks = true };
+
+		stats(&e.srv, &s0);
+		CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "a reply through a write chunk");
+		stats(&e.srv, &s1);
+		CHECK(s1.send_inv == s0.send_inv, "no Send With Invalidate after REQREMINV false");
+	}
+	/* ---- our own change: the client announces BRS (ROPT_UPDXCH) ---- */
+	CHECK(rpcrdma_xprt_xchar_set(e.cli.xprt, RPCRDMA_XCHAR_RBSIZ, 1024) == -EPERM,
+	      "RBSIZ is lowered only when asked");
+	CHECK(rpcrdma_xprt_xchar_set(e.cli.xprt, RPCRDMA_XCHAR_BRS, 7) == -EINVAL, "BRS 7");
+	CHECK(rpcrdma_xprt_xchar_set(e.cli.xprt, RPCRDMA_XCHAR_BRS, RPCRDMA_BKREQSUP_INLINE) == 0,
+	      "BRS INLINE announced");
+	for (i = 0; i < 1000 && sx.peer.brs != RPCRDMA_BKREQSUP_INLINE; i++) {
+		pump_once(&e);
+		rpcrdma_xprt_xchar_info(e.srv.xprt, &sx);
+	}
+	CHECK(sx.peer.brs == RPCRDMA_BKREQSUP_INLINE, "the server sees BRS INLINE");
+	stats(&e.cli, &c1);
+	stats(&e.srv, &s1);
+	CHECK(c1.xchar_errors == 0 && s1.xchar_errors == 0 && c1.ctrl_drops == 0 &&
+		      s1.ctrl_drops == 0,
+	      "no errors, no drops");
+	env_close(&e);
+
+	/* ---- a server without the extension: INVAL_OPTION, calls go on ---- */
+	if (!env_open(&e, NULL, NULL))
+		return;
+	e.srv.params.flags |= RPCRDMA_XPRT_F_NO_XCHAR;
+	if (env_connect(&e)) {
+		CHECK(xcall(&e, 0) && xcall(&e, 0), "calls");
+		rpcrdma_xprt_xchar_info(e.cli.xprt, &cx);
+		stats(&e.srv, &s1);
+		CHECK(cx.peer_unsupported && !cx.peer_init && s1.err_option == 1 &&
+			      s1.xchar_sent == 0,
+		      "the client's ROPT_INITXCH answered RDMA2_ERR_INVAL_OPTION: %d %lu",
+		      cx.peer_unsupported, (unsigned long)s1.err_option);
+		CHECK(rpcrdma_xprt_xchar_info(e.srv.xprt, &sx) == -ENOTCONN, "server: off");
+	}
+	env_close(&e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+}
+
+/* Post n receives on the bare client (wr_id: the buffer). */
+static void bare_post(struct env *e, unsigned int n)
+{
+	struct rpcrdma_mempool *ip = e->cli.pools->inline_pool;
+
+	for (unsigned int i = 0; i < n; i++) {
+		void *rb = rpcrdma_mempool_get(ip);
+		struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
+		struct rpcrdma_pmd_recv_wr rw = { (uintptr_t)rb, &rs, 1 };
+
+		CHECK(rpcrdma_pmd_post_recv_burst(e->cli.qp, &rw, 1) == 1, "post");
+	}
+}
+
+/*
+ * Send a message from the bare client and gather what arrives for @ms
+ * milliseconds (at most @max messages, each decoded into hs[]; the
+ * receives' buffers go back, so optinfo pointers are not to be followed).
+ * @return the number of messages.
+ */
+static unsigned int bare_gather(struct env *e, const void *msg, uint32_t len,
+				struct rpcrdma_hdr_storage *hs, unsigned int max, uint32_t ms)
+{
+	struct rpcrdma_mempool *ip = e->cli.pools->inline_pool;
+	void *sb = rpcrdma_mempool_get(ip);
+	struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, len, ip->lkey };
+	struct rpcrdma_pmd_send_wr sw;
+	struct rpcrdma_pmd_wc wc[4];
+	uint64_t end = now_ms() + ms;
+	unsigned int got = 0;
+
+	memcpy(sb, msg, len);
+	memset(&sw, 0, sizeof(sw));
+	sw.wr_id = 2;
+	sw.sg_list = &ss;
+	sw.num_sge = 1;
+	sw.opcode = RPCRDMA_PMD_WR_SEND;
+	sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+	bare_post(e, max);
+	CHECK(rpcrdma_pmd_queue_send_burst(e->cli.qp, &sw, 1) == 1, "queue send");
+	rpcrdma_pmd_flush(e->cli.qp);
+	while (now_ms() < end) {
+		int n = rpcrdma_pmd_poll_cq_burst(e->cli.cq, wc, 4);
+
+		for (int i = 0; i < n; i++) {
+			if (wc[i].wr_id == 2)
+				continue;
+			if (wc[i].status == RPCRDMA_PMD_WC_SUCCESS && got < max) {
+				int r = rpcrdma_hdr_decode(rpcrdma_hdr_storage_init(&hs[got]),
+							   (void *)(uintptr_t)wc[i].wr_id,
+							   wc[i].byte_len);
+
+				CHECK(r > 0, "a decodable message: %d", r);
+				got++;
+			}
+			/* only header fields are read afterwards, not optinfo */
+			rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
+		}
+		side_events(&e->srv, true);
+		if (e->srv.xprt)
+			rpcrdma_xprt_poll(e->srv.xprt);
+	}
+	rpcrdma_mempool_put(ip, sb);
+	return got;
+}
+
+/* Hostile transport characteristics from a bare version 2 client. */
+static void test_xchar_errors(void)
+{
+	static struct rpcrdma_hdr_storage hs[4];
+	uint8_t msg[512];
+	struct rpcrdma_xprt_stats s1;
+	struct rpcrdma_mempool *ip;
+	unsigned int n, i;
+	uint32_t len;
+	struct env e;
+
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_2, RPCRDMA_VERS_2);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	ip = e.cli.pools->inline_pool;
+	CHECK(bare_client(&e), "bare client connected");
+	CHECK(pump_until(&e, both_established, NULL) ||
+		      (e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED),
+	      "server established");
+	{
+		/* the first version 2 call: the server's ROPT_INITXCH, then the reply */
+		const uint32_t good[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_CALL, 0, 0, 0 };
+
+		len = craft(msg, 0x301, good, 8);
+		n = bare_gather(&e, msg, len, hs, 2, 300);
+		CHECK(n == 2 && hs[0].hdr.proc == RPCRDMA_OPTIONAL &&
+			      hs[0].hdr.optional.opttype == RPCRDMA_ROPT_INITXCH &&
+			      hs[1].hdr.proc == RPCRDMA_MSG && hs[1].hdr.xid == 0x301,
+		      "ROPT_INITXCH first, then the reply: %u messages", n);
+	}
+	{
+		/*
+		 * xcharext bodies that are malformed or break a rule:
+		 * RDMA2_ERR_BAD_HEADER with the same XID, nothing applied
+		 */
+		const uint32_t bad_len[] = { 0,
+					     2,
+					     8,
+					     RPCRDMA_OPTIONAL,
+					     RPCRDMA_CALL,
+					     RPCRDMA_ROPT_INITXCH,
+					     16,
+					     1,
+					     RPCRDMA_XCHAR_RBSIZ,
+					     8,
+					     0,
+					     0 }; /* RBSIZ with 8 bytes of data */
+		const uint32_t init_ok[] = { 0,
+					     2,
+					     8,
+					     RPCRDMA_OPTIONAL,
+					     RPCRDMA_CALL,
+					     RPCRDMA_ROPT_INITXCH,
+					     20,
+					     1,
+					     RPCRDMA_XCHAR_RBSIZ,
+					     4,
+					     2048,
+					     0 };
+		const uint32_t upd_lower[] = { 0,
+					       2,
+					       8,
+					       RPCRDMA_OPTIONAL,
+					       RPCRDMA_CALL,
+					       RPCRDMA_ROPT_UPDXCH,
+					       16,
+					       RPCRDMA_XCHAR_RBSIZ,
+					       4,
+					       1024,
+					       0 };
+		const uint32_t resp_none[] = {
+			0, 2, 8, RPCRDMA_OPTIONAL, RPCRDMA_REPLY, RPCRDMA_ROPT_RESPXCH, 12, 0, 0, 0
+		};
+		struct {
+			const uint32_t *w;
+			unsigned int n;
+			uint32_t code; /* 0: applied, nothing sent */
+			const char *what;
+		} cases[] = {
+			{ bad_len, 12, RPCRDMA2_ERR_BAD_HEADER, "RBSIZ with 8 bytes of data" },
+			{ init_ok, 12, 0, "the client's ROPT_INITXCH (RBSIZ 2048)" },
+			{ init_ok, 12, RPCRDMA2_ERR_BAD_HEADER, "a second ROPT_INITXCH" },
+			{ upd_lower, 11, RPCRDMA2_ERR_BAD_HEADER, "an unasked RBSIZ lowering" },
+			{ resp_none, 10, RPCRDMA2_ERR_BAD_HEADER, "a ROPT_RESPXCH to nothing" },
+		};
+
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			for (unsigned int k = 0; k < cases[i].n; k++)
+				put32(msg, k, cases[i].w[k]);
+			put32(msg, 0, 0x310 + i);
+			n = bare_gather(&e, msg, cases[i].n * 4, hs, 1, 200);
+			if (cases[i].code == 0)
+				CHECK(n == 0, "%s: nothing answered (%u)", cases[i].what, n);
+			else
+				CHECK(n == 1 && hs[0].hdr.xid == 0x310 + i && hs[0].hdr.vers == 2 &&
+					      hs[0].hdr.proc == RPCRDMA_ERROR &&
+					      hs[0].hdr.error.code == cases[i].code,
+				      "%s: RDMA2_ERROR %u (%u)", cases[i].what, cases[i].code, n);
+		}
+	}
+	{
+		struct rpcrdma_xprt_xchar sx;
+
+		rpcrdma_xprt_xchar_info(e.srv.xprt, &sx);
+		CHECK(sx.peer_init && sx.peer.rbsiz == 2048 && sx.max_send == 2048,
+		      "only the good ROPT_INITXCH applied: %u", sx.peer.rbsiz);
+	}
+	stats(&e.srv, &s1);
+	CHECK(s1.xchar_errors == 4 && s1.xchar_recv == 1 && s1.errors_sent == 4,
+	      "server: %lu xcharext errors, %lu applied, %lu RDMA2_ERROR",
+	      (unsigned long)s1.xchar_errors, (unsigned long)s1.xchar_recv,
+	      (unsigned long)s1.errors_sent);
+	rpcrdma_pmd_disconnect(e.cli.qp);
+	{
+		/* the receives left posted flush: their buffers back */
+		struct rpcrdma_pmd_wc wc[4];
+		uint64_t end = now_ms() + 2000;
+
+		while (now_ms() < end) {
+			int k = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 4);
+
+			for (int j = 0; j < k; j++)
+				if (wc[j].wr_id != 2)
+					rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[j].wr_id);
+			side_events(&e.srv, true);
+			if (e.srv.xprt)
+				rpcrdma_xprt_poll(e.srv.xprt);
+			if (rpcrdma_mempool_set_check_all_back(e.cli.pools) == 0)
+				break;
+		}
 	}
 	env_close(&e);
 	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
@@ -2474,6 +2866,9 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "v2") == 0) {
 		test_v2_negotiation();
 		test_v2_errors();
+	} else if (strcmp(argv[1], "xchar") == 0) {
+		test_xchar();
+		test_xchar_errors();
 	} else if (strcmp(argv[1], "client") == 0) {
 		test_timeout();
 		test_polling();

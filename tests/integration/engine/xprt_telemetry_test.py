@@ -61,14 +61,16 @@ def main():
         want_c = {"provider": "xprt", "id": cid, "role": "client", "state": "ESTABLISHED",
                   "vers": 1, "calls": NCALLS, "replies": NCALLS, "short_msgs": NCALLS,
                   "failed": 0, "credit_max": 32, "credit_grant": 16,
-                  "credit_outstanding": 0, "calls_busy": 0, "recvs_posted": 32,
-                  "send_inline": 4096, "recv_inline": 4096, "mr_regs": 0}
+                  "credit_outstanding": 0, "calls_busy": 0, "recvs_posted": 32 + 4,
+                  "send_inline": 4096, "recv_inline": 4096, "mr_regs": 0,
+                  "vers_settled": 1, "vers_state": "V1", "xchar_state": "IDLE"}
         want_s = {"provider": "xprt", "id": sid, "role": "server", "state": "ESTABLISHED",
                   "calls_recv": NCALLS, "replies": NCALLS, "short_msgs": NCALLS,
                   "dropped": 0, "errors_sent": 0, "credit_max": 16, "credit_target": 16,
                   "credit_last_grant": 16, "credit_active": 0, "credit_posted": 24,
-                  "excess_calls": 0, "recvs_posted": 24}
-        # the server posts 8 receives beyond its grant; its reply Sends are
+                  "excess_calls": 0, "recvs_posted": 24, "vers_state": "V1"}
+        # the client posts 4 receives beyond its 32 credits for messages a
+        # server sends unasked; the server posts 8 beyond its grant; its reply Sends are
         # unsignaled, one in 16 retires those before it
         sq = s.get("sq_outstanding")
         check(isinstance(sq, int) and 0 <= sq < 16, "server sq_outstanding = %r, want 0..15" % sq)

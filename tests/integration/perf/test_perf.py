@@ -397,7 +397,14 @@ def test_v2():
         check(rc == 0, "--capture: exit %d %r" % (rc, err))
         p = subprocess.run([DECODE, "--json", "--pcap", cap], capture_output=True, text=True,
                            timeout=60)
-        msgs = [json.loads(l) for l in p.stdout.splitlines()]
+        every = [json.loads(l) for l in p.stdout.splitlines()]
+        # each side's ROPT_INITXCH (transport characteristics), once version 2 is settled
+        opts = [m for m in every if m.get("proc") == "RDMA2_OPTIONAL"]
+        check(len(opts) == 2 and all(m["optional"]["opttype"] == "ROPT_INITXCH" and
+                                     m["optional"]["optinfo"]["start"]["XCHAR_RBSIZ"] == 4096
+                                     for m in opts),
+              "two ROPT_INITXCH, Receive Buffer Size 4096: %r" % opts)
+        msgs = [m for m in every if m.get("proc") != "RDMA2_OPTIONAL"]
         check(p.returncode == 0 and len(msgs) == 2 * 21,
               "rpcrdma-decode: the probe and 20 calls with their replies: %d messages, %r" %
               (len(msgs), p.stderr[:200]))
