@@ -51,10 +51,15 @@ static bool conn_valid(const struct rpcrdma_marshal_conn *conn)
 	       conn->max_send_sge <= RPCRDMA_MARSHAL_MAX_SGE;
 }
 
-/* RFC 8167 2.5, 2.6: version 1 backward-direction messages carry no chunks. */
+/*
+ * RFC 8167 2.5, 2.6: version 1 backward-direction messages carry no
+ * chunks; nor do version 2 ones to a peer whose Backward Request Support
+ * is BKREQSUP_INLINE (RPCRDMA_MARSHAL_F_INLINE_ONLY).
+ */
 static bool inline_only(const struct rpcrdma_marshal_conn *conn)
 {
-	return conn->backward && conn->vers == RPCRDMA_VERS_1;
+	return conn->backward &&
+	       (conn->vers == RPCRDMA_VERS_1 || (conn->flags & RPCRDMA_MARSHAL_F_INLINE_ONLY));
 }
 
 /* ------------------------------------------------------------ gather lists */

@@ -149,6 +149,7 @@ struct rpcrdma_xprt_call {
 	bool has_credit; /* holds a requester credit */
 	bool replied;	 /* a reply matched */
 	bool fast;	 /* sent Short without chunks: no plan beyond its gather list */
+	bool resend;	 /* parked after a connection loss, to be sent again */
 	uint16_t nmrs;
 	uint32_t send_seq; /* the Send's send-ring sequence number */
 	bool timed;	   /* in the timeout list */
@@ -254,6 +255,13 @@ struct rpcrdma_xprt {
 	bool disc_pending; /* server: accepted before the client's confirmation */
 	struct rpcrdma_xprt_pdata peer;
 	struct rpcrdma_marshal_conn mconn;
+	/*
+	 * The backward direction's marshaling (a server's calls, a client's
+	 * replies): mconn with backward set, inline only unless the client's
+	 * Backward Request Support is BKREQSUP_GENL (version 2).
+	 */
+	struct rpcrdma_marshal_conn bmconn;
+	bool bc_ready; /* server: the upper layer said the client is ready (version 1) */
 	struct rpcrdma_mempool *ipool;
 	struct rpcrdma_pmd_cq *cq;
 	struct rpcrdma_pmd_qp *qp;
@@ -467,6 +475,7 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(xchar_recv);
 	ST(xchar_errors);
 	ST(ctrl_drops);
+	ST(bc_refused);
 #undef ST
 }
 
@@ -548,7 +557,7 @@ static int check_params(const struct rpcrdma_xprt_params *p)
 
 	if (p->dev == NULL || p->pd == NULL || p->pools == NULL || p->pools->inline_pool == NULL)
 		return -EINVAL;
-	if (p->backward)
+	if (p->bk_credits > 1024)
 		return -EINVAL;
 	if (p->vers != RPCRDMA_VERS_1 && p->vers != RPCRDMA_VERS_2)
 		return -EINVAL;
@@ -565,6 +574,8 @@ static int check_params(const struct rpcrdma_xprt_params *p)
 	if (p->role == RPCRDMA_XPRT_CLIENT) {
 		if (!is_pow2(p->max_calls) || p->max_calls > XPRT_CALLS_MAX)
 			return -EINVAL;
+		if (p->bk_credits != 0 && p->recv_call == NULL)
+			return -EINVAL; /* backward calls need a handler */
 	} else if (p->role == RPCRDMA_XPRT_SERVER) {
 		if (p->recv_call == NULL)
 			return -EINVAL;
@@ -671,7 +682,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	x->p = *p;
 	x->state = RPCRDMA_XPRT_IDLE;
 	x->vers = p->role == RPCRDMA_XPRT_CLIENT ? RPCRDMA_VERS_1 : p->vers_min;
-	x->backward = p->backward;
+	x->backward = p->bk_credits != 0;
 	x->ipool = p->pools->inline_pool;
 	if (x->p.send_inline == 0)
 		x->p.send_inline = x->ipool->buf_size;
@@ -688,6 +699,13 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	TAILQ_INIT(&x->svc_wait);
 	x->recv_len = x->p.recv_inline;
 
+	/*
+	 * Requester slots (calls): a client's forward calls, a server's
+	 * backward calls. Responder slots (svcs): a server's forward calls, a
+	 * client's backward calls. Both use the same code; the credits of a
+	 * direction are creq on its requester side and cresp on its responder
+	 * side (a client's backward grant is fixed: bk_credits).
+	 */
 	if (p->role == RPCRDMA_XPRT_CLIENT) {
 		x->ncalls = p->max_calls;
 		while ((1u << x->call_shift) < x->ncalls)
@@ -695,7 +713,17 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->sq_depth = x->ncalls;
 		x->rq_depth = p->max_credits + XPRT_CLI_UNSOL;
 		x->nrx = p->max_credits + x->ncalls + 4;
-		nslots = x->ncalls;
+		if (p->bk_credits) {
+			/* backward calls: receives posted for them, and their replies' WRs */
+			x->nsvcs = p->bk_credits + XPRT_SVC_EXTRA + XPRT_SIGNAL_EVERY;
+			x->rq_depth += p->bk_credits;
+			x->nrx += p->bk_credits + x->nsvcs;
+			x->sq_depth += x->nsvcs + XPRT_REPLY_WRS;
+			ret = rpcrdma_credit_resp_init(&x->cresp, p->bk_credits, p->bk_credits);
+			if (ret)
+				goto err_free;
+		}
+		nslots = x->ncalls + x->nsvcs;
 		rpcrdma_vers_peers_init(&x->peers);
 		ret = rpcrdma_vers_req_init(&x->vreq,
 					    p->vers == RPCRDMA_VERS_2
@@ -710,7 +738,21 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->sq_depth = XPRT_SVC_SQ;
 		x->rq_depth = p->max_credits + XPRT_RECV_SPARE;
 		x->nrx = x->rq_depth + x->nsvcs;
-		nslots = x->nsvcs;
+		if (p->bk_credits) {
+			/* backward calls: a receive for each one's reply */
+			x->ncalls = 2;
+			while (x->ncalls < p->bk_credits)
+				x->ncalls <<= 1;
+			while ((1u << x->call_shift) < x->ncalls)
+				x->call_shift++;
+			x->rq_depth += p->bk_credits;
+			x->nrx += p->bk_credits + x->ncalls;
+			x->sq_depth += x->ncalls;
+			ret = rpcrdma_credit_req_init(&x->creq, p->bk_credits);
+			if (ret)
+				goto err_free;
+		}
+		nslots = x->ncalls + x->nsvcs;
 		ret = rpcrdma_vers_resp_init(
 			&x->vresp, p->vers == RPCRDMA_VERS_1	   ? RPCRDMA_VERS_RESP_V1_ONLY
 				   : p->vers_min == RPCRDMA_VERS_2 ? RPCRDMA_VERS_RESP_V2_ONLY
@@ -742,11 +784,12 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->rxs[i].next = x->rx_free;
 		x->rx_free = &x->rxs[i];
 	}
-	if (p->role == RPCRDMA_XPRT_CLIENT) {
+	if (x->ncalls) {
 		x->calls = calloc(x->ncalls, sizeof(*x->calls));
 		if (x->calls == NULL)
 			goto err_free;
-	} else {
+	}
+	if (x->nsvcs) {
 		x->svcs = calloc(x->nsvcs, sizeof(*x->svcs));
 		if (x->svcs == NULL)
 			goto err_free;
@@ -775,7 +818,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		struct rpcrdma_xprt_svc_call *s = &x->svcs[i];
 
 		s->xprt = x;
-		s->hdr = areas[i];
+		s->hdr = areas[x->ncalls + i];
 		s->next_free = x->svc_free;
 		x->svc_free = s;
 	}
@@ -879,6 +922,29 @@ static void set_thresholds(struct rpcrdma_xprt *x)
 		else
 			m->flags &= ~RPCRDMA_MARSHAL_F_REMOTE_INV;
 	}
+	/*
+	 * The backward direction (RFC 8167 2.5, 2.6; xcharext 3.3): the same
+	 * thresholds, no chunks in version 1 nor when the client's Backward
+	 * Request Support is not BKREQSUP_GENL.
+	 */
+	x->bmconn = *m;
+	x->bmconn.backward = true;
+	x->bmconn.flags = 0;
+	if (x->p.role == RPCRDMA_XPRT_SERVER
+		    ? !(x->xchar_on && x->xs.peer_init && x->xs.peer.brs == RPCRDMA_BKREQSUP_GENL)
+		    : !(x->xchar_on && x->xs.local.brs == RPCRDMA_BKREQSUP_GENL))
+		x->bmconn.flags |= RPCRDMA_MARSHAL_F_INLINE_ONLY;
+}
+
+/* The marshaling of the calls of our requester slots, and of our replies. */
+static const struct rpcrdma_marshal_conn *call_mconn(const struct rpcrdma_xprt *x)
+{
+	return x->p.role == RPCRDMA_XPRT_CLIENT ? &x->mconn : &x->bmconn;
+}
+
+static const struct rpcrdma_marshal_conn *reply_mconn(const struct rpcrdma_xprt *x)
+{
+	return x->p.role == RPCRDMA_XPRT_SERVER ? &x->mconn : &x->bmconn;
 }
 
 /* The version is settled for this connection (v2 draft 5.1, 5.2; server: its first call). */
@@ -1084,6 +1150,14 @@ void rpcrdma_xprt_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_info *i
 	memset(info, 0, sizeof(*info));
 	info->vers = x->vers;
 	info->vers_settled = x->vers_settled;
+	if (x->p.role == RPCRDMA_XPRT_SERVER && x->ncalls) {
+		info->bk_grant = x->creq.grant;
+		info->bk_outstanding = x->creq.outstanding;
+		info->bk_ready = rpcrdma_xprt_bc_may_call(x) == 0;
+	} else if (x->p.role == RPCRDMA_XPRT_CLIENT && x->nsvcs) {
+		info->bk_grant = x->p.bk_credits;
+		info->bk_outstanding = x->cresp.active;
+	}
 	info->backward = x->backward;
 	info->send_inline = x->mconn.send_inline;
 	info->recv_inline = x->mconn.recv_inline;
@@ -1192,7 +1266,8 @@ static uint32_t post_recvs(struct rpcrdma_xprt *x)
 		want = x->rq_depth > x->rx_posted ? x->rq_depth - x->rx_posted : 0;
 	} else {
 		want = rpcrdma_credit_resp_to_post(&x->cresp);
-		spare = x->cresp.target + XPRT_RECV_SPARE;
+		/* the spare, and a receive for the reply of each backward call out */
+		spare = x->cresp.target + XPRT_RECV_SPARE + (x->calls ? x->creq.outstanding : 0);
 		if (spare > x->cresp.posted && spare - x->cresp.posted > want)
 			want = spare - x->cresp.posted;
 	}
@@ -1369,7 +1444,8 @@ static int xchar_init(struct rpcrdma_xprt *x)
 	cfg.rbsiz_max = x->ipool->buf_size;
 	cfg.local.rbsiz = x->recv_len;
 	cfg.local.reqreminv = cli && (x->p.flags & RPCRDMA_XPRT_F_REMOTE_INV) != 0;
-	cfg.local.brs = RPCRDMA_BKREQSUP_NONE;
+	/* a client with backward credits takes backward calls with chunks as forward ones */
+	cfg.local.brs = cli && x->p.bk_credits ? RPCRDMA_BKREQSUP_GENL : RPCRDMA_BKREQSUP_NONE;
 	/* REQREMINV means something only where calls expose per-call registrations */
 	cfg.changeable = RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_RBSIZ);
 	if (cli && (x->p.flags & RPCRDMA_XPRT_F_PER_CALL_MR))
@@ -1745,6 +1821,8 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 	struct rpcrdma_xprt_call *c = x->call_free;
 	void *buf;
 
+	if (x->ncalls == 0)
+		return -EOPNOTSUPP; /* a server without backward calls (bk_credits 0) */
 	if (c == NULL)
 		return -EBUSY;
 	buf = c->msg_buf != NULL ? c->msg_buf : rpcrdma_mempool_get(x->ipool);
@@ -1758,7 +1836,7 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 	c->flags = 0;
 	c->status = 0;
 	c->queued = c->send_done = c->lost = c->stalled = c->has_credit = c->replied = false;
-	c->fast = false;
+	c->fast = c->resend = false;
 	c->timeout = x->call_timeout;
 	c->rx = NULL;
 	c->nmrs = 0;
@@ -1968,7 +2046,7 @@ static int call_marshal(struct rpcrdma_xprt_call *c)
 	a.xdr = &c->enc;
 	a.reply = &c->spec;
 	a.hdr_buf = c->hdr;
-	ret = rpcrdma_marshal_call(&x->mconn, &a, &c->plan);
+	ret = rpcrdma_marshal_call(call_mconn(x), &a, &c->plan);
 	if (ret || c->plan.nexpose == 0 || !(x->p.flags & RPCRDMA_XPRT_F_PER_CALL_MR))
 		return ret;
 	enc = c->enc;
@@ -1991,7 +2069,7 @@ static int call_marshal(struct rpcrdma_xprt_call *c)
 		return ret;
 	a.xdr = &enc;
 	a.reply = &spec;
-	return rpcrdma_marshal_call(&x->mconn, &a, &c->plan);
+	return rpcrdma_marshal_call(call_mconn(x), &a, &c->plan);
 }
 
 /*
@@ -2005,8 +2083,9 @@ static bool call_short(struct rpcrdma_xprt_call *c)
 	struct rpcrdma_xprt *x = c->xprt;
 	uint32_t hl = short_hdr_size(x->vers);
 
-	if (c->enc.nddp || c->spec.nddp || hl + (uint64_t)c->spec.max_len > x->mconn.recv_inline ||
-	    hl + (uint64_t)c->enc.len > x->mconn.send_inline ||
+	if (c->enc.nddp || c->spec.nddp ||
+	    hl + (uint64_t)c->spec.max_len > call_mconn(x)->recv_inline ||
+	    hl + (uint64_t)c->enc.len > call_mconn(x)->send_inline ||
 	    !inline_stream_is(&c->enc, c->msg_buf))
 		return false;
 	short_sgl(c->fsge, &c->enc, x->vers, RPCRDMA_CALL, c->xid,
@@ -2059,7 +2138,20 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				c->state = CALL_COMPLETE;
 				break;
 			}
-			if (unlikely(!x->vers_settled)) {
+			if (unlikely(x->p.role == RPCRDMA_XPRT_SERVER)) {
+				/* a backward call: only to a client that said it is ready */
+				ret = rpcrdma_xprt_bc_may_call(x);
+				if (ret == -ECONNREFUSED && c->resend) {
+					call_wait(c); /* adopted from a lost connection: until ready */
+					break;
+				}
+				if (ret) {
+					x->st.bc_refused++;
+					call_fail(c, ret);
+					c->state = CALL_COMPLETE;
+					break;
+				}
+			} else if (unlikely(!x->vers_settled)) {
 				ret = call_vers_check(x);
 				if (ret < 0) {
 					call_fail(c, ret);
@@ -2154,6 +2246,7 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			if (c->lost && !c->replied && c->status == 0) {
 				if (c->flags & RPCRDMA_XPRT_CALL_F_RETRANSMIT) {
 					c->state = CALL_PARKED;
+					c->resend = true;
 					call_wait(c);
 					break;
 				}
@@ -2298,51 +2391,6 @@ static int client_probe_answer(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call 
 	}
 }
 
-/* Client: an RDMA2_OPTIONAL from the server, applied or answered RDMA2_ERROR. */
-static void client_optional(struct rpcrdma_xprt *x, const struct xprt_rx *rx)
-{
-	struct rpcrdma_hdr_storage hs;
-	struct rpcrdma_hdr *h = rpcrdma_hdr_storage_init(&hs);
-	uint32_t code;
-
-	if (rpcrdma_hdr_decode(h, rx->buf, rx->len) < 0) {
-		x->st.options_recv++;
-		x->st.err_hdr++;
-		code = RPCRDMA2_ERR_BAD_HEADER;
-	} else {
-		code = xprt_optional(x, h);
-	}
-	if (code)
-		ctrl_send_error(x, rpcrdma_wire_get32(rx->buf, 0), code);
-}
-
-/*
- * A version 2 message that is not a reply to a call of ours: an
- * RDMA2_OPTIONAL (transport characteristics), an RDMA2_ERROR answering
- * one of ours, or a backward-direction call (v2 draft 3.2), which this
- * client does not serve yet (counted and dropped).
- */
-static bool client_not_reply(struct rpcrdma_xprt *x, const struct xprt_rx *rx)
-{
-	uint32_t proc;
-
-	if (rpcrdma_wire_get32(rx->buf, 1) != RPCRDMA_VERS_2)
-		return false;
-	proc = rpcrdma_wire_get32(rx->buf, 3);
-	if (proc == RPCRDMA_OPTIONAL) {
-		client_optional(x, rx);
-		return true;
-	}
-	if (proc == RPCRDMA_ERROR && xchar_error(x, rx->buf, rx->len))
-		return true;
-	if ((proc == RPCRDMA_MSG || proc == RPCRDMA_NOMSG) && rx->len >= 20 &&
-	    rpcrdma_wire_get32(rx->buf, 4) != RPCRDMA_REPLY) {
-		x->st.bad_direction++;
-		return true;
-	}
-	return false;
-}
-
 static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
 	struct rpcrdma_xprt_call *c;
@@ -2355,8 +2403,9 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		x->st.err_hdr++;
 		goto drop;
 	}
-	if (unlikely(client_not_reply(x, rx)))
-		goto drop;
+	if (unlikely(rpcrdma_wire_get32(rx->buf, 3) == RPCRDMA_ERROR) &&
+	    xchar_error(x, rx->buf, rx->len))
+		goto drop; /* it answered one of our transport characteristics messages */
 	xid = rpcrdma_wire_get32(rx->buf, 0);
 	c = &x->calls[xid & (x->ncalls - 1)];
 	if (c->tmo_late && c->tmo_xid == xid) {
@@ -2464,6 +2513,103 @@ complete:
 	return;
 drop:
 	rx_put(x, rx);
+}
+
+/* ------------------------------------------------------------ backward direction */
+
+int rpcrdma_xprt_bc_may_call(const struct rpcrdma_xprt *x)
+{
+	if (x->p.role != RPCRDMA_XPRT_SERVER || x->ncalls == 0)
+		return -EOPNOTSUPP;
+	if (x->state != RPCRDMA_XPRT_ESTABLISHED)
+		return -ENOTCONN;
+	/* no forward call yet: the client has said nothing, not even its version */
+	if (!x->vers_settled)
+		return -ECONNREFUSED;
+	/* version 2: its Backward Request Support (xcharext 3.3) */
+	if (x->vers == RPCRDMA_VERS_2 && x->xchar_on && x->xs.peer_init)
+		return x->xs.peer.brs == RPCRDMA_BKREQSUP_NONE ? -ECONNREFUSED : 0;
+	/* version 1 (and version 2 without the extension): the upper layer knows (2.2.3) */
+	return x->bc_ready ? 0 : -ECONNREFUSED;
+}
+
+int rpcrdma_xprt_bc_set_ready(struct rpcrdma_xprt *x, bool ready)
+{
+	if (x->p.role != RPCRDMA_XPRT_SERVER || x->ncalls == 0)
+		return -EOPNOTSUPP;
+	x->bc_ready = ready;
+	return 0;
+}
+
+/* Take a given slot out of the free list. */
+static void call_take_slot(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt_call **pp = &x->call_free;
+
+	while (*pp != c)
+		pp = &(*pp)->next_free;
+	*pp = c->next_free;
+	x->calls_busy++;
+}
+
+/* A call waits for a reconnect: parked, or not sent yet with RETRANSMIT. */
+static bool call_waits_reconnect(const struct rpcrdma_xprt_call *c)
+{
+	return c->state == CALL_PARKED ||
+	       (c->state == CALL_NEED_CREDIT && (c->flags & RPCRDMA_XPRT_CALL_F_RETRANSMIT));
+}
+
+int rpcrdma_xprt_bc_adopt(struct rpcrdma_xprt *to, struct rpcrdma_xprt *from)
+{
+	uint32_t i;
+	int n = 0;
+
+	if (to == from || to->p.role != RPCRDMA_XPRT_SERVER ||
+	    from->p.role != RPCRDMA_XPRT_SERVER || to->ncalls == 0 || to->ncalls != from->ncalls)
+		return -EINVAL;
+	if (from->state != RPCRDMA_XPRT_CLOSED && from->state != RPCRDMA_XPRT_ERROR)
+		return -EBUSY;
+	for (i = 0; i < from->ncalls; i++)
+		if (call_waits_reconnect(&from->calls[i]) && to->calls[i].state != CALL_FREE)
+			return -EBUSY; /* its XID's slot is taken on the new connection */
+	for (i = 0; i < from->ncalls; i++) {
+		struct rpcrdma_xprt_call *o = &from->calls[i], *c = &to->calls[i];
+		void *buf;
+
+		if (!call_waits_reconnect(o))
+			continue;
+		if (o->queued) {
+			TAILQ_REMOVE(&from->call_wait, o, link);
+			o->queued = false;
+		}
+		call_take_slot(to, c);
+		/* the slot index is the XID's low bits: the same XID goes again (2.3) */
+		buf = c->msg_buf;
+		c->msg_buf = o->msg_buf;
+		o->msg_buf = buf;
+		c->xid = o->xid;
+		c->flags = o->flags;
+		c->status = 0;
+		c->cb = o->cb;
+		c->arg = o->arg;
+		c->timeout = o->timeout;
+		c->enc = o->enc; /* over the buffer that moved with it */
+		c->spec = o->spec;
+		c->rx = NULL;
+		c->nmrs = 0;
+		c->queued = c->send_done = c->lost = c->stalled = c->has_credit = false;
+		c->replied = c->fast = c->tmo_late = false;
+		c->resend = true;
+		c->state = CALL_PARKED;
+		if (o->timed) {
+			tmo_del(from, o);
+			tmo_add(to, c, o->deadline);
+		}
+		call_free_slot(o);
+		call_wait(c);
+		n++;
+	}
+	return n;
 }
 
 /* ------------------------------------------------------------ responder */
@@ -2696,7 +2842,7 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 
 	if (s->fast) {
 		if (s->reply.nddp == 0 &&
-		    s->hlen + (uint64_t)s->reply.len <= x->mconn.send_inline &&
+		    s->hlen + (uint64_t)s->reply.len <= reply_mconn(x)->send_inline &&
 		    inline_stream_is(&s->reply, s->reply_buf)) {
 			/*
 			 * Short, to a call without chunks: no plan, nothing to
@@ -2729,7 +2875,7 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 	a.credit = (uint32_t)grant;
 	a.xdr = &s->reply;
 	a.hdr_buf = s->hdr;
-	ret = rpcrdma_marshal_reply(&x->mconn, &a, rp);
+	ret = rpcrdma_marshal_reply(reply_mconn(x), &a, rp);
 	if (ret && ret != -EMSGSIZE) {
 		/* no usable plan: the reply cannot be sent as the requester asked */
 		x->st.err_chunk++;
@@ -2872,7 +3018,9 @@ static void svc_process(struct rpcrdma_xprt_svc_call *s)
 			 * 1), at the target. Only a batch larger than the spare
 			 * reposts first, so that no reply grants less.
 			 */
-			if ((uint64_t)x->cresp.posted + x->cresp.active - 1 < x->cresp.target)
+			if (x->p.role == RPCRDMA_XPRT_CLIENT)
+				x->cresp.posted = x->cresp.max; /* resp_received() */
+			else if ((uint64_t)x->cresp.posted + x->cresp.active - 1 < x->cresp.target)
 				post_recvs(x);
 			ret = rpcrdma_credit_resp_reply(&x->cresp);
 			if (ret == -EAGAIN) {
@@ -2937,9 +3085,22 @@ static void stage_marker(struct rpcrdma_xprt *x)
 
 static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx);
 
+/*
+ * A responder slot's message consumed a receive: the credit accounting of
+ * its direction. A client's backward grant is fixed, bk_credits: its
+ * receives for backward calls are reserved beyond the forward ones
+ * (RFC 8167 2.2.1), so they count as posted.
+ */
+static void resp_received(struct rpcrdma_xprt *x)
+{
+	if (x->p.role == RPCRDMA_XPRT_CLIENT)
+		x->cresp.posted = x->cresp.max;
+	rpcrdma_credit_resp_received(&x->cresp);
+}
+
 static void server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
-	rpcrdma_credit_resp_received(&x->cresp);
+	resp_received(x);
 	if (rx->len < RPCRDMA_HDR_FIXED_LEN) {
 		/* not even an XID */
 		x->st.err_hdr++;
@@ -3032,8 +3193,16 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	vers = rpcrdma_wire_get32(rx->buf, 1);
 	s->vers = (uint8_t)vers;
 	s->err_vers = (uint8_t)vers; /* errors go in the version of the call */
-	if (unlikely(!x->vers_settled || vers != x->vers) && !server_vers(x, s, vers))
-		goto process;
+	if (unlikely(!x->vers_settled || vers != x->vers)) {
+		if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+			/* a backward call in another version than the connection's */
+			x->st.err_vers++;
+			s->state = SVC_DONE;
+			goto process;
+		}
+		if (!server_vers(x, s, vers))
+			goto process;
+	}
 	s->hlen = (uint8_t)short_hdr_len(rx->buf, rx->len, vers, RPCRDMA_CALL);
 	s->fast = s->hlen != 0 && (x->p.max_call == 0 || rx->len - s->hlen <= x->p.max_call);
 	if (s->fast) {
@@ -3062,18 +3231,9 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 			goto process;
 		}
 		break;
-	case RPCRDMA_OPTIONAL: {
-		/* transport characteristics, or RDMA2_ERR_INVAL_OPTION (v2 draft 4.2) */
-		uint32_t code = xprt_optional(x, h);
-
-		if (code == 0) {
-			s->state = SVC_DONE;
-		} else {
-			x->st.err_option += code == RPCRDMA2_ERR_INVAL_OPTION;
-			svc_error(s, code);
-		}
+	case RPCRDMA_OPTIONAL: /* taken by ctrl_recv(), never here */
+		s->state = SVC_DONE;
 		goto process;
-	}
 	case RPCRDMA_DONE:
 		/* no longer sent (rfc5666bis 5.6.2): ignored, its receive reposted */
 		x->st.done_ignored++;
@@ -3102,6 +3262,122 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	s->state = SVC_RECEIVED;
 process:
 	svc_process(s);
+}
+
+/* ------------------------------------------------------------ receive dispatch */
+
+/* Where a received message goes. */
+enum rx_kind {
+	RX_CALL,  /* a call: a responder slot (server: forward; client: backward) */
+	RX_REPLY, /* a reply (or RDMA_ERROR) to one of our calls: a requester slot */
+	RX_CTRL,  /* RDMA2_OPTIONAL: transport characteristics */
+};
+
+/* Is xid one of our requester slots' calls out now? */
+static bool xid_is_ours(const struct rpcrdma_xprt *x, uint32_t xid)
+{
+	const struct rpcrdma_xprt_call *c;
+
+	if (x->ncalls == 0)
+		return false;
+	c = &x->calls[xid & (x->ncalls - 1)];
+	return c->xid == xid && c->state == CALL_SENT;
+}
+
+/*
+ * A message's direction (RFC 8167 1.3; v2 draft 3.2): version 2 says it in
+ * rdma_direction; in version 1 it is the RPC msg_type, which a backward
+ * message, always Short (2.5, 2.6), has right after its 28-byte header.
+ * An RDMA_ERROR answers a call of ours when its XID is one. Anything else
+ * goes the way of the role: a client's replies, a server's calls (their
+ * paths count and answer what is malformed).
+ */
+static enum rx_kind rx_classify(const struct rpcrdma_xprt *x, const struct xprt_rx *rx)
+{
+	bool cli = x->p.role == RPCRDMA_XPRT_CLIENT;
+	enum rx_kind other = cli ? RX_CALL : RX_REPLY;
+	const void *b = rx->buf;
+	uint32_t vers, proc;
+
+	if (rx->len < RPCRDMA_HDR_FIXED_LEN)
+		return cli ? RX_REPLY : RX_CALL;
+	vers = rpcrdma_wire_get32(b, 1);
+	proc = rpcrdma_wire_get32(b, 3);
+	if (vers == RPCRDMA_VERS_2 && proc == RPCRDMA_OPTIONAL)
+		return RX_CTRL;
+	if (vers == RPCRDMA_VERS_2 && (proc == RPCRDMA_MSG || proc == RPCRDMA_NOMSG) &&
+	    rx->len >= 20 && rpcrdma_wire_get32(b, 4) == (cli ? RPCRDMA_CALL : RPCRDMA_REPLY))
+		return other;
+	if (vers == RPCRDMA_VERS_1 && rx->len >= XPRT_SHORT_HDR + 8 &&
+	    short_hdr_len(b, rx->len, RPCRDMA_VERS_1, 0) != 0 &&
+	    rpcrdma_wire_get32(b, 8) == (cli ? RPCRDMA_CALL : RPCRDMA_REPLY))
+		return other;
+	if (!cli && proc == RPCRDMA_ERROR && xid_is_ours(x, rpcrdma_wire_get32(b, 0)))
+		return RX_REPLY;
+	return cli ? RX_REPLY : RX_CALL;
+}
+
+/* Server: a receive consumed by a message that is not a forward call. */
+static void srv_consumed(struct rpcrdma_xprt *x)
+{
+	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+		rpcrdma_credit_resp_received(&x->cresp);
+		rpcrdma_credit_resp_drop(&x->cresp);
+	}
+}
+
+/* An RDMA2_OPTIONAL, either role: applied, or answered RDMA2_ERROR. */
+static void ctrl_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
+{
+	struct rpcrdma_hdr_storage hs;
+	struct rpcrdma_hdr *h = rpcrdma_hdr_storage_init(&hs);
+	uint32_t code;
+
+	if (x->vers_settled && x->vers != RPCRDMA_VERS_2) {
+		/* a version 1 connection: the other version, as any message would be */
+		x->st.err_vers++;
+		return;
+	}
+	if (rpcrdma_hdr_decode(h, rx->buf, rx->len) < 0) {
+		x->st.options_recv++;
+		x->st.err_hdr++;
+		code = RPCRDMA2_ERR_BAD_HEADER;
+	} else {
+		code = xprt_optional(x, h);
+	}
+	if (code)
+		ctrl_send_error(x, rpcrdma_wire_get32(rx->buf, 0), code);
+}
+
+static void recv_dispatch(struct rpcrdma_xprt *x, struct xprt_rx *rx)
+{
+	switch (rx_classify(x, rx)) {
+	case RX_REPLY:
+		if (x->calls == NULL) {
+			/* a server without backward calls: a reply to nothing */
+			srv_consumed(x);
+			x->st.bad_direction++;
+			rx_put(x, rx);
+			return;
+		}
+		srv_consumed(x);
+		client_recv(x, rx);
+		return;
+	case RX_CALL:
+		if (x->svcs == NULL) {
+			/* a client without backward service: a call it cannot take */
+			x->st.bad_direction++;
+			rx_put(x, rx);
+			return;
+		}
+		server_recv(x, rx);
+		return;
+	case RX_CTRL:
+		srv_consumed(x);
+		ctrl_recv(x, rx);
+		rx_put(x, rx);
+		return;
+	}
 }
 
 /* ------------------------------------------------------------ completions */
@@ -3222,10 +3498,7 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 		rx->len = wc->byte_len;
 		rx->inv = (wc->flags & RPCRDMA_PMD_WC_WITH_INV) != 0;
 		rx->inv_rkey = wc->invalidated_rkey;
-		if (x->p.role == RPCRDMA_XPRT_CLIENT)
-			client_recv(x, rx);
-		else
-			server_recv(x, rx);
+		recv_dispatch(x, rx);
 		return;
 	}
 	sq_retire(x, t, ok);
@@ -3321,7 +3594,7 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 			x->qp = NULL;
 			x->nstage = 0;
 			x->reads_out = 0;
-			if (x->p.role == RPCRDMA_XPRT_SERVER)
+			if (x->svcs != NULL)
 				rpcrdma_credit_resp_init(&x->cresp, x->cresp.target, x->cresp.max);
 			x->state = RPCRDMA_XPRT_CLOSED;
 			break;
@@ -3329,7 +3602,7 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 		if (x->state != prev)
 			n++;
 	} while (x->state != prev);
-	if (n && x->p.role == RPCRDMA_XPRT_CLIENT)
+	if (n && x->calls != NULL)
 		call_run_waiters(x);
 	return n;
 }
@@ -3356,17 +3629,15 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 			handle_wc(x, &wc[i]);
 		x->work += n;
 	}
-	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
-		if (x->tmo_next != UINT64_MAX)
-			call_timeouts(x);
-		if (!TAILQ_EMPTY(&x->call_wait))
-			call_run_waiters(x);
-	} else {
-		if (x->backlog != NULL)
-			server_run_backlog(x);
-		if (!TAILQ_EMPTY(&x->svc_wait))
-			svc_run_waiters(x);
-	}
+	/* requester slots (a server's: backward calls), responder slots (a client's) */
+	if (x->tmo_next != UINT64_MAX)
+		call_timeouts(x);
+	if (!TAILQ_EMPTY(&x->call_wait))
+		call_run_waiters(x);
+	if (x->backlog != NULL)
+		server_run_backlog(x);
+	if (!TAILQ_EMPTY(&x->svc_wait))
+		svc_run_waiters(x);
 	if (unlikely(x->xs.rbsiz_target != 0) && x->xchar_on)
 		xchar_raise_check(x);
 	/* the replies and calls go first: reposting is off the round trip */
@@ -3381,8 +3652,10 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		 * The requester reposts in batches of XPRT_RECV_SPARE, off the
 		 * round trip of a lone call; a call about to be sent tops up
 		 * first when its reply would find no receive (call_process).
+		 * With backward calls, at once: theirs are reserved.
 		 */
-		if ((n && x->rx_posted + XPRT_RECV_SPARE <= x->rq_depth) || x->recv_short ||
+		if ((n && (x->svcs != NULL || x->rx_posted + XPRT_RECV_SPARE <= x->rq_depth)) ||
+		    x->recv_short ||
 		    x->state != RPCRDMA_XPRT_ESTABLISHED)
 			x->work += (int)post_recvs(x);
 	} else if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED) {

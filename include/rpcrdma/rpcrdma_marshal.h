@@ -100,6 +100,12 @@ enum rpcrdma_marshal_form {
  * chunk is used only when the reply does not fit inline (RFC 8166 3.5.3).
  */
 #define RPCRDMA_MARSHAL_F_REPLY_CHUNK_ALWAYS (1u << 3)
+/**
+ * Backward direction in version 2 to a peer whose Backward Request
+ * Support is BKREQSUP_INLINE (xcharext 3.3): no chunks, as version 1
+ * backward messages always. Without backward it means nothing.
+ */
+#define RPCRDMA_MARSHAL_F_INLINE_ONLY (1u << 4)
 
 /**
  * What marshaling needs from a connection. Initialise with

@@ -303,7 +303,14 @@ struct rpcrdma_xprt_params {
 	 * own, kept across its reconnects.
 	 */
 	struct rpcrdma_vers_peers *vers_peers;
-	bool backward;			   /**< backward direction (RFC 8167): not yet */
+	/**
+	 * Backward-direction RPC (RFC 8167; rpcrdma_xprt.h "Backward
+	 * direction"). Client: the backward credits it grants, the backward
+	 * calls it takes at once (receives posted for them beyond the forward
+	 * ones); needs recv_call. Server: the most backward calls outstanding
+	 * (its call slots, the rdma_credit it asks for). 0 (default): none.
+	 */
+	uint32_t bk_credits;
 	struct rpcrdma_pmd_dev *dev;	   /**< the device */
 	struct rpcrdma_pmd_pd *pd;	   /**< the PD the pools are registered with */
 	struct rpcrdma_mempool_set *pools; /**< inline pool and chunk pools */
@@ -454,7 +461,14 @@ struct rpcrdma_xprt_info {
 	 */
 	uint32_t vers;
 	bool vers_settled; /**< the version is settled for this connection */
+	/** Backward direction: bk_credits is not 0. */
 	bool backward;
+	/** Server: the client's backward grant in force; client: the grant it gives. */
+	uint32_t bk_grant;
+	/** Server: backward calls outstanding; client: backward calls being answered. */
+	uint32_t bk_outstanding;
+	/** Server: a backward call may be sent now (rpcrdma_xprt_bc_may_call() is 0). */
+	bool bk_ready;
 	uint32_t send_inline; /**< most bytes we Send */
 	uint32_t recv_inline; /**< most bytes we receive */
 	bool peer_remote_inv; /**< the peer accepts Send With Invalidate */
@@ -516,6 +530,7 @@ struct rpcrdma_xprt_stats {
 	uint64_t xchar_recv;	 /**< ... received and applied */
 	uint64_t xchar_errors; /**< ... malformed or breaking a rule (RDMA2_ERR_BAD_HEADER sent) */
 	uint64_t ctrl_drops;   /**< control messages not sent: no control slot or queue room */
+	uint64_t bc_refused;   /**< server: backward calls failed locally, the client not ready */
 };
 
 /** Copy the counters. */
@@ -565,6 +580,68 @@ int rpcrdma_xprt_xchar_request(struct rpcrdma_xprt *xprt, const struct rpcrdma_x
  */
 int rpcrdma_xprt_xchar_set(struct rpcrdma_xprt *xprt, uint32_t id, uint32_t value);
 
+/* ------------------------------------------------ backward direction */
+
+/*
+ * Backward direction (RFC 8167; v2 draft 3.2; xcharext 3.3). A server
+ * created with params.bk_credits makes backward calls with the requester
+ * API below (rpcrdma_xprt_call_alloc() ... on the server's connection):
+ * XIDs of their own space, backward credits apart from forward ones (one
+ * until the client's first backward reply, never zero), and only to a
+ * client that said it is ready: in version 1 the server's upper layer
+ * says so (rpcrdma_xprt_bc_set_ready(), as NFSv4.1's CREATE_SESSION
+ * does), in version 2 the client's Backward Request Support; otherwise
+ * the call fails at once with -ECONNREFUSED and is never sent. Version 1
+ * backward calls and replies are Short only (empty chunk lists), as in
+ * version 2 to a client whose support is BKREQSUP_INLINE; with
+ * BKREQSUP_GENL they use chunks as forward ones.
+ *
+ * A client created with params.bk_credits posts that many receives
+ * beyond the forward ones (again after every reconnect), grants that
+ * many backward credits, says BKREQSUP_GENL in version 2, and hands
+ * backward calls to params.recv_call with the responder API below (the
+ * RPC dispatch glue of rpcrdma_xprt_svc.h serves registered programs).
+ *
+ * Backward calls submitted with RPCRDMA_XPRT_CALL_F_RETRANSMIT that were
+ * out when the connection was lost wait; when the client connects again,
+ * rpcrdma_xprt_bc_adopt() moves them to the new connection, where they
+ * are sent again, with their XIDs, once the client is ready.
+ */
+
+/**
+ * Server: may a backward call be sent now?
+ *
+ * @return
+ *   0; -EOPNOTSUPP: not a server with bk_credits; -ENOTCONN: not
+ *   established; -ECONNREFUSED: the client has not said it is ready
+ *   (no forward call yet; version 1: rpcrdma_xprt_bc_set_ready() not
+ *   called; version 2: its Backward Request Support is BKREQSUP_NONE).
+ */
+int rpcrdma_xprt_bc_may_call(const struct rpcrdma_xprt *xprt);
+
+/**
+ * Server: the upper layer learnt that the client is ready for backward
+ * calls (or no longer is). Version 1, and version 2 without the
+ * transport characteristics extension.
+ *
+ * @return
+ *   0, or -EOPNOTSUPP: not a server with bk_credits.
+ */
+int rpcrdma_xprt_bc_set_ready(struct rpcrdma_xprt *xprt, bool ready);
+
+/**
+ * Server: move the backward calls waiting for a reconnect (sent with
+ * RPCRDMA_XPRT_CALL_F_RETRANSMIT when the connection was lost, or not yet
+ * sent) from a closed connection to the client's new one. They keep their
+ * XIDs, callbacks and timeouts, and go once the client is ready.
+ *
+ * @return
+ *   The number of calls moved; -EINVAL: not two servers with the same
+ *   bk_credits; -EBUSY: from is not CLOSED or ERROR, or a call's slot is
+ *   taken on to (nothing moved).
+ */
+int rpcrdma_xprt_bc_adopt(struct rpcrdma_xprt *to, struct rpcrdma_xprt *from);
+
 /* ------------------------------------------------ requester */
 
 /** Call flags. */
@@ -572,7 +649,8 @@ int rpcrdma_xprt_xchar_set(struct rpcrdma_xprt *xprt, uint32_t id, uint32_t valu
 #define RPCRDMA_XPRT_CALL_F_RETRANSMIT (1u << 0)
 
 /**
- * Take a free call slot with a fresh XID and an inline send buffer, its
+ * Take a free call slot (a client's, or a server's for a backward call)
+ * with a fresh XID and an inline send buffer, its
  * encoding stream empty and its reply spec empty (max_len, nddp and
  * long_buf zero; ddp[] entries beyond nddp are not cleared). The slot
  * freed last is taken first, so that its lines are still in cache. The

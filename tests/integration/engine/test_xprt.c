@@ -1845,6 +1845,9 @@ static void test_errors_requester(void)
 		stats(&e.cli, &s0);
 		for (unsigned int k = 0; k < 7; k++)
 			put32(sb, k, w[k]);
+		/* an RPC reply header after it: xid, REPLY (a CALL would be a backward call) */
+		put32(sb, 7, w[0]);
+		put32(sb, 8, 1);
 		memset(&sw, 0, sizeof(sw));
 		sw.wr_id = 2;
 		sw.sg_list = &ss;
@@ -1907,11 +1910,11 @@ static void test_errors_requester(void)
 		stats(&e.cli, &s1);
 		CHECK(s1.unmatched == s0.unmatched + 2, "unmatched replies counted: %lu",
 		      (unsigned long)(s1.unmatched - s0.unmatched));
-		CHECK(s1.bad_direction == s0.bad_direction + 1 &&
-			      s1.options_recv == s0.options_recv + 1,
-		      "a v2 backward call and an RDMA2_OPTIONAL dropped and counted: %lu %lu",
+		CHECK(s1.bad_direction == s0.bad_direction + 1 && s1.err_vers == s0.err_vers + 1,
+		      "a v2 backward call (no backward service) and an RDMA2_OPTIONAL on a "
+		      "version 1 connection dropped and counted: %lu %lu",
 		      (unsigned long)(s1.bad_direction - s0.bad_direction),
-		      (unsigned long)(s1.options_recv - s0.options_recv));
+		      (unsigned long)(s1.err_vers - s0.err_vers));
 		CHECK(rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_ESTABLISHED,
 		      "still established");
 		rpcrdma_mempool_put(ip, sb);
