@@ -2142,7 +2142,8 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				/* a backward call: only to a client that said it is ready */
 				ret = rpcrdma_xprt_bc_may_call(x);
 				if (ret == -ECONNREFUSED && c->resend) {
-					call_wait(c); /* adopted from a lost connection: until ready */
+					call_wait(
+						c); /* adopted from a lost connection: until ready */
 					break;
 				}
 				if (ret) {
@@ -3655,8 +3656,7 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		 * With backward calls, at once: theirs are reserved.
 		 */
 		if ((n && (x->svcs != NULL || x->rx_posted + XPRT_RECV_SPARE <= x->rq_depth)) ||
-		    x->recv_short ||
-		    x->state != RPCRDMA_XPRT_ESTABLISHED)
+		    x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED)
 			x->work += (int)post_recvs(x);
 	} else if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED) {
 		x->work += (int)post_recvs(x);

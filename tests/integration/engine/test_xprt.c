@@ -6,6 +6,7 @@
  *   test_xprt v2forms       forms and credits again, both ends in version 2
  *   test_xprt v2            version negotiation, version 2 errors
  *   test_xprt xchar         transport characteristics (xcharext) through the engine
+ *   test_xprt backward      backward-direction calls (RFC 8167) in versions 1 and 2
  *   test_xprt xproc                             the server in a second process
  *
  * In-process, one thread polls the two connections (and the two devices'
@@ -130,6 +131,7 @@ static void side_close(struct side *s)
 /* ---------------- the server's program ---------------- */
 
 struct srv_ctx {
+	struct rpcrdma_mempool_set *pools; /* of DDP results; NULL: srv_pools */
 	uint32_t calls, bad, async_n;
 	struct rpcrdma_xprt_svc_call *async[64];
 	uint32_t last_xid;
@@ -151,7 +153,10 @@ static struct res_bufs resv[128];
 static void srv_reply_done(void *ctx, struct rpcrdma_xprt_svc_call *call, int status)
 {
 	struct res_bufs *r = rpcrdma_xprt_svc_call_priv(call);
+	struct srv_ctx *c = ctx;
 
+	if (c != NULL && c->active > 0)
+		c->active--;
 	if (r == NULL)
 		return;
 	for (uint32_t i = 0; i < r->n; i++)
@@ -162,8 +167,8 @@ static void srv_reply_done(void *ctx, struct rpcrdma_xprt_svc_call *call, int st
 
 static struct rpcrdma_mempool_set *srv_pools;
 
-/* Decode and check the test call, then encode its reply. */
-static int srv_answer(struct rpcrdma_xprt_svc_call *call)
+/* Decode and check the test call, then encode its reply (results from @pools). */
+static int srv_answer_from(struct rpcrdma_xprt_svc_call *call, struct rpcrdma_mempool_set *pools)
 {
 	const struct rpcrdma_rpc_msg *m = rpcrdma_xprt_svc_call_msg(call);
 	struct rpcrdma_xdr_dec *d = rpcrdma_xprt_svc_call_args(call);
@@ -222,7 +227,7 @@ static int srv_answer(struct rpcrdma_xprt_svc_call *call)
 	rb->n = 0;
 	rpcrdma_xprt_svc_call_set_priv(call, rb);
 	for (i = 0; i < r; i++) {
-		struct rpcrdma_mempool *pool = rpcrdma_mempool_set_chunk_pool(srv_pools, lens[i]);
+		struct rpcrdma_mempool *pool = rpcrdma_mempool_set_chunk_pool(pools, lens[i]);
 		struct rpcrdma_xdr_region reg;
 		void *b = pool ? rpcrdma_mempool_get(pool) : NULL;
 
@@ -238,6 +243,15 @@ static int srv_answer(struct rpcrdma_xprt_svc_call *call)
 	return (int)mode;
 }
 
+static int srv_answer(struct rpcrdma_xprt_svc_call *call)
+{
+	return srv_answer_from(call, srv_pools);
+}
+
+/*
+ * The test program's service: the server's, and a client's backward
+ * service (ctx: its struct srv_ctx, whose pools give DDP results).
+ */
 static void srv_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 {
 	struct srv_ctx *c = ctx;
@@ -245,11 +259,14 @@ static void srv_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 
 	c->calls++;
 	c->last_xid = rpcrdma_xprt_svc_call_msg(call)->xid;
+	c->active++;
+	if (c->active > c->max_active)
+		c->max_active = c->active;
 	if (c->no_reply) {
 		c->async[c->async_n++ % 64] = call;
 		return;
 	}
-	mode = srv_answer(call);
+	mode = srv_answer_from(call, c->pools ? c->pools : srv_pools);
 	if (mode < 0) {
 		c->bad++;
 		rpcrdma_xprt_svc_call_drop(call);
@@ -507,7 +524,7 @@ static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 static uint32_t seed_next = 1;
 
 /* Build and submit a test call. */
-static int tcall_submit(struct env *e, struct tcall *t)
+static int tcall_submit_on(struct side *sd, struct tcall *t)
 {
 	struct rpcrdma_xprt_call *c;
 	struct rpcrdma_xdr_reply_spec *spec;
@@ -519,7 +536,7 @@ static int tcall_submit(struct env *e, struct tcall *t)
 	t->done = t->ok = false;
 	t->status = 1;
 	t->nbufs = 0;
-	ret = rpcrdma_xprt_call_alloc(e->cli.xprt, &c);
+	ret = rpcrdma_xprt_call_alloc(sd->xprt, &c);
 	if (ret)
 		return ret;
 	t->call = c;
@@ -542,7 +559,7 @@ static int tcall_submit(struct env *e, struct tcall *t)
 			CHECK(rpcrdma_xdr_put_u32(x, t->seed + i) == 0, "word %u", i);
 		rpcrdma_xdr_put_u32(x, t->nitems);
 		for (i = 0; i < t->nitems; i++) {
-			uint8_t *b = chunk_buf(&e->cli, t, t->item_len[i]);
+			uint8_t *b = chunk_buf(sd, t, t->item_len[i]);
 			struct rpcrdma_mempool *pool = t->bpools[t->nbufs - 1];
 			struct rpcrdma_xdr_region reg;
 
@@ -559,7 +576,7 @@ static int tcall_submit(struct env *e, struct tcall *t)
 		for (i = 0; i < t->nres; i++) {
 			spec->max_len += 4 + ((t->res_len[i] + 3) & ~3u);
 			if (t->res_chunks) {
-				uint8_t *b = chunk_buf(&e->cli, t, t->res_len[i]);
+				uint8_t *b = chunk_buf(sd, t, t->res_len[i]);
 				struct rpcrdma_mempool *pool = t->bpools[t->nbufs - 1];
 
 				memset(b, 0, t->res_len[i]);
@@ -571,7 +588,7 @@ static int tcall_submit(struct env *e, struct tcall *t)
 		if (t->res_chunks)
 			spec->nddp = (uint16_t)t->nres;
 		if (spec->max_len > 2048) {
-			uint8_t *b = chunk_buf(&e->cli, t, spec->max_len);
+			uint8_t *b = chunk_buf(sd, t, spec->max_len);
 			struct rpcrdma_mempool *pool = t->bpools[t->nbufs - 1];
 
 			spec->long_buf =
@@ -581,6 +598,12 @@ static int tcall_submit(struct env *e, struct tcall *t)
 	if (t->tmo_us)
 		CHECK(rpcrdma_xprt_call_set_timeout(c, t->tmo_us) == 0, "set_timeout");
 	return rpcrdma_xprt_call_submit(c, t->flags, tcall_cb, t);
+}
+
+/* A forward call from the client. */
+static int tcall_submit(struct env *e, struct tcall *t)
+{
+	return tcall_submit_on(&e->cli, t);
 }
 
 static bool tcall_done(struct env *e, void *arg)
@@ -2621,6 +2644,354 @@ static void test_xchar_errors(void)
 	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
 }
 
+/* ------------------------------------------------------------ backward direction */
+
+/* The client's backward service: the test program, results from the client's pools. */
+static struct srv_ctx bctx;
+
+/*
+ * A client taking @bk backward calls, a server making up to @sbk; both
+ * receive at most @recv_inline bytes inline (0: their buffers).
+ */
+static bool bk_open_inline(struct env *e, uint32_t bk, uint32_t sbk, uint32_t recv_inline)
+{
+	if (!env_open(e, NULL, NULL))
+		return false;
+	e->cli.params.recv_inline = recv_inline;
+	e->srv.params.recv_inline = recv_inline;
+	memset(&bctx, 0, sizeof(bctx));
+	bctx.pools = e->cli.pools;
+	e->cli.params.bk_credits = bk;
+	if (bk) {
+		e->cli.params.recv_call = srv_recv_call;
+		e->cli.params.reply_done = srv_reply_done;
+		e->cli.params.ctx = &bctx;
+	}
+	e->srv.params.bk_credits = sbk;
+	return env_connect(e);
+}
+
+static bool bk_open(struct env *e, uint32_t bk, uint32_t sbk)
+{
+	return bk_open_inline(e, bk, sbk, 0);
+}
+
+/* One backward call, start to end. */
+static bool run_bcall(struct env *e, struct tcall *t)
+{
+	int ret = tcall_submit_on(&e->srv, t);
+
+	if (ret) {
+		t->status = ret;
+		return false;
+	}
+	if (!pump_until(e, tcall_done, t)) {
+		CHECK(0, "backward call completes");
+		return false;
+	}
+	return true;
+}
+
+struct bk_load {
+	struct tcall fwd[16], bwd[8];
+	uint32_t nfwd, nbwd; /* in flight at once */
+	uint32_t fsent, bsent, fdone, bdone, fok, bok, want_f, want_b;
+};
+
+/* Forward and backward calls in flight together, each window full. */
+static bool bk_load_step(struct env *e, void *arg)
+{
+	struct bk_load *l = arg;
+	uint32_t i;
+
+	for (i = 0; i < l->nfwd; i++) {
+		struct tcall *t = &l->fwd[i];
+
+		if (t->call != NULL)
+			continue;
+		if (t->done) {
+			l->fdone++;
+			l->fok += t->status == 0 && t->ok;
+			t->done = false;
+		}
+		if (l->fsent < l->want_f) {
+			memset(t, 0, sizeof(*t));
+			t->proc = PROC_TEST;
+			t->words = 3;
+			t->rwords = 2;
+			if (tcall_submit_on(&e->cli, t) == 0)
+				l->fsent++;
+		}
+	}
+	for (i = 0; i < l->nbwd; i++) {
+		struct tcall *t = &l->bwd[i];
+
+		if (t->call != NULL)
+			continue;
+		if (t->done) {
+			l->bdone++;
+			l->bok += t->status == 0 && t->ok;
+			t->done = false;
+		}
+		if (l->bsent < l->want_b) {
+			memset(t, 0, sizeof(*t));
+			t->proc = PROC_TEST;
+			t->words = 5;
+			t->rwords = 4;
+			if (tcall_submit_on(&e->srv, t) == 0)
+				l->bsent++;
+		}
+	}
+	return l->fdone == l->want_f && l->bdone == l->want_b;
+}
+
+static void bk_load_run(struct env *e, const char *what, uint32_t bk)
+{
+	static struct bk_load l;
+	struct rpcrdma_xprt_stats ss;
+
+	memset(&l, 0, sizeof(l));
+	l.nfwd = 16;
+	l.nbwd = 8; /* more than the client grants: the server's window holds them */
+	l.want_f = 2000;
+	l.want_b = 500;
+	bctx.max_active = 0;
+	CHECK(pump_until(e, bk_load_step, &l), "%s: load completes: %u/%u forward, %u/%u backward",
+	      what, l.fdone, l.want_f, l.bdone, l.want_b);
+	CHECK(l.fok == l.want_f && l.bok == l.want_b, "%s: every reply checked: %u %u", what, l.fok,
+	      l.bok);
+	stats(&e->srv, &ss);
+	CHECK(ss.max_outstanding <= bk && bctx.max_active <= bk,
+	      "%s: at most %u backward calls out (%lu at the server, %u at the client)", what, bk,
+	      (unsigned long)ss.max_outstanding, bctx.max_active);
+	CHECK(sctx.max_active <= 32, "%s: forward window kept: %u", what, sctx.max_active);
+}
+
+static void test_backward_v1(void)
+{
+	struct rpcrdma_xprt_stats cs, ss;
+	struct rpcrdma_xprt_info si, ci;
+	struct tcall t;
+	struct env e;
+
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+	if (!bk_open(&e, 4, 8)) {
+		env_close(&e);
+		return;
+	}
+	/* refused locally before the client said anything, and before it is ready */
+	memset(&t, 0, sizeof(t));
+	CHECK(tcall_submit_on(&e.srv, &t) == 0 && t.done && t.status == -ECONNREFUSED,
+	      "before any forward call: -ECONNREFUSED at once: %d", t.status);
+	memset(&t, 0, sizeof(t));
+	CHECK(run_call(&e, &t) && t.status == 0, "a forward call");
+	memset(&t, 0, sizeof(t));
+	CHECK(tcall_submit_on(&e.srv, &t) == 0 && t.done && t.status == -ECONNREFUSED,
+	      "version 1, not said ready: -ECONNREFUSED: %d", t.status);
+	stats(&e.srv, &ss);
+	stats(&e.cli, &cs);
+	CHECK(ss.bc_refused == 2 && ss.calls == 0 && cs.calls_recv == 0,
+	      "refused twice, nothing sent: %lu %lu", (unsigned long)ss.bc_refused,
+	      (unsigned long)ss.calls);
+	rpcrdma_xprt_info(e.srv.xprt, &si);
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	CHECK(si.backward && !si.bk_ready && si.bk_grant == 1 && ci.backward && ci.bk_grant == 4,
+	      "backward state: server ready %d grant %u, client grant %u", si.bk_ready, si.bk_grant,
+	      ci.bk_grant);
+
+	CHECK(rpcrdma_xprt_bc_set_ready(e.srv.xprt, true) == 0, "set ready");
+	memset(&t, 0, sizeof(t));
+	CHECK(run_bcall(&e, &t) && t.status == 0 && t.ok, "backward NULL: %d", t.status);
+	memset(&t, 0, sizeof(t));
+	t.proc = PROC_TEST;
+	t.words = 20;
+	t.nitems = 1;
+	t.item_len[0] = 333;
+	t.rwords = 7;
+	CHECK(run_bcall(&e, &t) && t.status == 0 && t.ok,
+	      "backward call with a DDP item, inline: %d", t.status);
+	rpcrdma_xprt_info(e.srv.xprt, &si);
+	CHECK(si.bk_ready && si.bk_grant == 4, "the client's backward grant: %u", si.bk_grant);
+	/* version 1: inline only (RFC 8167 2.5): a 40 KB item cannot go */
+	memset(&t, 0, sizeof(t));
+	t.proc = PROC_TEST;
+	t.nitems = 1;
+	t.item_len[0] = 40000;
+	CHECK(run_bcall(&e, &t) && t.status == -EMSGSIZE,
+	      "version 1 backward call needing a chunk: -EMSGSIZE: %d", t.status);
+	stats(&e.srv, &ss);
+	stats(&e.cli, &cs);
+	CHECK(ss.chunked_msgs == 0 && ss.long_msgs == 0 && cs.chunked_msgs == 0 &&
+		      cs.long_msgs == 0 && cs.calls_recv == 2 && cs.replies == 1 + 2,
+	      "backward messages all Short: server %lu/%lu, client calls %lu replies %lu",
+	      (unsigned long)ss.chunked_msgs, (unsigned long)ss.long_msgs,
+	      (unsigned long)cs.calls_recv, (unsigned long)cs.replies);
+	bk_load_run(&e, "version 1", 4);
+	env_close(&e);
+
+	/* a client without backward service: said ready by a careless upper layer */
+	if (bk_open(&e, 0, 8)) {
+		memset(&t, 0, sizeof(t));
+		CHECK(run_call(&e, &t) && t.status == 0, "a forward call");
+		rpcrdma_xprt_bc_set_ready(e.srv.xprt, true);
+		memset(&t, 0, sizeof(t));
+		t.tmo_us = 200000;
+		CHECK(run_bcall(&e, &t) && t.status == -ETIMEDOUT, "unanswered, times out: %d",
+		      t.status);
+		stats(&e.cli, &cs);
+		CHECK(cs.bad_direction == 1, "the client dropped and counted it: %lu",
+		      (unsigned long)cs.bad_direction);
+	}
+	env_close(&e);
+}
+
+static void test_backward_v2(void)
+{
+	struct rpcrdma_xprt_stats cs, ss;
+	struct rpcrdma_xprt_xchar sx;
+	struct tcall t;
+	struct env e;
+
+	/*
+	 * version 2: the client's BKREQSUP_GENL says ready; chunks both ways
+	 * (2 KiB receive buffers, so that 3.6 KB goes as a Long Call or Reply)
+	 */
+	set_vers(RPCRDMA_VERS_2, RPCRDMA_VERS_2, RPCRDMA_VERS_2);
+	if (!bk_open_inline(&e, 4, 8, 2048)) {
+		env_close(&e);
+		return;
+	}
+	memset(&t, 0, sizeof(t));
+	CHECK(run_call(&e, &t) && t.status == 0, "the forward probe");
+	rpcrdma_xprt_xchar_info(e.srv.xprt, &sx);
+	CHECK(sx.peer.brs == RPCRDMA_BKREQSUP_GENL && rpcrdma_xprt_bc_may_call(e.srv.xprt) == 0,
+	      "the client's BRS GENL: ready without set_ready");
+	{
+		const struct tcall cases[] = {
+			{ .proc = PROC_TEST, .words = 3, .nitems = 2, .item_len = { 40000, 7001 } },
+			{ .proc = PROC_TEST,
+			  .words = 2,
+			  .nres = 2,
+			  .res_len = { 8191, 3 },
+			  .res_chunks = true,
+			  .rwords = 2 },
+			{ .proc = PROC_TEST, .words = 900, .rwords = 900 },
+		};
+		const char *names[] = { "read chunks", "write chunks", "long call, long reply" };
+
+		for (unsigned int i = 0; i < 3; i++) {
+			t = cases[i];
+			CHECK(run_bcall(&e, &t) && t.status == 0 && t.ok,
+			      "version 2 backward call with %s: %d", names[i], t.status);
+		}
+	}
+	stats(&e.srv, &ss);
+	stats(&e.cli, &cs);
+	CHECK(ss.chunked_msgs >= 1 && ss.long_msgs == 1 && ss.long_replies == 1 &&
+		      cs.read_bytes >= 40000 + 7001 + 900 * 4 &&
+		      cs.write_bytes >= 8191 + 3 + 900 * 4,
+	      "the chunks moved: server chunked %lu long %lu, client read %lu write %lu",
+	      (unsigned long)ss.chunked_msgs, (unsigned long)ss.long_msgs,
+	      (unsigned long)cs.read_bytes, (unsigned long)cs.write_bytes);
+	bk_load_run(&e, "version 2", 4);
+	env_close(&e);
+
+	/* a version 2 client without backward service: BKREQSUP_NONE, refused locally */
+	if (bk_open(&e, 0, 8)) {
+		memset(&t, 0, sizeof(t));
+		CHECK(run_call(&e, &t) && t.status == 0, "the forward probe");
+		rpcrdma_xprt_bc_set_ready(e.srv.xprt, true); /* BRS rules in version 2 */
+		memset(&t, 0, sizeof(t));
+		CHECK(tcall_submit_on(&e.srv, &t) == 0 && t.done && t.status == -ECONNREFUSED,
+		      "BKREQSUP_NONE: -ECONNREFUSED: %d", t.status);
+		stats(&e.cli, &cs);
+		CHECK(cs.calls_recv == 0 && cs.bad_direction == 0, "never sent");
+	}
+	env_close(&e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+}
+
+static bool bctx_has(struct env *e, void *arg)
+{
+	return bctx.async_n >= *(uint32_t *)arg;
+}
+
+static bool bcalls_done(struct env *e, void *arg)
+{
+	struct tcall *t = arg;
+
+	return t[0].done && t[1].done && t[2].done;
+}
+
+/* Backward calls out when the connection is lost: sent again after the reconnect. */
+static void test_backward_loss(void)
+{
+	struct rpcrdma_xprt *old;
+	struct tcall t[3];
+	uint32_t xids[3], three = 3, i;
+	struct env e;
+
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+	if (!bk_open(&e, 4, 8)) {
+		env_close(&e);
+		return;
+	}
+	memset(t, 0, sizeof(t));
+	CHECK(run_call(&e, &t[0]) && t[0].status == 0, "a forward call");
+	rpcrdma_xprt_bc_set_ready(e.srv.xprt, true);
+	/* one backward call answered: the client's grant (4) replaces the first credit */
+	memset(&t[0], 0, sizeof(t[0]));
+	CHECK(run_bcall(&e, &t[0]) && t[0].status == 0, "a backward call");
+	bctx.calls = 0;
+	bctx.no_reply = true; /* the client holds them: out when the connection goes */
+	for (i = 0; i < 3; i++) {
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].proc = PROC_TEST;
+		t[i].words = 4;
+		t[i].rwords = 3;
+		t[i].flags = RPCRDMA_XPRT_CALL_F_RETRANSMIT;
+		CHECK(tcall_submit_on(&e.srv, &t[i]) == 0, "submit %u", i);
+		xids[i] = rpcrdma_xprt_call_xid(t[i].call);
+	}
+	CHECK(pump_until(&e, bctx_has, &three), "the client holds 3 backward calls");
+	rpcrdma_xprt_disconnect(e.cli.xprt);
+	/* the client's held calls: dropped, their connection is gone */
+	for (i = 0; i < bctx.async_n; i++)
+		rpcrdma_xprt_svc_call_drop(bctx.async[i]);
+	bctx.async_n = 0;
+	bctx.no_reply = false;
+	CHECK(pump_until(&e, both_closed, NULL), "both closed");
+	CHECK(!t[0].done && !t[1].done && !t[2].done, "the backward calls wait");
+	old = e.srv.xprt;
+	CHECK(rpcrdma_xprt_destroy(old) == -EBUSY, "the old connection holds them");
+	e.srv.xprt = NULL;
+	bctx.calls = 0;
+	if (env_connect(&e)) {
+		CHECK(rpcrdma_xprt_bc_adopt(e.srv.xprt, old) == 3, "3 calls adopted");
+		CHECK(rpcrdma_xprt_destroy(old) == 0, "the old connection is empty");
+		old = NULL;
+		for (i = 0; i < 50; i++)
+			pump_once(&e);
+		CHECK(!t[0].done && bctx.calls == 0, "not sent before the client is ready");
+		{
+			struct tcall f;
+
+			memset(&f, 0, sizeof(f));
+			CHECK(run_call(&e, &f) && f.status == 0,
+			      "forward call on the new connection");
+		}
+		rpcrdma_xprt_bc_set_ready(e.srv.xprt, true);
+		CHECK(pump_until(&e, bcalls_done, t), "delivered after the reconnect");
+		for (i = 0; i < 3; i++)
+			CHECK(t[i].status == 0 && t[i].ok, "call %u: %d", i, t[i].status);
+		CHECK(bctx.calls == 3, "the client answered 3: %u", bctx.calls);
+		(void)xids;
+	}
+	if (old != NULL)
+		rpcrdma_xprt_destroy(old);
+	env_close(&e);
+}
+
 /* ------------------------------------------------------------ loss */
 
 struct loss_case {
@@ -2869,6 +3240,10 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "v2") == 0) {
 		test_v2_negotiation();
 		test_v2_errors();
+	} else if (strcmp(argv[1], "backward") == 0) {
+		test_backward_v1();
+		test_backward_v2();
+		test_backward_loss();
 	} else if (strcmp(argv[1], "xchar") == 0) {
 		test_xchar();
 		test_xchar_errors();
