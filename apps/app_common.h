@@ -50,7 +50,8 @@ int app_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, bool
  * Start the EAL: with @p eal_argc arguments after "--" exactly those,
  * otherwise rpcrdma_mempool_eal_init()'s defaults (--in-memory or
  * --no-huge, --no-pci, --no-telemetry) on the lcores @p lcores (an EAL -l
- * list; NULL: the first two CPUs this process may run on).
+ * list, or an EAL --lcores map such as "(0-3)@(0,1)"; NULL: the first two
+ * CPUs this process may run on).
  * @return 0, or a negative errno after a message.
  */
 int app_eal_start(const char *argv0, const char *lcores, int eal_argc, char **eal_argv);

@@ -20,14 +20,22 @@
  *   3. connections: the engine (rpcrdma_xprt.h) accepts clients, and the
  *      ready-made glue (rpcrdma_xprt_svc.h) runs the dispatcher on every
  *      call and sends the reply;
- *   4. main: options, EAL, device, pools, the poll loop, clean shut-down.
+ *   4. main: options, EAL, device, pools, the poll loop (or the lcore
+ *      runtime with --workers), clean shut-down.
  *
- * One lcore polls everything (run to completion): no locks anywhere. To
- * scale out, give each lcore its own connections and its own glue (the
- * registry's counters have one slot per lcore), as rpcrdma_rt.h does.
+ * By default one lcore polls everything and runs every handler (run to
+ * completion): no locks anywhere. With --workers N, the lcore runtime
+ * (rpcrdma_rt.h) polls the connections on one poller lcore and the glue
+ * hands each decoded call through a ring to one of N worker lcores, which
+ * runs the handler; the reply goes back through a ring to the poller, which
+ * sends it (rpcrdma_xprt_svc_set_rt()). Handlers then run on several lcores
+ * at once: the counters they share take relaxed atomic adds (a server at
+ * scale keeps them per lcore, as the dispatcher does), and overlapping I/O
+ * in flight at once has no defined order, as on a disk.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -38,11 +46,14 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_lcore.h>
 
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_rt.h>
 #include <rpcrdma/rpcrdma_svc.h>
+#include <rpcrdma/rpcrdma_telemetry.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
@@ -57,6 +68,12 @@
 #define BS_IDLE_SLEEP	 100	      /* us slept per loop once idle (see poll_loop) */
 #define BS_IDLE_CYCLES	 100	      /* ms without work before sleeping */
 #define BS_CAPTURE_LARGE 256	      /* --capture: 64 KiB frames in flight (16 MiB) */
+#define BS_MAIN_SLEEP	 10000	      /* us the main lcore sleeps per check with --workers */
+
+/* A counter or flag shared by the lcores (handlers on workers, the poller, main). */
+#define BS_ADD(p, n) __atomic_fetch_add((p), (n), __ATOMIC_RELAXED)
+#define BS_SUB(p, n) __atomic_fetch_sub((p), (n), __ATOMIC_RELAXED)
+#define BS_GET(p)    __atomic_load_n((p), __ATOMIC_RELAXED)
 
 static const char help_text[] =
 	"NAME\n"
@@ -64,8 +81,8 @@ static const char help_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    " PROG " --listen ADDRESS [--size BYTES] [--block-size BYTES] [--once]\n"
-	"        [--capture FILE.pcapng] [--pmd shm|verbs] [--devargs ARGS] [--quiet]\n"
-	"        [-- EAL ARGS]\n"
+	"        [--workers N] [--capture FILE.pcapng] [--pmd shm|verbs] [--devargs ARGS]\n"
+	"        [--lcores LIST] [--quiet] [-- EAL ARGS]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Serves one memory-backed device to block store clients\n"
@@ -75,7 +92,8 @@ static const char help_text[] =
 	"    pulled from the client's read chunk by RDMA Read). A READ or WRITE\n"
 	"    beyond the end of the device is answered with BS_ERR_RANGE.\n"
 	"    Up to 16 clients are served at once, all polled by one lcore; after\n"
-	"    100 ms without work the loop sleeps 100 us per turn.\n"
+	"    100 ms without work the loop sleeps 100 us per turn. The procedures\n"
+	"    run on that lcore too, unless --workers moves them to worker lcores.\n"
 	"\n"
 	"    The server runs until SIGINT or SIGTERM (or, with --once, until its\n"
 	"    first client disconnects), then closes every connection and prints\n"
@@ -96,6 +114,17 @@ static const char help_text[] =
 	"        512..65536 (default 4096). I/O need not be aligned to it.\n"
 	"    --once\n"
 	"        Exit after the first client disconnects (for tests and scripts).\n"
+	"    --workers N\n"
+	"        Run the procedures on N worker lcores, 0..16 (default 0: each call\n"
+	"        runs to completion on the lcore that polls the connections). With\n"
+	"        N > 0 a poller lcore polls the connections and hands each decoded\n"
+	"        call through a ring to the worker with the fewest of its calls in\n"
+	"        flight; the worker runs the procedure and hands the reply back to\n"
+	"        the poller, which sends it. A slow call then holds up one worker,\n"
+	"        not the connections. Needs N + 2 EAL lcores (the main lcore only\n"
+	"        waits); the workers busy-poll their rings. Default lcores: the\n"
+	"        main lcore and the poller on the last CPU, the workers on every\n"
+	"        other CPU this process may run on.\n"
 	"    --capture FILE.pcapng\n"
 	"        Record every connection's traffic as RoCEv2 packets (Wireshark,\n"
 	"        rpcrdma-decode --pcap), from the moment each connection's queue\n"
@@ -108,7 +137,9 @@ static const char help_text[] =
 	"    --lcores LIST\n"
 	"        The EAL lcore to poll on (\"-l\" syntax; default the last CPU this\n"
 	"        process may run on, so that a client on the same host, on the\n"
-	"        first CPU by default, does not share its core).\n"
+	"        first CPU by default, does not share its core). With --workers,\n"
+	"        the lcores for the main lcore, the poller and the workers: a \"-l\"\n"
+	"        list of N + 2 CPUs, or an EAL --lcores map (\"(0-3)@(0,1)\").\n"
 	"    --quiet\n"
 	"        Print only errors.\n"
 	"    --help\n"
@@ -121,7 +152,8 @@ static const char help_text[] =
 	"\n"
 	"EXAMPLE\n"
 	"    " PROG " --listen @bs --size 16m &\n"
-	"    blockstore-client --connect @bs --getattr --verify 100\n";
+	"    blockstore-client --connect @bs --getattr --verify 100\n"
+	"    " PROG " --listen @bs --workers 2 &\n";
 
 struct bs_opts {
 	const char *listen;
@@ -131,6 +163,7 @@ struct bs_opts {
 	const char *lcores;
 	uint64_t size;
 	uint32_t block_size;
+	uint32_t workers;
 	bool once, quiet;
 	int eal_argc;
 	char **eal_argv;
@@ -159,9 +192,14 @@ struct bs_server {
 	struct rpcrdma_xprt_params params;
 	struct rpcrdma_xprt *conns[BS_CONN_MAX];
 	struct rpcrdma_capture *cap;
-	uint64_t accepted, closed;
-	uint32_t reads_out; /* READ bounce buffers not back yet */
-	bool closing;	    /* shutting down: new clients are refused */
+	struct rpcrdma_rt *rt; /* --workers: the lcore runtime */
+	uint64_t accepted;
+	uint64_t closed;	     /* read by main with --workers (BS_GET) */
+	uint32_t reads_out;	     /* READ bounce buffers not back yet (BS_ADD, BS_SUB) */
+	bool closing;		     /* shutting down: new clients are refused (set by main) */
+	bool disconnected;	     /* the poller has disconnected every client */
+	bool drained;		     /* --workers: the poller saw every connection closed */
+	uint64_t next_ev, last_work; /* the loop's event and idle clocks (TSC) */
 };
 
 static struct bs_server server;
@@ -194,12 +232,20 @@ static int dec_write(struct rpcrdma_xdr_dec *d, void *args)
 	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -EBADMSG;
 }
 
-/* GETATTR: the device's size and the counters. */
+/* GETATTR: the device's size and the counters (each read whole: workers may add). */
 static int h_getattr(struct rpcrdma_svc_req *req, void *args, void *res)
 {
 	struct bs_server *s = req->prog_ctx;
+	struct bs_attr *a = res;
 
-	*(struct bs_attr *)res = s->attr;
+	a->size = s->attr.size;
+	a->block_size = s->attr.block_size;
+	a->max_io = s->attr.max_io;
+	a->reads = BS_GET(&s->attr.reads);
+	a->writes = BS_GET(&s->attr.writes);
+	a->bytes_read = BS_GET(&s->attr.bytes_read);
+	a->bytes_written = BS_GET(&s->attr.bytes_written);
+	a->errors = BS_GET(&s->attr.errors);
 	return RPCRDMA_SVC_OK;
 }
 
@@ -227,7 +273,7 @@ static int h_read(struct rpcrdma_svc_req *req, void *args, void *res)
 	else if (!in_device(s, a->offset, a->count))
 		r->status = BS_ERR_RANGE;
 	if (r->status != BS_OK) {
-		s->attr.errors++;
+		BS_ADD(&s->attr.errors, 1);
 		return RPCRDMA_SVC_OK; /* an error status is a result, not an RPC error */
 	}
 	if (a->count > 0) {
@@ -236,15 +282,15 @@ static int h_read(struct rpcrdma_svc_req *req, void *args, void *res)
 		r->buf = rpcrdma_mempool_get(r->pool);
 		if (r->buf == NULL) {
 			r->status = BS_ERR_BUSY;
-			s->attr.errors++;
+			BS_ADD(&s->attr.errors, 1);
 			return RPCRDMA_SVC_OK;
 		}
-		s->reads_out++;
+		BS_ADD(&s->reads_out, 1);
 		memcpy(r->buf, s->store + a->offset, a->count);
 	}
 	r->count = a->count;
-	s->attr.reads++;
-	s->attr.bytes_read += a->count;
+	BS_ADD(&s->attr.reads, 1);
+	BS_ADD(&s->attr.bytes_read, a->count);
 	return RPCRDMA_SVC_OK;
 }
 
@@ -277,7 +323,7 @@ static void reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
 		return;
 	rpcrdma_mempool_put(r->pool, r->buf);
 	r->buf = NULL;
-	s->reads_out--;
+	BS_SUB(&s->reads_out, 1);
 }
 
 static int h_write(struct rpcrdma_svc_req *req, void *args, void *res)
@@ -288,7 +334,7 @@ static int h_write(struct rpcrdma_svc_req *req, void *args, void *res)
 
 	if (!in_device(s, a->offset, a->count)) {
 		r->status = BS_ERR_RANGE;
-		s->attr.errors++;
+		BS_ADD(&s->attr.errors, 1);
 		return RPCRDMA_SVC_OK;
 	}
 	/*
@@ -300,8 +346,8 @@ static int h_write(struct rpcrdma_svc_req *req, void *args, void *res)
 		memcpy(s->store + a->offset, a->data, a->count);
 	r->status = BS_OK;
 	r->count = a->count;
-	s->attr.writes++;
-	s->attr.bytes_written += a->count;
+	BS_ADD(&s->attr.writes, 1);
+	BS_ADD(&s->attr.bytes_written, a->count);
 	return RPCRDMA_SVC_OK;
 }
 
@@ -354,6 +400,7 @@ static int register_program(struct bs_server *s)
 	int ret;
 
 	rpcrdma_svc_params_init(&sp);
+	sp.nb_slots = RTE_MAX_LCORE; /* a counter slot for every lcore: workers count in theirs */
 	ret = rpcrdma_svc_registry_create(&sp, &s->reg);
 	if (ret == 0)
 		ret = rpcrdma_svc_register(s->reg, &prog);
@@ -413,7 +460,8 @@ static int poll_events(struct bs_server *s)
 	int n = rpcrdma_pmd_event_poll(s->ep.dev, ev, 8);
 
 	for (int i = 0; i < n; i++) {
-		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST && !s->closing)
+		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST &&
+		    !__atomic_load_n(&s->closing, __ATOMIC_ACQUIRE))
 			accept_conn(s, &ev[i]);
 		else if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
 			rpcrdma_pmd_reject(ev[i].req, NULL, 0);
@@ -436,7 +484,7 @@ static int poll_conns(struct bs_server *s)
 		work += rpcrdma_xprt_poll(x);
 		if (conn_gone(x) && rpcrdma_xprt_destroy(x) == 0) {
 			s->conns[i] = NULL;
-			s->closed++;
+			BS_ADD(&s->closed, 1);
 		}
 	}
 	return work;
@@ -452,31 +500,52 @@ static int nb_conns(const struct bs_server *s)
 }
 
 /*
- * The main loop: connections every turn, connection events once a
+ * One turn of the loop: connections every turn, connection events once a
  * millisecond (an event poll may be a system call). A storage server
  * usually busy-polls a dedicated core; this example sleeps a little once it
  * has been idle for 100 ms so it can sit on a shared machine.
  */
+static int server_turn(struct bs_server *s)
+{
+	uint64_t hz = rte_get_tsc_hz(), now;
+	int work = poll_conns(s);
+
+	now = rte_rdtsc();
+	if (now >= s->next_ev) {
+		work += poll_events(s);
+		s->next_ev = now + hz / 1000;
+	}
+	if (work) {
+		s->last_work = now;
+	} else if (now - s->last_work > hz / 1000 * BS_IDLE_CYCLES) {
+		if (s->cap)
+			rpcrdma_capture_flush(s->cap);
+		usleep(BS_IDLE_SLEEP);
+	}
+	return work;
+}
+
+/* Until a signal, or with --once until the first client has gone. */
+static bool keep_serving(const struct bs_server *s)
+{
+	return !stop_signal && !(s->o.once && BS_GET(&s->closed) > 0);
+}
+
+/* Run to completion: this lcore polls everything and runs every procedure. */
 static void poll_loop(struct bs_server *s)
 {
-	uint64_t hz = rte_get_tsc_hz(), next_ev = 0, last_work = rte_rdtsc(), now;
+	s->last_work = rte_rdtsc();
+	while (keep_serving(s))
+		server_turn(s);
+}
 
-	while (!stop_signal && !(s->o.once && s->closed > 0)) {
-		int work = poll_conns(s);
-
-		now = rte_rdtsc();
-		if (now >= next_ev) {
-			work += poll_events(s);
-			next_ev = now + hz / 1000;
-		}
-		if (work) {
-			last_work = now;
-		} else if (now - last_work > hz / 1000 * BS_IDLE_CYCLES) {
-			if (s->cap)
-				rpcrdma_capture_flush(s->cap);
-			usleep(BS_IDLE_SLEEP);
-		}
-	}
+/* Ask every client to go (the lcore that polls the connections does this). */
+static void disconnect_all(struct bs_server *s)
+{
+	for (int i = 0; i < BS_CONN_MAX; i++)
+		if (s->conns[i] && rpcrdma_xprt_state(s->conns[i]) != RPCRDMA_XPRT_DRAINING)
+			rpcrdma_xprt_disconnect(s->conns[i]);
+	s->disconnected = true;
 }
 
 /* Disconnect every client and wait until every connection is closed. */
@@ -484,16 +553,122 @@ static void close_conns(struct bs_server *s)
 {
 	uint64_t end = rte_rdtsc() + rte_get_tsc_hz() * BS_CLOSE_WAIT;
 
-	s->closing = true;
-	for (int i = 0; i < BS_CONN_MAX; i++)
-		if (s->conns[i] && rpcrdma_xprt_state(s->conns[i]) != RPCRDMA_XPRT_DRAINING)
-			rpcrdma_xprt_disconnect(s->conns[i]);
+	__atomic_store_n(&s->closing, true, __ATOMIC_RELEASE);
+	disconnect_all(s);
 	while (nb_conns(s) > 0 && rte_rdtsc() < end) {
 		poll_conns(s);
 		poll_events(s);
 	}
 	if (nb_conns(s) > 0)
 		fprintf(stderr, PROG ": warning: %d connection(s) did not close\n", nb_conns(s));
+}
+
+/*
+ * --workers: the poller lcore's poll function. The turn of the loop above;
+ * once main sets closing, it disconnects every client and says when every
+ * connection is closed (drained). The calls go to the workers from the
+ * glue's recv_call, and their replies come back through the runtime.
+ */
+static int server_poll(void *arg)
+{
+	struct bs_server *s = arg;
+	int work;
+
+	if (!s->disconnected && __atomic_load_n(&s->closing, __ATOMIC_ACQUIRE))
+		disconnect_all(s);
+	work = server_turn(s);
+	if (s->disconnected && nb_conns(s) == 0)
+		__atomic_store_n(&s->drained, true, __ATOMIC_RELEASE);
+	return work;
+}
+
+/* Items the workers ran (the calls they dispatched), from the runtime's counters. */
+static uint64_t worker_calls(const struct bs_server *s)
+{
+	struct rpcrdma_rt_lcore_stats st;
+	uint64_t n = 0;
+
+	for (unsigned int i = 1; rpcrdma_rt_stats(s->rt, i, &st) == 0; i++)
+		n += st.items;
+	return n;
+}
+
+/*
+ * --workers: start the lcore runtime. One poller lcore runs server_poll(),
+ * N worker lcores run the procedures (the glue's burst handlers: every item
+ * of this runtime is a call), and the main lcore only waits (serve_workers()).
+ * Nothing is left started on error.
+ */
+static int workers_start(struct bs_server *s)
+{
+	struct rpcrdma_rt_params rp;
+	struct rpcrdma_rt_poller *poller;
+	char roles[32];
+	int ret;
+
+	rpcrdma_rt_params_init(&rp);
+	rp.name = "bs";
+	snprintf(roles, sizeof(roles), "pollers=1,workers=%u", s->o.workers);
+	rp.roles = roles;
+	rpcrdma_xprt_svc_rt_bind(&rp);
+	ret = rpcrdma_rt_create(&rp, &s->rt);
+	if (ret) {
+		s->rt = NULL;
+		if (ret == -ENODEV)
+			fprintf(stderr,
+				PROG ": --workers %u needs %u EAL lcores besides the main one "
+				     "(see --lcores)\n",
+				s->o.workers, s->o.workers + 1);
+		else
+			fprintf(stderr, PROG ": runtime: %s\n", strerror(-ret));
+		return ret;
+	}
+	/* before the first call: the glue queues every call to this poller's workers */
+	poller = rpcrdma_rt_poller(s->rt, 0);
+	ret = rpcrdma_xprt_svc_set_rt(&s->glue, poller);
+	if (ret == 0)
+		ret = rpcrdma_rt_poller_add(poller, server_poll, s);
+	if (ret) {
+		fprintf(stderr, PROG ": runtime: %s\n", strerror(-ret));
+		goto err_glue;
+	}
+	if (rpcrdma_telemetry_rt_add(s->rt) != 0)
+		fprintf(stderr, PROG ": warning: the runtime is not in telemetry\n");
+	s->last_work = rte_rdtsc();
+	ret = rpcrdma_rt_start(s->rt);
+	if (ret) {
+		fprintf(stderr, PROG ": runtime start: %s\n", strerror(-ret));
+		goto err_telemetry;
+	}
+	return 0;
+
+err_telemetry:
+	rpcrdma_telemetry_rt_del(s->rt);
+err_glue:
+	rpcrdma_xprt_svc_set_rt(&s->glue, NULL);
+	return ret;
+}
+
+/*
+ * --workers: wait for the end on the main lcore, have the poller close
+ * every connection, then stop the runtime (server_close() frees it, after
+ * main has printed its counters).
+ */
+static void serve_workers(struct bs_server *s)
+{
+	uint64_t end;
+
+	while (keep_serving(s))
+		usleep(BS_MAIN_SLEEP);
+	__atomic_store_n(&s->closing, true, __ATOMIC_RELEASE);
+	end = rte_rdtsc() + rte_get_tsc_hz() * BS_CLOSE_WAIT;
+	while (!__atomic_load_n(&s->drained, __ATOMIC_ACQUIRE) && rte_rdtsc() < end)
+		usleep(BS_MAIN_SLEEP / 10);
+	rpcrdma_rt_stop(s->rt); /* the poller returns once the workers gave every call back */
+	if (nb_conns(s) > 0)
+		fprintf(stderr, PROG ": warning: %d connection(s) did not close\n", nb_conns(s));
+	rpcrdma_telemetry_rt_del(s->rt);
+	rpcrdma_xprt_svc_set_rt(&s->glue, NULL);
 }
 
 /* ------------------------------------------------------------ set-up */
@@ -513,6 +688,14 @@ static int server_open(struct bs_server *s)
 	sp.classes[0].count = 128;
 	sp.classes[1].size = BS_MAX_IO;
 	sp.classes[1].count = 32;
+	/*
+	 * With --workers a READ buffer is taken on a worker and given back on
+	 * the poller (reply_done): per-lcore caches would strand the buffers
+	 * in the poller's cache (a cache flushes back only past 1.5 times its
+	 * size), and the workers would find the pool empty. No caches then.
+	 */
+	if (s->o.workers > 0)
+		sp.cache_size = 0;
 	ret = app_ep_open(&s->ep, s->o.pmd, s->o.devargs, &sp);
 	if (ret)
 		return ret;
@@ -597,6 +780,7 @@ static void server_close(struct bs_server *s)
 		rpcrdma_mempool_put(s->store_pool, s->store);
 	if (s->store_pool)
 		rpcrdma_mempool_free(s->store_pool);
+	rpcrdma_rt_free(s->rt);
 	rpcrdma_svc_registry_free(s->reg);
 	app_ep_close(&s->ep);
 }
@@ -613,6 +797,7 @@ enum {
 	O_DEVARGS,
 	O_QUIET,
 	O_LCORES,
+	O_WORKERS,
 	O_HELP,
 };
 
@@ -626,6 +811,7 @@ static const struct option long_opts[] = {
 	{ "devargs", required_argument, NULL, O_DEVARGS },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "lcores", required_argument, NULL, O_LCORES },
+	{ "workers", required_argument, NULL, O_WORKERS },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -681,6 +867,11 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 		case O_LCORES:
 			o->lcores = optarg;
 			break;
+		case O_WORKERS:
+			ret = app_parse_u64("--workers", optarg, 0, RPCRDMA_RT_WORKERS_MAX, false,
+					    &v);
+			o->workers = (uint32_t)v;
+			break;
 		case O_HELP:
 			fputs(help_text, stdout);
 			return -1;
@@ -707,10 +898,44 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+/*
+ * --workers N without --lcores, as an EAL --lcores map: the main lcore 0
+ * and the poller 1 on the last CPU this process may run on (where the
+ * server polls without workers), the workers 2..N+1 on every other one (on
+ * the last one too when it is the only one): "(0-1)@3,(2-3)@(0,1,2)".
+ * @return buf, or NULL when the affinity cannot be read.
+ */
+static const char *worker_lcores(char *buf, size_t len, unsigned int workers)
+{
+	char cpus[160] = "";
+	size_t off = 0;
+	int cpu, last = -1, n = 0;
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return NULL;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			last = cpu;
+	if (last < 0)
+		return NULL;
+	for (cpu = 0; cpu < last && off + 8 < sizeof(cpus); cpu++)
+		if (CPU_ISSET(cpu, &set))
+			off += (size_t)snprintf(cpus + off, sizeof(cpus) - off, "%s%d",
+						n++ ? "," : "", cpu);
+	if (n == 0)
+		snprintf(cpus, sizeof(cpus), "%d", last);
+	if (workers == 1)
+		snprintf(buf, len, "(0-1)@%d,2@(%s)", last, cpus);
+	else
+		snprintf(buf, len, "(0-1)@%d,(2-%u)@(%s)", last, workers + 1, cpus);
+	return buf;
+}
+
 int main(int argc, char **argv)
 {
 	struct bs_server *s = &server;
-	char lcores[16];
+	char lcores[200];
 	int ret;
 
 	app_init(PROG);
@@ -721,11 +946,15 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	/* by default on the last CPU: blockstore-client's default is the first */
-	if (s->o.lcores == NULL)
+	if (s->o.lcores == NULL && s->o.workers > 0)
+		s->o.lcores = worker_lcores(lcores, sizeof(lcores), s->o.workers);
+	else if (s->o.lcores == NULL)
 		s->o.lcores = app_last_cpu(lcores, sizeof(lcores));
 	if (app_eal_start(argv[0], s->o.lcores, s->o.eal_argc, s->o.eal_argv) < 0)
 		return APP_EXIT_FAIL;
 	ret = server_open(s);
+	if (ret == 0 && s->o.workers > 0)
+		ret = workers_start(s);
 	if (ret == 0) {
 		if (!s->o.quiet) {
 			printf(PROG ": serving %lu bytes (block size %u) on %s, program 0x%08x "
@@ -734,15 +963,24 @@ int main(int argc, char **argv)
 			       BLOCKSTORE_PROG, BLOCKSTORE_V1);
 			fflush(stdout);
 		}
-		poll_loop(s);
-		close_conns(s);
-		if (!s->o.quiet)
+		if (s->o.workers == 0) {
+			poll_loop(s);
+			close_conns(s);
+		} else {
+			serve_workers(s);
+		}
+		if (!s->o.quiet) {
 			printf(PROG ": %lu connection(s); %lu reads (%lu bytes), %lu writes "
-				    "(%lu bytes), %lu errors; %lu calls\n",
+				    "(%lu bytes), %lu errors; %lu calls",
 			       (unsigned long)s->accepted, (unsigned long)s->attr.reads,
 			       (unsigned long)s->attr.bytes_read, (unsigned long)s->attr.writes,
 			       (unsigned long)s->attr.bytes_written, (unsigned long)s->attr.errors,
 			       (unsigned long)s->glue.st.calls);
+			if (s->o.workers > 0)
+				printf(", %lu run on %u worker(s)", (unsigned long)worker_calls(s),
+				       s->o.workers);
+			printf("\n");
+		}
 		if (s->reads_out != 0)
 			fprintf(stderr, PROG ": warning: %u READ buffers not back\n", s->reads_out);
 	}

@@ -103,6 +103,11 @@ void rpcrdma_svc_registry_free(struct rpcrdma_svc_registry *reg)
 	free(reg);
 }
 
+uint32_t rpcrdma_svc_nb_slots(const struct rpcrdma_svc_registry *reg)
+{
+	return reg->nb_slots;
+}
+
 static struct prog_ent *prog_find(const struct rpcrdma_svc_registry *reg, uint32_t prog)
 {
 	unsigned int i;

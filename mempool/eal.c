@@ -115,7 +115,8 @@ int rpcrdma_mempool_eal_init(const char *prog, const char *lcores)
 	argv[argc++] = (char *)"--no-pci";
 	if (!telemetry)
 		argv[argc++] = (char *)"--no-telemetry";
-	argv[argc++] = (char *)"-l";
+	/* "(0-2)@(1)": EAL's lcore-to-CPU map; "0-1": CPUs, one lcore each */
+	argv[argc++] = (char *)(strpbrk(lcores, "@(") != NULL ? "--lcores" : "-l");
 	argv[argc++] = (char *)lcores;
 	argv[argc++] = (char *)"--log-level=lib.eal:error";
 	/* its one warning on stdout ("No legacy callbacks...") on every start */

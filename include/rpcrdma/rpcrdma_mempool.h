@@ -55,7 +55,9 @@ extern "C" {
  * off ("--no-telemetry").
  *
  * @param prog    argv[0] for the EAL.
- * @param lcores  an EAL "-l" list ("0-1"), or NULL for the default.
+ * @param lcores  an EAL "-l" list of CPUs ("0-1"), an EAL "--lcores" map
+ *                of lcores to CPUs when it has '@' or '(' ("(0-3)@(0,1)"),
+ *                or NULL for the default.
  * @return 0 (also when already initialised by this function), -EALREADY if
  *   the EAL was initialised by someone else, or the EAL's negative errno.
  */

@@ -20,9 +20,10 @@
  * Each poller-worker pair has its own two single-producer single-consumer
  * rings, so the data path takes no lock and no atomic read-modify-write.
  *
- * An item is a small struct embedded first in the caller's request (reach
- * the request with container_of): the engine's RPC calls use it for
- * rpcrdma_svc_dispatch() on a worker and the Send on the poller.
+ * An item is a small struct embedded in the caller's request (reach the
+ * request with container_of): the responder's glue (rpcrdma_xprt_svc.h)
+ * queues the one in each call's struct rpcrdma_svc_req to run
+ * rpcrdma_svc_dispatch() on a worker and send the reply on the poller.
  *
  * Start and stop: rpcrdma_rt_start() launches every role lcore with
  * rte_eal_remote_launch(); rpcrdma_rt_stop() sets the stop flag, lets each

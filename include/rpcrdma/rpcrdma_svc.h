@@ -51,7 +51,12 @@
  *
  * Threading: registration is control path and must not run concurrently
  * with dispatch (register every program before the lcores start). A slot is
- * written by one thread at a time.
+ * written by one thread at a time: a transport that dispatches on worker
+ * lcores (rpcrdma_rt.h) sets req->slot to the index of the lcore that runs
+ * the dispatch, so a registry for it has a slot per EAL lcore, and a
+ * completion on another lcore sets req->slot to that lcore's first (the
+ * glue of rpcrdma_xprt_svc.h does both). Handlers of one registry may then
+ * run on several lcores at once.
  */
 #ifndef RPCRDMA_SVC_H
 #define RPCRDMA_SVC_H
@@ -59,6 +64,7 @@
 #include <stdint.h>
 
 #include <rpcrdma/rpcrdma_rpc.h>
+#include <rpcrdma/rpcrdma_rt.h>
 #include <rpcrdma/rpcrdma_xdr.h>
 
 #ifdef __cplusplus
@@ -153,6 +159,17 @@ struct rpcrdma_svc_req {
 	uint32_t slot;		 /**< counter slot: the lcore index, < the registry's nb_slots */
 	rpcrdma_svc_done_t done; /**< for pending calls */
 	void *done_arg;		 /**< the transport's */
+	/*
+	 * The transport's, to dispatch on a worker lcore without an
+	 * allocation per call: the runtime item it queues (rpcrdma_rt_queue())
+	 * and what it keeps with the call while the item is away (the glue of
+	 * rpcrdma_xprt_svc.h: the RPC header's decode result before the
+	 * handoff, what dispatch returned after it; where the call is).
+	 * Dispatch never touches them.
+	 */
+	struct rpcrdma_rt_item item;
+	int32_t run_ret;
+	uint32_t xflags;
 	/* set by dispatch, read by handlers */
 	const struct rpcrdma_rpc_msg *call; /**< the call header (credential, AUTH_SYS) */
 	struct rpcrdma_xdr_dec *args;	    /**< at the arguments (raw procedures read it) */
@@ -185,6 +202,9 @@ int rpcrdma_svc_registry_create(const struct rpcrdma_svc_params *p,
 
 /** Free a registry (NULL is ignored). No call may be in progress. */
 void rpcrdma_svc_registry_free(struct rpcrdma_svc_registry *reg);
+
+/** The registry's counter slots (rpcrdma_svc_params.nb_slots). */
+uint32_t rpcrdma_svc_nb_slots(const struct rpcrdma_svc_registry *reg);
 
 /**
  * Register a program. Control path: not while calls are dispatched.

@@ -26,12 +26,47 @@
  *
  * One struct rpcrdma_xprt_svc serves any number of connections polled by
  * one lcore (its counters and the registry's slot are that lcore's).
+ *
+ * Dispatch on worker lcores (rpcrdma_rt.h): after
+ * rpcrdma_xprt_svc_set_rt(&glue, poller), where poller is the runtime's
+ * poller whose poll functions poll the connections, recv_call only takes
+ * the reply stream (on the poller: the engine is not thread-safe), fills
+ * the request and queues the request's runtime item. A worker runs
+ * rpcrdma_svc_dispatch() (handler, encoder; counters in the worker's
+ * slot), and the item's done, back on the poller, hands the reply to the
+ * engine or drops the call. A runtime without workers runs both at once
+ * on the poller (run to completion). When the runtime refuses the item
+ * (-ENOBUFS: every ring to the workers full; -ESHUTDOWN: stopping), the
+ * call is dispatched on the poller at once and counted (rt_refused).
+ *
+ *   What runs where, with a runtime:
+ *     poller   recv_call, the reply stream, done (reply or drop),
+ *              reply_done, rpcrdma_xprt_svc_complete() of pending calls
+ *     worker   rpcrdma_svc_dispatch(): decoder, handler, encoder
+ *
+ * Handlers of one glue then run on several workers at once: state they
+ * share needs atomics or per-lcore copies. On a worker the glue touches
+ * only the request, the call's argument and reply streams (the upper
+ * layer's while the call is dispatched) and the glue's registry; of the
+ * engine's functions it calls only the getter of the call's priv pointer,
+ * which the poller set before the handoff.
+ *
+ * Pending calls: a handler that returns RPCRDMA_SVC_PENDING (on a worker)
+ * keeps the request, and its service completes it later ON THE POLLER that
+ * owns the connection, with rpcrdma_xprt_svc_complete() (which moves the
+ * request's counters to the poller's slot, so that no two lcores write
+ * one slot) -- never on a worker or another thread: the reply is handed to
+ * the engine there and then. It may do so before the request's item is
+ * back from the worker; the glue then keeps the reply until the item's
+ * done runs. Without a runtime, rpcrdma_svc_complete() on the polling
+ * lcore is the same.
  */
 #ifndef RPCRDMA_XPRT_SVC_H
 #define RPCRDMA_XPRT_SVC_H
 
 #include <stdint.h>
 
+#include <rpcrdma/rpcrdma_rt.h>
 #include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 
@@ -42,7 +77,7 @@ extern "C" {
 /** A reply was sent (0) or will not be (negative errno): DDP results may be reused. */
 typedef void (*rpcrdma_xprt_svc_reply_done_t)(void *arg, struct rpcrdma_svc_req *req, int status);
 
-/** Counters of the glue (one lcore's). */
+/** Counters of the glue (one lcore's: the poller's with a runtime). */
 struct rpcrdma_xprt_svc_stats {
 	uint64_t calls;	      /**< calls given to the dispatcher */
 	uint64_t replies;     /**< replies handed to the engine */
@@ -50,6 +85,11 @@ struct rpcrdma_xprt_svc_stats {
 	uint64_t no_buffer;   /**< dropped: no inline buffer for the reply */
 	uint64_t unanswered;  /**< dropped: the dispatcher wrote no reply (-EPROTO, -ENOSPC) */
 	uint64_t reply_fails; /**< the engine refused the reply (connection gone) */
+	/* with a runtime (rpcrdma_xprt_svc_set_rt()) */
+	uint64_t rt_queued;   /**< calls handed to the runtime (rpcrdma_rt_queue() took them) */
+	uint64_t rt_returned; /**< of those, back on the poller (their done ran) */
+	uint64_t rt_refused;  /**< refused by the runtime: dispatched on the poller instead */
+	uint64_t rt_early;    /**< pending calls completed before their item was back */
 };
 
 /** The glue: initialise with rpcrdma_xprt_svc_init(); transparent for the counters. */
@@ -59,6 +99,7 @@ struct rpcrdma_xprt_svc {
 	rpcrdma_xprt_svc_reply_done_t reply_done; /**< optional */
 	void *reply_done_arg;
 	struct rpcrdma_xprt_svc_stats st;
+	struct rpcrdma_rt_poller *poller; /**< NULL: dispatch in recv_call (set_rt) */
 };
 
 /**
@@ -85,6 +126,41 @@ void rpcrdma_xprt_svc_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call);
 
 /** The reply_done callback (ctx: the struct rpcrdma_xprt_svc): calls the hook. */
 void rpcrdma_xprt_svc_reply_done(void *ctx, struct rpcrdma_xprt_svc_call *call, int status);
+
+/**
+ * Dispatch the glue's calls on the workers of @p poller's runtime, or
+ * again in recv_call (@p poller NULL). Control path, from the thread that
+ * polls the glue's connections while none of its calls is in the runtime
+ * (before the runtime starts or after it stopped); set NULL before the
+ * runtime is freed. The glue's slot becomes the poller's lcore index (with
+ * NULL it is left as it is: set svc->slot when the polling lcore changes).
+ * The runtime may have the glue's burst handlers
+ * (rpcrdma_xprt_svc_rt_bind()) or none.
+ *
+ * @return 0; -EINVAL: the registry has fewer counter slots than the EAL
+ *   has lcores (workers count in their own slots: create it with nb_slots
+ *   RTE_MAX_LCORE), or the poller's lcore is not an EAL lcore; -EBUSY: calls
+ *   of the glue are in the runtime. Nothing changed on error.
+ */
+int rpcrdma_xprt_svc_set_rt(struct rpcrdma_xprt_svc *svc, struct rpcrdma_rt_poller *poller);
+
+/**
+ * Make a runtime's parameters use the glue's burst handlers (run_burst,
+ * done_burst): one call per ring burst, and no item field written by the
+ * runtime. Only for a runtime whose items are all glue calls; without
+ * them each call's item has its own run and done, which work on any
+ * runtime.
+ */
+void rpcrdma_xprt_svc_rt_bind(struct rpcrdma_rt_params *p);
+
+/**
+ * Complete a call of the glue whose handler returned RPCRDMA_SVC_PENDING:
+ * rpcrdma_svc_complete() with the counters in the glue's slot. Call it on
+ * the lcore that polls the call's connection (the runtime's poller), never
+ * on a worker or another thread; the call may still be on its way back
+ * from the worker (its reply then goes when it is back).
+ */
+void rpcrdma_xprt_svc_complete(struct rpcrdma_svc_req *req, int status);
 
 /**
  * The dispatcher's request embedded in an engine call (what the glue

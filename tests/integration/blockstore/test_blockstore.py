@@ -3,7 +3,7 @@
 """The block store example (apps/blockstore-*.c) end to end, server and
 client in two processes over the shm PMD.
 
-    test_blockstore.py options|io|capture SERVER CLIENT DECODE [TSHARK]
+    test_blockstore.py options|io|workers|capture SERVER CLIENT DECODE [TSHARK]
     test_blockstore.py perf_capture PERF DECODE
 
 options       --help exits 0 with a man page; bad options exit 2 with one line
@@ -12,6 +12,10 @@ io            getattr; write then read back byte for byte (4 KiB, 64 KiB, and
               out-of-range read and write answered BS_ERR_RANGE (exit 1) and
               counted by the server; --verify 200; the server's counters and
               its clean exit on SIGTERM
+workers       the server with --workers 2 (the procedures on worker lcores):
+              write then read back byte for byte, an out-of-range READ,
+              --verify 100 with a second client connected, GETATTR's
+              counters, every call run by the workers, a clean exit
 capture       a session captured on both sides: rpcrdma-decode --json --pcap
               and tshark (skipped, exit 77, when absent) find every call and
               reply, transport XID == RPC XID, read chunks on WRITE calls and
@@ -92,7 +96,8 @@ def attrs(line):
 # ------------------------------------------------------------ options
 
 def test_options(server, client):
-    for exe, words in ((server, ["--listen", "--size", "--once", "--capture", "NOTIFY"]),
+    for exe, words in ((server, ["--listen", "--size", "--once", "--workers N", "--capture",
+                                 "NOTIFY"]),
                        (client, ["--connect", "--getattr", "--write OFFSET:FILE",
                                  "--read OFFSET:COUNT:FILE", "--verify N", "--capture",
                                  "NOTIFY"])):
@@ -110,6 +115,10 @@ def test_options(server, client):
         (server, ["--listen", "@x", "--pmd", "tcp"]),
         (server, ["--listen", "@x", "--bogus"]),
         (server, ["--listen", "@x", "extra"]),
+        (server, ["--listen", "@x", "--workers", "x"]),
+        (server, ["--listen", "@x", "--workers", "17"]),
+        (server, ["--listen", "@x", "--workers", "-1"]),
+        (server, ["--listen", "@x", "--workers"]),
         (client, []),
         (client, ["--connect", "@x"]),                          # no action
         (client, ["--getattr"]),                                # no --connect
@@ -215,8 +224,67 @@ def test_io(server, client):
     finally:
         rc, out, err = srv.stop()
     check(rc == 0, "server exit %d %r" % (rc, err))
-    check("errors" in out and "connection(s)" in out and err == "",
+    check("errors" in out and "connection(s)" in out and quiet(err) == "",
           "server summary %r %r" % (out, err))
+
+
+# ------------------------------------------------------------ workers
+
+def test_workers(server, client):
+    srv = Server(server, "wk", ["--size", "8m", "--workers", "2"])
+    a = srv.addr
+    try:
+        rng = random.Random(5)
+        with tempfile.TemporaryDirectory() as d:
+            off = 0
+            for n in (1, 4096, 65537, MiB + 12345):
+                src = os.path.join(d, "in-%d" % n)
+                dst = os.path.join(d, "out-%d" % n)
+                data = bytes(rng.getrandbits(8) for _ in range(n))
+                open(src, "wb").write(data)
+                rc, out, err = run(client, ["--connect", a, "--write", "%d:%s" % (off, src),
+                                            "--read", "%d:%d:%s" % (off, n, dst)])
+                check(rc == 0, "workers: write/read %d: exit %d %r" % (n, rc, err))
+                check(os.path.exists(dst) and open(dst, "rb").read() == data,
+                      "workers: %d bytes at %d read back byte for byte" % (n, off))
+                off += n + 1000
+            rc, out, err = run(client, ["--connect", a, "--read",
+                                        "8m:1:%s" % os.path.join(d, "x")])
+            check(rc == 1 and "BS_ERR_RANGE" in err, "workers: out of range %d %r" % (rc, err))
+
+            # two clients at once, each on its own range: 10 writes and reads back
+            procs = []
+            for k in range(2):
+                src = os.path.join(d, "c%d" % k)
+                data = bytes(rng.getrandbits(8) for _ in range(100000 + k))
+                open(src, "wb").write(data)
+                args = [client, "--connect", a]
+                for i in range(10):
+                    args += ["--write", "%d:%s" % ((4 + 2 * k) * MiB, src), "--read",
+                             "%d:%d:%s" % ((4 + 2 * k) * MiB, len(data),
+                                           os.path.join(d, "c%d-%d" % (k, i)))]
+                procs.append((subprocess.Popen(args, stdout=subprocess.PIPE,
+                                               stderr=subprocess.PIPE, text=True), k, data))
+            for p, k, data in procs:
+                out, err = p.communicate(timeout=120)
+                check(p.returncode == 0, "workers: client %d exit %d %r" %
+                      (k, p.returncode, err))
+                check(all(open(os.path.join(d, "c%d-%d" % (k, i)), "rb").read() == data
+                          for i in range(10)), "workers: client %d read its data back" % k)
+
+        rc, out, err = run(client, ["--connect", a, "--verify", "100", "--seed", "9"],
+                           timeout=120)
+        check(rc == 0 and out.strip().endswith(" 0 mismatches, 0 errors"),
+              "workers: verify 100: exit %d %r %r" % (rc, out, err))
+    finally:
+        rc, out, err = srv.stop()
+    check(rc == 0, "workers: server exit %d %r" % (rc, err))
+    # 1 + 1 + 1 + 2 writes of the files, 2 x 10 of the two clients, 100 of --verify
+    check(" 125 writes " in out and " 1 errors;" in out,
+          "workers: the server counted the writes and the error: %r" % out)
+    m = re.search(r"; (\d+) calls, (\d+) run on 2 worker\(s\)", out)
+    check(m is not None and int(m.group(1)) > 250 and m.group(1) == m.group(2),
+          "workers: every call run on the workers: %r" % out)
 
 
 # ------------------------------------------------------------ capture
@@ -403,6 +471,8 @@ def main():
         test_options(sys.argv[2], sys.argv[3])
     elif GROUP == "io":
         test_io(sys.argv[2], sys.argv[3])
+    elif GROUP == "workers":
+        test_workers(sys.argv[2], sys.argv[3])
     elif GROUP == "capture":
         ret = test_capture(sys.argv[2], sys.argv[3], sys.argv[4],
                            sys.argv[5] if len(sys.argv) > 5 else None)

@@ -9,7 +9,6 @@
 
 #include "rt_common.h"
 
-unsigned long rt_checks, rt_failures;
 volatile int rt_slow_block;
 volatile int rt_slow_running;
 

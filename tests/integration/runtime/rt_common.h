@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Shared by the runtime tests and the telemetry test: checks, the EAL
- * start-up with several lcores on the CPUs this process may use, and a test
- * RPC program.
+ * Shared by the runtime tests and the telemetry tests: the EAL start-up
+ * with several lcores on the CPUs this process may use, and a test RPC
+ * program. Checks are the common ones (test_check.h).
  */
 #ifndef RPCRDMA_TEST_RT_COMMON_H
 #define RPCRDMA_TEST_RT_COMMON_H
@@ -12,18 +12,7 @@
 
 #include <rpcrdma/rpcrdma_svc.h>
 
-extern unsigned long rt_checks, rt_failures;
-
-#define CHECK(cond, ...)                                                                \
-	do {                                                                            \
-		rt_checks++;                                                            \
-		if (!(cond)) {                                                          \
-			rt_failures++;                                                  \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                   \
-			fputc('\n', stderr);                                            \
-		}                                                                       \
-	} while (0)
+#include "test_check.h"
 
 /**
  * Start the EAL with lcores 0..nb_lcores-1 (0 the main lcore) all mapped to

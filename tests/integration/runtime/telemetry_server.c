@@ -208,5 +208,5 @@ int main(int argc, char **argv)
 	rpcrdma_mempool_free(pool);
 	rpcrdma_svc_registry_free(reg);
 	rte_eal_cleanup();
-	return rt_failures ? 1 : 0;
+	return test_failures ? 1 : 0;
 }

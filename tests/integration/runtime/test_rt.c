@@ -491,6 +491,5 @@ int main(int argc, char **argv)
 
 	rpcrdma_svc_registry_free(reg);
 	rte_eal_cleanup();
-	printf("runtime: %lu checks, %lu failures\n", rt_checks, rt_failures);
-	return rt_failures ? 1 : 0;
+	return test_summary("runtime");
 }

@@ -1,0 +1,1281 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The responder's glue with the lcore runtime (rpcrdma_xprt_svc_set_rt()),
+ * end to end over the shm PMD, on five EAL lcores mapped onto the CPUs
+ * (rt_eal_init()). The clients are always polled by this thread (the main
+ * lcore); a server connection is polled by this thread too, or by a
+ * runtime's poller lcore while that runtime runs.
+ *
+ *   modes    one connection; the same 64 calls (results inline and through
+ *            a write chunk, pending calls completed on the poller, every
+ *            RPC-level error) dispatched in recv_call on this thread, then
+ *            with a runtime of no workers, one worker (per-item callbacks)
+ *            and two workers (the glue's burst handlers): replies equal
+ *            byte for byte to the first mode's and to what each call
+ *            expects; every handler ran on the lcore the mode says, with
+ *            the counters in that lcore's slot; the glue's, the runtime's
+ *            and the dispatcher's counters agree
+ *   stall    two connections on two pollers, two workers; a handler spins
+ *            on one worker: both connections keep completing calls (at
+ *            least 100 each), the spinning worker runs nothing more; then
+ *            the slow call and everything else complete
+ *   steps    a runtime driven step by step on this thread: pending calls
+ *            completed before their items are back from the worker (their
+ *            replies go when the items are), items refused when the ring
+ *            to the worker is full (answered on the poller at once),
+ *            set_rt's errors, and a call in the runtime when its
+ *            connection is lost (the late reply refused, nothing leaked)
+ *
+ * At the end every pool is full again and no pending call is left. Waits
+ * are bounded (WAIT_MS) only so that a hang fails; nothing asserts on how
+ * long anything takes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_lcore.h>
+#include <rte_pause.h>
+#include <rte_ring.h>
+
+#include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_rt.h>
+#include <rpcrdma/rpcrdma_svc.h>
+#include <rpcrdma/rpcrdma_xprt.h>
+#include <rpcrdma/rpcrdma_xprt_svc.h>
+
+#include "rt_common.h"
+#include "test_check.h"
+
+#define NB_LCORES  5
+#define PROG	   0x20000200u /* versions 1 and 2 */
+#define PROG_NONE  0x20000299u /* not registered */
+#define WAIT_MS	   30000
+#define REPLY_MAX  16384
+#define ROUNDS	   4
+#define PER_ROUND  16
+#define NCALLS	   (ROUNDS * PER_ROUND)
+#define HANDLED	   (ROUNDS * 8) /* calls per mode that reach a handler */
+#define PENDS	   (ROUNDS * 2) /* of them, pending */
+#define WINDOW	   8		/* stall: calls in flight on each connection */
+#define STALL_MIN  100		/* stall: calls each connection completes meanwhile */
+#define MANY_CALLS 40		/* steps: calls queued before the runtime moves */
+
+enum {
+	P_NULL,
+	P_ECHO,
+	P_DDP,
+	P_ASYNC,
+	P_FAIL,
+	P_HOLE,
+	P_SLOW,
+	P_COUNT
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint8_t pat(uint32_t seed, uint32_t i)
+{
+	return (uint8_t)(seed * 131u + i * 7u + (i >> 8) + 1u);
+}
+
+static bool same(const uint8_t *b, uint32_t len, uint32_t seed)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (b[i] != pat(seed, i))
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------------ the program */
+
+struct args {
+	uint32_t seed, len;
+};
+
+struct res {
+	uint32_t seed, len;
+	int status; /* P_ASYNC: what the completion gives */
+	void *buf;  /* P_DDP: a chunk buffer, back in its pool at reply_done */
+	struct rpcrdma_mempool *pool;
+};
+
+static struct rpcrdma_mempool_set *srv_pools; /* the first server's: P_DDP buffers */
+static struct rte_ring *async_ring;	      /* pending requests, completed on the poller */
+static uint32_t ran_on[RTE_MAX_LCORE];	      /* handlers run, per lcore (atomic) */
+static uint32_t ddp_out;		      /* P_DDP buffers not back (atomic) */
+static volatile int slow_block, slow_running;
+static volatile unsigned int slow_lcore;
+
+static uint32_t slot_bad; /* handlers whose counters went to another lcore's slot (atomic) */
+
+/* Count where a handler runs, and that its counters go to this lcore's slot. */
+static void ran_here(const struct rpcrdma_svc_req *req)
+{
+	__atomic_fetch_add(&ran_on[rte_lcore_id() < RTE_MAX_LCORE ? rte_lcore_id() : 0], 1,
+			   __ATOMIC_RELAXED);
+	if ((int)req->slot != rte_lcore_index(-1))
+		__atomic_fetch_add(&slot_bad, 1, __ATOMIC_RELAXED);
+}
+
+static int dec_args(struct rpcrdma_xdr_dec *d, void *a)
+{
+	struct args *x = a;
+
+	if (rpcrdma_xdr_get_u32(d, &x->seed) || rpcrdma_xdr_get_u32(d, &x->len) || x->len > 8192)
+		return -1;
+	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -1;
+}
+
+static int dec_seed(struct rpcrdma_xdr_dec *d, void *a)
+{
+	return rpcrdma_xdr_get_u32(d, &((struct args *)a)->seed);
+}
+
+static int h_echo(struct rpcrdma_svc_req *req, void *a, void *r)
+{
+	const struct args *x = a;
+	struct res *y = r;
+
+	ran_here(req);
+	y->seed = x->seed;
+	y->len = x->len;
+	return RPCRDMA_SVC_OK;
+}
+
+static int enc_inline(struct rpcrdma_xdr_enc *e, const void *r)
+{
+	const struct res *y = r;
+	uint8_t *p;
+
+	if (rpcrdma_xdr_put_u32(e, y->len))
+		return -ENOSPC;
+	p = rpcrdma_xdr_reserve(e, rpcrdma_xdr_pad4(y->len));
+	if (p == NULL)
+		return -ENOSPC;
+	for (uint32_t i = 0; i < rpcrdma_xdr_pad4(y->len); i++)
+		p[i] = i < y->len ? pat(y->seed, i) : 0;
+	return 0;
+}
+
+/* A chunk buffer taken on whichever lcore runs the handler, put back on the poller. */
+static int h_ddp(struct rpcrdma_svc_req *req, void *a, void *r)
+{
+	const struct args *x = a;
+	struct res *y = r;
+
+	ran_here(req);
+	y->pool = rpcrdma_mempool_set_chunk_pool(srv_pools, x->len);
+	y->buf = y->pool ? rpcrdma_mempool_get(y->pool) : NULL;
+	if (y->buf == NULL)
+		return -ENOMEM;
+	__atomic_fetch_add(&ddp_out, 1, __ATOMIC_RELAXED);
+	for (uint32_t i = 0; i < x->len; i++)
+		((uint8_t *)y->buf)[i] = pat(x->seed, i);
+	y->seed = x->seed;
+	y->len = x->len;
+	return RPCRDMA_SVC_OK;
+}
+
+static int enc_ddp(struct rpcrdma_xdr_enc *e, const void *r)
+{
+	const struct res *y = r;
+	struct rpcrdma_xdr_region reg;
+
+	reg = rpcrdma_xdr_region_va(y->buf, y->len, y->pool->lkey, y->pool->rkey);
+	return rpcrdma_xdr_put_ddp(e, &reg) ? -ENOSPC : 0;
+}
+
+/* Pending: an odd seed completes with an error (SYSTEM_ERR), an even one with ~seed. */
+static int h_async(struct rpcrdma_svc_req *req, void *a, void *r)
+{
+	struct res *y = r;
+
+	ran_here(req);
+	y->seed = ~((const struct args *)a)->seed;
+	y->status = (((const struct args *)a)->seed & 1) ? -EIO : RPCRDMA_SVC_OK;
+	/* multi-producer: the workers; the poller dequeues */
+	if (rte_ring_enqueue(async_ring, req) != 0)
+		return -EBUSY;
+	return RPCRDMA_SVC_PENDING;
+}
+
+static int enc_seed(struct rpcrdma_xdr_enc *e, const void *r)
+{
+	return rpcrdma_xdr_put_u32(e, ((const struct res *)r)->seed);
+}
+
+static int h_fail(struct rpcrdma_svc_req *req, void *a, void *r)
+{
+	ran_here(req);
+	return -EIO;
+}
+
+static int h_slow(struct rpcrdma_svc_req *req, void *a, void *r)
+{
+	ran_here(req);
+	slow_lcore = rte_lcore_id();
+	__atomic_store_n(&slow_running, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&slow_block, __ATOMIC_ACQUIRE))
+		rte_pause();
+	__atomic_store_n(&slow_running, 0, __ATOMIC_RELEASE);
+	return RPCRDMA_SVC_OK;
+}
+
+static const struct rpcrdma_svc_proc procs[P_COUNT] = {
+	[P_ECHO] = { "ECHO", dec_args, h_echo, enc_inline, sizeof(struct args), sizeof(struct res),
+		     false },
+	[P_DDP] = { "DDP", dec_args, h_ddp, enc_ddp, sizeof(struct args), sizeof(struct res),
+		    false },
+	[P_ASYNC] = { "ASYNC", dec_seed, h_async, enc_seed, sizeof(struct args), sizeof(struct res),
+		      false },
+	[P_FAIL] = { "FAIL", NULL, h_fail, NULL, 0, 0, false },
+	[P_SLOW] = { "SLOW", NULL, h_slow, NULL, 0, 0, false },
+};
+
+static const struct rpcrdma_svc_version vers[] = {
+	{ 1, P_COUNT, procs },
+	{ 2, P_COUNT, procs },
+};
+
+/* The poller's side of the pending calls: complete them (rpcrdma_xprt_svc_complete()). */
+static int backend_poll(void)
+{
+	struct rpcrdma_svc_req *reqs[16];
+	unsigned int i, n;
+
+	n = rte_ring_dequeue_burst(async_ring, (void **)reqs, 16, NULL);
+	for (i = 0; i < n; i++)
+		rpcrdma_xprt_svc_complete(reqs[i],
+					  ((struct res *)rpcrdma_svc_req_res(reqs[i]))->status);
+	return (int)n;
+}
+
+static void ddp_reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
+{
+	struct res *y = rpcrdma_svc_req_res(req);
+
+	if (req->proc != &procs[P_DDP] || y->buf == NULL)
+		return;
+	rpcrdma_mempool_put(y->pool, y->buf);
+	y->buf = NULL;
+	__atomic_fetch_sub(&ddp_out, 1, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------ the ends */
+
+struct side {
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_pd *pd;
+	struct rpcrdma_mempool_set *pools;
+	struct rpcrdma_pmd_listener *listener;
+	struct rpcrdma_xprt *xprt;
+	struct rpcrdma_xprt_params params;
+};
+
+/* Connection i: cli[i] to srv[i]; srv[i]'s calls go through glue[i]. */
+static struct side cli[2], srv[2];
+static struct rpcrdma_xprt_svc glue[2];
+static struct rpcrdma_svc_registry *reg;
+static bool srv_on_main = true; /* false while a runtime polls the servers */
+
+static int side_open(struct side *s, const char *name)
+{
+	struct rpcrdma_mempool_set_params sp;
+	int ret;
+
+	ret = rpcrdma_pmd_dev_open("shm", NULL, &s->dev);
+	if (ret == 0)
+		ret = rpcrdma_pmd_pd_alloc(s->dev, &s->pd);
+	if (ret)
+		return ret;
+	rpcrdma_mempool_set_params_init(&sp);
+	sp.name = name;
+	sp.inline_count = 256;
+	sp.classes[0].count = 8;
+	sp.classes[1].count = 2;
+	sp.cache_size = 0;
+	return rpcrdma_mempool_set_create(&sp, s->pd, &s->pools);
+}
+
+static void side_close(struct side *s)
+{
+	CHECK(rpcrdma_mempool_set_check_all_back(s->pools) == 0, "every buffer back");
+	rpcrdma_mempool_set_free(s->pools);
+	rpcrdma_pmd_pd_free(s->pd);
+	rpcrdma_pmd_dev_close(s->dev);
+	memset(s, 0, sizeof(*s)); /* pump() passes it by */
+}
+
+static void side_events(struct side *s, bool server)
+{
+	struct rpcrdma_pmd_event ev[4];
+	int n = rpcrdma_pmd_event_poll(s->dev, ev, 4);
+
+	for (int i = 0; i < n; i++) {
+		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST && server)
+			CHECK(rpcrdma_xprt_accept(&s->params, &ev[i], &s->xprt) == 0, "accept");
+		else
+			rpcrdma_xprt_event(&ev[i]);
+	}
+}
+
+/* The clients, and the servers while no runtime runs. */
+static void pump(void)
+{
+	for (int i = 0; i < 2; i++) {
+		if (cli[i].dev == NULL)
+			continue;
+		side_events(&cli[i], false);
+		if (cli[i].xprt)
+			rpcrdma_xprt_poll(cli[i].xprt);
+	}
+	if (!srv_on_main)
+		return;
+	for (int i = 0; i < 2; i++) {
+		if (srv[i].dev == NULL)
+			continue;
+		side_events(&srv[i], true);
+		if (srv[i].xprt)
+			rpcrdma_xprt_poll(srv[i].xprt);
+	}
+	backend_poll();
+}
+
+static bool pump_until(bool (*cond)(void *), void *arg)
+{
+	uint64_t end = now_ms() + WAIT_MS;
+
+	while (!cond(arg)) {
+		if (now_ms() > end)
+			return false;
+		pump();
+	}
+	return true;
+}
+
+/* A runtime's poll function: one server connection (and the pending calls). */
+static int srv_poll(void *arg)
+{
+	struct side *s = arg;
+	int work = rpcrdma_xprt_poll(s->xprt);
+
+	if (s == &srv[0])
+		work += backend_poll();
+	return work;
+}
+
+static bool established(void *arg)
+{
+	int i = *(int *)arg;
+
+	return cli[i].xprt && rpcrdma_xprt_state(cli[i].xprt) == RPCRDMA_XPRT_ESTABLISHED &&
+	       srv[i].xprt && rpcrdma_xprt_state(srv[i].xprt) == RPCRDMA_XPRT_ESTABLISHED;
+}
+
+static bool closed(void *arg)
+{
+	int i = *(int *)arg;
+
+	return rpcrdma_xprt_state(cli[i].xprt) == RPCRDMA_XPRT_CLOSED &&
+	       rpcrdma_xprt_state(srv[i].xprt) == RPCRDMA_XPRT_CLOSED;
+}
+
+/* Connection i, with a grant of 64 so that 40 calls can be in flight. */
+static int conn_open(int i)
+{
+	char addr[64], name[8];
+
+	snprintf(name, sizeof(name), "rc%d", i);
+	if (side_open(&cli[i], name))
+		return -1;
+	snprintf(name, sizeof(name), "rs%d", i);
+	if (side_open(&srv[i], name))
+		return -1;
+	snprintf(addr, sizeof(addr), "@rpcrdma-xsvcrt-%d-%d", getpid(), i);
+	if (rpcrdma_pmd_listen(srv[i].dev, addr, &srv[i].listener))
+		return -1;
+	rpcrdma_xprt_params_init(&cli[i].params, RPCRDMA_XPRT_CLIENT);
+	cli[i].params.dev = cli[i].dev;
+	cli[i].params.pd = cli[i].pd;
+	cli[i].params.pools = cli[i].pools;
+	cli[i].params.max_credits = 64;
+	cli[i].params.max_calls = 128;
+	rpcrdma_xprt_params_init(&srv[i].params, RPCRDMA_XPRT_SERVER);
+	srv[i].params.dev = srv[i].dev;
+	srv[i].params.pd = srv[i].pd;
+	srv[i].params.pools = srv[i].pools;
+	srv[i].params.max_credits = 64;
+	rpcrdma_xprt_svc_init(&glue[i], reg, 0);
+	glue[i].reply_done = ddp_reply_done;
+	rpcrdma_xprt_svc_bind(&glue[i], &srv[i].params);
+	if (rpcrdma_xprt_create(&cli[i].params, &cli[i].xprt) ||
+	    rpcrdma_xprt_connect(cli[i].xprt, addr) || !pump_until(established, &i))
+		return -1;
+	return 0;
+}
+
+static void conn_close(int i)
+{
+	if (rpcrdma_xprt_state(cli[i].xprt) == RPCRDMA_XPRT_ESTABLISHED)
+		CHECK(rpcrdma_xprt_disconnect(cli[i].xprt) == 0, "disconnect %d", i);
+	CHECK(pump_until(closed, &i), "connection %d closed", i);
+	CHECK(rpcrdma_xprt_destroy(cli[i].xprt) == 0 && rpcrdma_xprt_destroy(srv[i].xprt) == 0,
+	      "destroy %d", i);
+	rpcrdma_pmd_listener_close(srv[i].listener);
+	side_close(&cli[i]);
+	side_close(&srv[i]);
+}
+
+/* ------------------------------------------------------------ calls */
+
+struct tcall {
+	int conn;
+	uint32_t rpcvers, prog, vers, proc, flavor;
+	bool no_args;
+	bool chunk; /* offer a write chunk for the result */
+	uint32_t seed, len;
+	/* outcome */
+	bool done;
+	int status;
+	uint32_t xid;
+	struct rpcrdma_rpc_msg rep;
+	bool data_ok;
+	uint32_t nbytes; /* the reply after its XID, then any DDP result */
+	uint8_t bytes[REPLY_MAX];
+	void *buf; /* the write chunk's buffer */
+	struct rpcrdma_mempool *pool;
+};
+
+/* Append the reply as the decoder reads it, after the XID (which differs per run). */
+static void take_bytes(struct tcall *t, const struct rpcrdma_xdr_dec *d)
+{
+	struct rpcrdma_xdr_dec raw = *d;
+	uint32_t w;
+
+	t->nbytes = 0;
+	if (rpcrdma_xdr_get_u32(&raw, &w))
+		return;
+	while (rpcrdma_xdr_dec_left(&raw) >= 4 && t->nbytes + 4 <= REPLY_MAX &&
+	       rpcrdma_xdr_get_u32(&raw, &w) == 0) {
+		t->bytes[t->nbytes++] = (uint8_t)(w >> 24);
+		t->bytes[t->nbytes++] = (uint8_t)(w >> 16);
+		t->bytes[t->nbytes++] = (uint8_t)(w >> 8);
+		t->bytes[t->nbytes++] = (uint8_t)w;
+	}
+}
+
+static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
+		     struct rpcrdma_xdr_dec *d)
+{
+	struct tcall *t = arg;
+	const void *p = NULL;
+	uint32_t n = 0, v;
+
+	t->done = true;
+	t->status = status;
+	t->data_ok = false;
+	t->nbytes = 0;
+	if (status == 0)
+		take_bytes(t, d);
+	if (status == 0 && rpcrdma_xprt_get_rpc(d, &t->rep) == 0 && t->rep.xid == t->xid &&
+	    t->rep.type == RPCRDMA_RPC_REPLY) {
+		if (t->rep.reply.stat != RPCRDMA_RPC_MSG_ACCEPTED ||
+		    t->rep.reply.accept_stat != RPCRDMA_RPC_SUCCESS) {
+			t->data_ok = rpcrdma_xdr_dec_left(d) == 0;
+		} else if (t->proc == P_ECHO) {
+			t->data_ok = rpcrdma_xdr_get_opaque(d, 8192, &p, &n) == 0 && n == t->len &&
+				     same(p, n, t->seed);
+		} else if (t->proc == P_DDP) {
+			t->data_ok = rpcrdma_xdr_get_ddp(d, 8192, &p, &n) == 0 && n == t->len &&
+				     same(p, n, t->seed) && (!t->chunk || p == t->buf);
+			if (t->data_ok && t->nbytes + n <= REPLY_MAX) {
+				memcpy(t->bytes + t->nbytes, p, n);
+				t->nbytes += n;
+			}
+		} else if (t->proc == P_ASYNC) {
+			t->data_ok = rpcrdma_xdr_get_u32(d, &v) == 0 && v == ~t->seed;
+		} else {
+			t->data_ok = true;
+		}
+		t->data_ok = t->data_ok && rpcrdma_xdr_dec_left(d) == 0;
+	}
+	if (t->buf)
+		rpcrdma_mempool_put(t->pool, t->buf);
+	t->buf = NULL;
+	CHECK(rpcrdma_xprt_call_release(call) == 0, "release");
+}
+
+static bool tcall_done(void *arg)
+{
+	return ((struct tcall *)arg)->done;
+}
+
+static void tcall_submit(struct tcall *t)
+{
+	struct side *c = &cli[t->conn];
+	struct rpcrdma_xprt_call *call;
+	struct rpcrdma_xdr_reply_spec *spec;
+	struct rpcrdma_xdr_enc *x;
+	struct rpcrdma_rpc_msg m;
+	int ret;
+
+	t->done = false;
+	ret = rpcrdma_xprt_call_alloc(c->xprt, &call);
+	CHECK(ret == 0, "call_alloc %d", ret);
+	if (ret) {
+		t->done = true;
+		t->status = ret;
+		return;
+	}
+	x = rpcrdma_xprt_call_enc(call);
+	memset(&m, 0, sizeof(m));
+	t->xid = m.xid = rpcrdma_xprt_call_xid(call);
+	m.type = RPCRDMA_RPC_CALL;
+	m.call.rpcvers = t->rpcvers ? t->rpcvers : RPCRDMA_RPC_VERS;
+	m.call.prog = t->prog;
+	m.call.vers = t->vers;
+	m.call.proc = t->proc;
+	m.call.cred.flavor = t->flavor;
+	CHECK(rpcrdma_xprt_put_rpc(x, &m) == 0, "put rpc");
+	if (!t->no_args) {
+		rpcrdma_xdr_put_u32(x, t->seed);
+		if (t->proc != P_ASYNC)
+			rpcrdma_xdr_put_u32(x, t->len);
+	}
+	spec = rpcrdma_xprt_call_reply_spec(call);
+	spec->max_len = 64 + rpcrdma_xdr_pad4(t->len);
+	if (t->chunk) {
+		t->pool = rpcrdma_mempool_set_chunk_pool(c->pools, t->len);
+		t->buf = t->pool ? rpcrdma_mempool_get(t->pool) : NULL;
+		CHECK(t->buf != NULL, "client chunk buffer");
+		if (t->buf) {
+			memset(t->buf, 0, t->len);
+			spec->ddp[0] =
+				rpcrdma_xdr_region_va(t->buf, t->len, t->pool->lkey, t->pool->rkey);
+			spec->nddp = 1;
+		}
+	}
+	CHECK(rpcrdma_xprt_call_submit(call, 0, tcall_cb, t) == 0, "submit");
+}
+
+/* The outcome: accept_stat, 100 + reject_stat, or -1 (no reply). */
+static int outcome(const struct tcall *t)
+{
+	if (!t->done || t->status != 0)
+		return -1;
+	if (t->rep.reply.stat == RPCRDMA_RPC_MSG_DENIED)
+		return 100 + (int)t->rep.reply.reject_stat;
+	return (int)t->rep.reply.accept_stat;
+}
+
+/* ------------------------------------------------------------ modes */
+
+static struct tcall *ref_calls, *mode_calls;
+
+/* The calls of a round: every kind of result and error, and what each is answered. */
+static const struct kind {
+	uint32_t rpcvers, prog, vers, proc, flavor, len;
+	bool no_args, chunk;
+	int want; /* accept_stat, or 100 + reject_stat */
+} kinds[PER_ROUND] = {
+	{ .prog = PROG, .vers = 1, .proc = P_NULL, .no_args = true, .want = RPCRDMA_RPC_SUCCESS },
+	{ .prog = PROG, .vers = 2, .proc = P_ECHO, .len = 100, .want = RPCRDMA_RPC_SUCCESS },
+	{ .prog = PROG, .vers = 1, .proc = P_ECHO, .len = 3001, .want = RPCRDMA_RPC_SUCCESS },
+	{ .prog = PROG,
+	  .vers = 1,
+	  .proc = P_DDP,
+	  .len = 4096,
+	  .chunk = true,
+	  .want = RPCRDMA_RPC_SUCCESS },
+	{ .prog = PROG, .vers = 1, .proc = P_DDP, .len = 500, .want = RPCRDMA_RPC_SUCCESS },
+	{ .prog = PROG, .vers = 1, .proc = P_ASYNC, .want = RPCRDMA_RPC_SUCCESS },
+	/* an odd seed (round_call()): completed with an error */
+	{ .prog = PROG, .vers = 2, .proc = P_ASYNC, .want = RPCRDMA_RPC_SYSTEM_ERR },
+	{ .prog = PROG, .vers = 1, .proc = P_FAIL, .want = RPCRDMA_RPC_SYSTEM_ERR },
+	{ .prog = PROG, .vers = 1, .proc = P_HOLE, .want = RPCRDMA_RPC_PROC_UNAVAIL },
+	{ .prog = PROG, .vers = 1, .proc = 200, .want = RPCRDMA_RPC_PROC_UNAVAIL },
+	{ .prog = PROG,
+	  .vers = 1,
+	  .proc = P_ECHO,
+	  .no_args = true,
+	  .want = RPCRDMA_RPC_GARBAGE_ARGS },
+	{ .prog = PROG_NONE, .vers = 1, .proc = 1, .want = RPCRDMA_RPC_PROG_UNAVAIL },
+	{ .prog = PROG, .vers = 7, .proc = 1, .want = RPCRDMA_RPC_PROG_MISMATCH },
+	{ .prog = PROG,
+	  .vers = 1,
+	  .proc = P_ECHO,
+	  .len = 8,
+	  .flavor = 99,
+	  .want = 100 + RPCRDMA_RPC_AUTH_ERROR },
+	{ .rpcvers = 3,
+	  .prog = PROG,
+	  .vers = 1,
+	  .proc = 1,
+	  .want = 100 + RPCRDMA_RPC_RPC_MISMATCH },
+	{ .prog = PROG, .vers = 2, .proc = P_ECHO, .len = 0, .want = RPCRDMA_RPC_SUCCESS },
+};
+
+/* Call i of a round, its seed fixed by (round, i). */
+static void round_call(struct tcall *t, unsigned int round, unsigned int i)
+{
+	memset(t, 0, sizeof(*t));
+	t->rpcvers = kinds[i].rpcvers;
+	t->prog = kinds[i].prog;
+	t->vers = kinds[i].vers;
+	t->proc = kinds[i].proc;
+	t->flavor = kinds[i].flavor;
+	t->no_args = kinds[i].no_args;
+	t->chunk = kinds[i].chunk;
+	t->len = kinds[i].len;
+	t->seed = (round * PER_ROUND + i) * 2 + (i == 6);
+}
+
+static bool round_done(void *arg)
+{
+	struct tcall *c = arg;
+
+	for (unsigned int i = 0; i < PER_ROUND; i++)
+		if (!c[i].done)
+			return false;
+	return true;
+}
+
+/* Every call of a mode, a round at a time (16 in flight); each checked against what it wants. */
+static void run_calls(const char *mode, struct tcall *calls)
+{
+	unsigned int r, i;
+
+	for (r = 0; r < ROUNDS; r++) {
+		struct tcall *c = calls + r * PER_ROUND;
+
+		for (i = 0; i < PER_ROUND; i++) {
+			round_call(&c[i], r, i);
+			tcall_submit(&c[i]);
+		}
+		CHECK(pump_until(round_done, c), "%s: round %u answered", mode, r);
+		for (i = 0; i < PER_ROUND; i++) {
+			int o = outcome(&c[i]);
+
+			CHECK(o == kinds[i].want && c[i].data_ok, "%s: call %u: %d (want %d)%s",
+			      mode, r * PER_ROUND + i, o, kinds[i].want,
+			      c[i].data_ok ? "" : ", bad data");
+		}
+		CHECK(c[12].rep.reply.low == 1 && c[12].rep.reply.high == 2,
+		      "%s: PROG_MISMATCH 1..2", mode);
+		CHECK(c[13].rep.reply.auth_stat == RPCRDMA_RPC_AUTH_BADCRED, "%s: AUTH_BADCRED",
+		      mode);
+	}
+}
+
+static void compare_calls(const char *mode)
+{
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < NCALLS; i++)
+		if (mode_calls[i].nbytes != ref_calls[i].nbytes || ref_calls[i].nbytes < 16 ||
+		    memcmp(mode_calls[i].bytes, ref_calls[i].bytes, ref_calls[i].nbytes) != 0) {
+			if (bad++ < 3) {
+				fprintf(stderr, "%s: call %u: %u bytes, want %u\n", mode, i,
+					mode_calls[i].nbytes, ref_calls[i].nbytes);
+				test_hexdump("reply", mode_calls[i].bytes,
+					     RTE_MIN(mode_calls[i].nbytes, 64u));
+				test_hexdump("first mode's", ref_calls[i].bytes,
+					     RTE_MIN(ref_calls[i].nbytes, 64u));
+			}
+		}
+	CHECK(bad == 0, "%s: %u of %u replies differ from the first mode's", mode, bad, NCALLS);
+}
+
+struct mode {
+	const char *name;
+	const char *roles; /* NULL: no runtime, recv_call dispatches on this thread */
+	bool burst;	   /* the glue's burst handlers */
+	unsigned int workers;
+};
+
+static void snapshot_ran(uint32_t *out)
+{
+	for (unsigned int l = 0; l < RTE_MAX_LCORE; l++)
+		out[l] = __atomic_load_n(&ran_on[l], __ATOMIC_RELAXED);
+}
+
+/* The handlers of this mode ran on @p lcores only, HANDLED of them in all. */
+static void check_ran(const char *mode, const uint32_t *before, const unsigned int *lcores,
+		      unsigned int n)
+{
+	uint32_t after[RTE_MAX_LCORE], on = 0, off = 0;
+
+	snapshot_ran(after);
+	for (unsigned int l = 0; l < RTE_MAX_LCORE; l++) {
+		bool mine = false;
+
+		for (unsigned int k = 0; k < n; k++)
+			mine = mine || lcores[k] == l;
+		if (mine)
+			on += after[l] - before[l];
+		else
+			off += after[l] - before[l];
+	}
+	CHECK(on == HANDLED && off == 0, "%s: %u handlers on the mode's lcores, %u elsewhere", mode,
+	      on, off);
+}
+
+static void run_mode(const struct mode *m, struct tcall *calls)
+{
+	struct rpcrdma_xprt_svc_stats before = glue[0].st, *st = &glue[0].st;
+	struct rpcrdma_rt_lcore_stats ls;
+	struct rpcrdma_svc_stats sb, sa;
+	struct rpcrdma_rt_params prm;
+	struct rpcrdma_rt *rt = NULL;
+	uint32_t ran[RTE_MAX_LCORE];
+	unsigned int lcores[2], nl = 0, i;
+	uint64_t witems = 0;
+	int ret;
+
+	rpcrdma_svc_stats(reg, &sb);
+	snapshot_ran(ran);
+	if (m->roles != NULL) {
+		rpcrdma_rt_params_init(&prm);
+		prm.name = m->name;
+		prm.roles = m->roles;
+		if (m->burst)
+			rpcrdma_xprt_svc_rt_bind(&prm);
+		ret = rpcrdma_rt_create(&prm, &rt);
+		CHECK(ret == 0, "%s: create: %d", m->name, ret);
+		if (ret)
+			return;
+		CHECK_EQ(rpcrdma_rt_nb_workers(rt), m->workers);
+		CHECK(rpcrdma_rt_poller_add(rpcrdma_rt_poller(rt, 0), srv_poll, &srv[0]) == 0,
+		      "%s: poller_add", m->name);
+		CHECK(rpcrdma_xprt_svc_set_rt(&glue[0], rpcrdma_rt_poller(rt, 0)) == 0,
+		      "%s: set_rt", m->name);
+		CHECK_EQ(glue[0].slot,
+			 rte_lcore_index(rpcrdma_rt_poller_lcore(rpcrdma_rt_poller(rt, 0))));
+		srv_on_main = false;
+		CHECK(rpcrdma_rt_start(rt) == 0, "%s: start", m->name);
+	}
+
+	run_calls(m->name, calls);
+
+	if (rt != NULL) {
+		CHECK(rpcrdma_rt_stop(rt) == 0, "%s: stop", m->name);
+		srv_on_main = true;
+		CHECK(rpcrdma_xprt_svc_set_rt(&glue[0], NULL) == 0, "%s: set_rt NULL", m->name);
+		/* where the handlers ran: the workers, or the poller with none */
+		if (m->workers == 0)
+			lcores[nl++] = rpcrdma_rt_poller_lcore(rpcrdma_rt_poller(rt, 0));
+		for (i = 0; i < m->workers; i++)
+			lcores[nl++] = rpcrdma_rt_worker_lcore(rt, i);
+		check_ran(m->name, ran, lcores, nl);
+		/* the runtime's counters: every call handed off and back, or run inline */
+		CHECK(rpcrdma_rt_stats(rt, 0, &ls) == 0, "stats");
+		if (m->workers == 0)
+			CHECK(ls.inline_runs == NCALLS && ls.items == 0 && ls.returned == 0,
+			      "%s: poller ran %lu inline, handed off %lu", m->name,
+			      (unsigned long)ls.inline_runs, (unsigned long)ls.items);
+		else
+			CHECK(ls.items == NCALLS && ls.returned == NCALLS && ls.inline_runs == 0,
+			      "%s: poller handed off %lu, %lu back", m->name,
+			      (unsigned long)ls.items, (unsigned long)ls.returned);
+		for (i = 0; i < m->workers; i++) {
+			CHECK(rpcrdma_rt_stats(rt, 1 + i, &ls) == 0, "stats");
+			witems += ls.items;
+		}
+		CHECK(witems == (m->workers ? NCALLS : 0), "%s: the workers ran %lu items", m->name,
+		      (unsigned long)witems);
+		/* the glue's: every call through the runtime, none refused */
+		CHECK(st->rt_queued - before.rt_queued == NCALLS &&
+			      st->rt_returned - before.rt_returned == NCALLS &&
+			      st->rt_refused == before.rt_refused,
+		      "%s: glue queued %lu, returned %lu, refused %lu", m->name,
+		      (unsigned long)(st->rt_queued - before.rt_queued),
+		      (unsigned long)(st->rt_returned - before.rt_returned),
+		      (unsigned long)(st->rt_refused - before.rt_refused));
+		rpcrdma_rt_free(rt);
+	} else {
+		lcores[nl++] = rte_lcore_id();
+		check_ran(m->name, ran, lcores, nl);
+		CHECK(st->rt_queued == before.rt_queued, "%s: nothing queued", m->name);
+	}
+	CHECK(st->calls - before.calls == NCALLS && st->replies - before.replies == NCALLS &&
+		      st->pending - before.pending == PENDS &&
+		      st->unanswered == before.unanswered &&
+		      st->reply_fails == before.reply_fails && st->no_buffer == before.no_buffer,
+	      "%s: glue calls %lu, replies %lu, pending %lu", m->name,
+	      (unsigned long)(st->calls - before.calls),
+	      (unsigned long)(st->replies - before.replies),
+	      (unsigned long)(st->pending - before.pending));
+	rpcrdma_svc_stats(reg, &sa);
+	CHECK(sa.calls - sb.calls == NCALLS && sa.prog_unavail - sb.prog_unavail == ROUNDS &&
+		      sa.auth_badcred - sb.auth_badcred == ROUNDS &&
+		      sa.rpc_mismatch - sb.rpc_mismatch == ROUNDS && sa.dropped == sb.dropped,
+	      "%s: dispatcher calls %lu", m->name, (unsigned long)(sa.calls - sb.calls));
+	CHECK(__atomic_load_n(&ddp_out, __ATOMIC_RELAXED) == 0, "%s: DDP buffers back", m->name);
+	CHECK(__atomic_load_n(&slot_bad, __ATOMIC_RELAXED) == 0,
+	      "%s: every dispatch counted in its own lcore's slot", m->name);
+}
+
+static void test_modes(void)
+{
+	static const struct mode modes[] = {
+		{ "rtc", NULL, false, 0 },
+		{ "rt0", "pollers=(1),workers=0", false, 0 },
+		{ "w1", "pollers=(1),workers=(2)", false, 1 },
+		{ "w2b", "pollers=(1),workers=(2-3)", true, 2 },
+	};
+	struct rpcrdma_svc_proc_stats ps;
+
+	run_mode(&modes[0], ref_calls);
+	for (unsigned int i = 1; i < RTE_DIM(modes); i++) {
+		run_mode(&modes[i], mode_calls);
+		compare_calls(modes[i].name);
+	}
+	/* ASYNC v1: one a round, four modes; all pending, all successes */
+	CHECK(rpcrdma_svc_proc_stats(reg, PROG, 1, P_ASYNC, &ps) == 0 && ps.calls == 4 * ROUNDS &&
+		      ps.async == 4 * ROUNDS && ps.success == 4 * ROUNDS,
+	      "ASYNC v1: calls %lu async %lu success %lu", (unsigned long)ps.calls,
+	      (unsigned long)ps.async, (unsigned long)ps.success);
+}
+
+/* ------------------------------------------------------------ stall */
+
+struct window {
+	int conn;
+	struct tcall calls[WINDOW];
+	unsigned int completed, bad;
+	unsigned int limit; /* calls in flight at most */
+	bool refill;
+};
+
+static struct window win[2];
+
+static void window_start(struct window *w, int conn)
+{
+	memset(w, 0, sizeof(*w));
+	w->conn = conn;
+	w->refill = true;
+	w->limit = WINDOW;
+	for (unsigned int i = 0; i < WINDOW; i++)
+		w->calls[i].done = true; /* free */
+}
+
+/* Count the answered calls (each checked) and send new ones in their place. */
+static void window_turn(struct window *w)
+{
+	for (unsigned int i = 0; i < WINDOW; i++) {
+		struct tcall *t = &w->calls[i];
+
+		if (!t->done)
+			continue;
+		if (t->xid != 0) {
+			w->completed++;
+			w->bad += outcome(t) != RPCRDMA_RPC_SUCCESS || !t->data_ok;
+			t->xid = 0;
+		}
+		if (!w->refill || i >= w->limit)
+			continue;
+		memset(t, 0, sizeof(*t));
+		t->conn = w->conn;
+		t->prog = PROG;
+		t->vers = 1;
+		t->proc = P_ECHO;
+		t->len = 64;
+		t->seed = w->completed + i;
+		tcall_submit(t);
+	}
+}
+
+static bool window_idle(const struct window *w)
+{
+	for (unsigned int i = 0; i < WINDOW; i++)
+		if (!w->calls[i].done)
+			return false;
+	return true;
+}
+
+/* The second poller has handed an item to a worker. */
+static bool poller_handed(void *arg)
+{
+	struct rpcrdma_rt_lcore_stats st;
+
+	return rpcrdma_rt_stats(arg, 1, &st) == 0 && st.items > 0;
+}
+
+static bool slow_started(void *arg)
+{
+	return __atomic_load_n(&slow_running, __ATOMIC_ACQUIRE) != 0;
+}
+
+static void test_stall(void)
+{
+	struct rpcrdma_xprt_svc_stats before[2] = { glue[0].st, glue[1].st };
+	struct rpcrdma_rt_lcore_stats sa, sb;
+	struct rpcrdma_rt_params prm;
+	struct rpcrdma_rt *rt;
+	struct tcall slow;
+	unsigned int sw = 0, i;
+	uint64_t end;
+	int ret;
+
+	rpcrdma_rt_params_init(&prm);
+	prm.name = "stall";
+	prm.roles = "pollers=(1-2),workers=(3-4)";
+	ret = rpcrdma_rt_create(&prm, &rt);
+	CHECK(ret == 0, "stall: create %d", ret);
+	if (ret)
+		return;
+	for (i = 0; i < 2; i++) {
+		CHECK(rpcrdma_rt_poller_add(rpcrdma_rt_poller(rt, i), srv_poll, &srv[i]) == 0,
+		      "stall: poller_add");
+		CHECK(rpcrdma_xprt_svc_set_rt(&glue[i], rpcrdma_rt_poller(rt, i)) == 0,
+		      "stall: set_rt %u", i);
+	}
+	__atomic_store_n(&slow_block, 1, __ATOMIC_RELEASE);
+	srv_on_main = false;
+	CHECK(rpcrdma_rt_start(rt) == 0, "stall: start");
+
+	/* a SLOW call on connection 0 takes one worker */
+	memset(&slow, 0, sizeof(slow));
+	slow.prog = PROG;
+	slow.vers = 1;
+	slow.proc = P_SLOW;
+	slow.no_args = true;
+	tcall_submit(&slow);
+	CHECK(pump_until(slow_started, NULL), "the SLOW call started");
+	for (i = 0; i < 2; i++)
+		if (rpcrdma_rt_worker_lcore(rt, i) == slow_lcore)
+			sw = i;
+	CHECK(rpcrdma_rt_worker_lcore(rt, sw) == slow_lcore, "SLOW on worker lcore %u", slow_lcore);
+	CHECK(rpcrdma_rt_stats(rt, 2 + sw, &sb) == 0, "stats");
+
+	/*
+	 * Meanwhile both connections, on both pollers, keep completing calls.
+	 * A poller sends each burst to the worker with the fewest of its own
+	 * items in flight: connection 1's poller has none on the stuck worker
+	 * yet, so its first burst may go there and wait for the release. One
+	 * call first, then the window: later bursts avoid the stuck worker.
+	 */
+	window_start(&win[0], 0);
+	window_start(&win[1], 1);
+	win[1].limit = 1;
+	window_turn(&win[1]);
+	CHECK(pump_until(poller_handed, rt), "connection 1's first call handed to a worker");
+	win[1].limit = WINDOW;
+	end = now_ms() + WAIT_MS;
+	while ((win[0].completed < STALL_MIN || win[1].completed < STALL_MIN) && now_ms() < end) {
+		window_turn(&win[0]);
+		window_turn(&win[1]);
+		pump();
+	}
+	CHECK(win[0].completed >= STALL_MIN && win[1].completed >= STALL_MIN,
+	      "progress while a worker is stuck: %u and %u calls", win[0].completed,
+	      win[1].completed);
+	CHECK(win[0].bad == 0 && win[1].bad == 0, "stall: %u and %u bad replies", win[0].bad,
+	      win[1].bad);
+	CHECK(!slow.done && __atomic_load_n(&slow_running, __ATOMIC_ACQUIRE),
+	      "the SLOW call still runs");
+	CHECK(rpcrdma_rt_stats(rt, 2 + sw, &sa) == 0 && sa.items == sb.items,
+	      "the stuck worker ran nothing more: %lu -> %lu", (unsigned long)sb.items,
+	      (unsigned long)sa.items);
+
+	/* released: the SLOW call and every call behind it complete */
+	__atomic_store_n(&slow_block, 0, __ATOMIC_RELEASE);
+	win[0].refill = win[1].refill = false;
+	end = now_ms() + WAIT_MS;
+	while ((!slow.done || !window_idle(&win[0]) || !window_idle(&win[1])) && now_ms() < end)
+		pump();
+	window_turn(&win[0]);
+	window_turn(&win[1]);
+	CHECK(slow.done && outcome(&slow) == RPCRDMA_RPC_SUCCESS && slow.data_ok,
+	      "the SLOW call answered: %d", outcome(&slow));
+	CHECK(window_idle(&win[0]) && window_idle(&win[1]) && win[0].bad == 0 && win[1].bad == 0,
+	      "every call answered after the release");
+	CHECK(rpcrdma_rt_stop(rt) == 0, "stall: stop");
+	srv_on_main = true;
+	for (i = 0; i < 2; i++) {
+		const struct rpcrdma_xprt_svc_stats *st = &glue[i].st;
+		uint64_t want = win[i].completed + (i == 0);
+
+		CHECK(rpcrdma_xprt_svc_set_rt(&glue[i], NULL) == 0, "stall: set_rt NULL");
+		CHECK(st->calls - before[i].calls == want &&
+			      st->replies - before[i].replies == want &&
+			      st->rt_queued - before[i].rt_queued == want &&
+			      st->rt_returned - before[i].rt_returned == want &&
+			      st->rt_refused == before[i].rt_refused,
+		      "stall: connection %u: %lu calls, %lu replies, %lu queued, %lu back", i,
+		      (unsigned long)(st->calls - before[i].calls),
+		      (unsigned long)(st->replies - before[i].replies),
+		      (unsigned long)(st->rt_queued - before[i].rt_queued),
+		      (unsigned long)(st->rt_returned - before[i].rt_returned));
+	}
+	rpcrdma_rt_free(rt);
+}
+
+/* ------------------------------------------------------------ steps */
+
+/* Drive the server and the clients on this thread, not the runtime. */
+static void pump_n(unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		pump();
+}
+
+static bool queued_n(void *arg)
+{
+	return glue[0].st.calls >= *(uint64_t *)arg;
+}
+
+/* Pending calls completed before their items are back from the worker. */
+static void steps_early(struct rpcrdma_rt *rt, struct rpcrdma_rt_poller *p)
+{
+	struct rpcrdma_xprt_svc_stats before = glue[0].st;
+	uint64_t want = before.calls + 2;
+	struct tcall a[2];
+
+	for (int i = 0; i < 2; i++) {
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].prog = PROG;
+		a[i].vers = 1;
+		a[i].proc = P_ASYNC;
+		a[i].seed = 40 + (uint32_t)i; /* 40: success; 41: SYSTEM_ERR */
+		tcall_submit(&a[i]);
+	}
+	CHECK(pump_until(queued_n, &want), "early: the calls reached the glue");
+	CHECK_EQ(glue[0].st.rt_queued - before.rt_queued, 2);
+	CHECK(rpcrdma_xprt_svc_set_rt(&glue[0], NULL) == -EBUSY, "set_rt while calls are out");
+	CHECK_EQ(rpcrdma_rt_flush(p), 2);
+	CHECK(rpcrdma_rt_worker_iterate(rt, 0) == 2, "the worker ran both");
+	/* the handlers left them pending; the poller completes them now, items still out */
+	CHECK_EQ(backend_poll(), 2);
+	CHECK_EQ(glue[0].st.rt_early - before.rt_early, 2);
+	pump_n(200);
+	CHECK(!a[0].done && !a[1].done && glue[0].st.replies == before.replies,
+	      "early: no reply before the items are back");
+	/* the items come back: their done sends the kept replies */
+	CHECK(rpcrdma_rt_poller_iterate(p) == 2, "the poller took both back");
+	CHECK(pump_until(tcall_done, &a[0]) && pump_until(tcall_done, &a[1]), "early: answered");
+	CHECK(outcome(&a[0]) == RPCRDMA_RPC_SUCCESS && a[0].data_ok, "early: success");
+	CHECK(outcome(&a[1]) == RPCRDMA_RPC_SYSTEM_ERR && a[1].data_ok, "early: SYSTEM_ERR");
+	CHECK(glue[0].st.pending - before.pending == 2 && glue[0].st.replies - before.replies == 2,
+	      "early: pending %lu replies %lu",
+	      (unsigned long)(glue[0].st.pending - before.pending),
+	      (unsigned long)(glue[0].st.replies - before.replies));
+}
+
+static bool all_done(void *arg)
+{
+	struct tcall *c = arg;
+
+	for (unsigned int i = 0; i < MANY_CALLS; i++)
+		if (!c[i].done)
+			return false;
+	return true;
+}
+
+/*
+ * 40 calls before the runtime moves: 32 staged, 1 in the ring (its usable
+ * size is 1), then every ring full: the other 7 are refused and answered
+ * on the poller at once.
+ */
+static void steps_refused(struct rpcrdma_rt *rt, struct rpcrdma_rt_poller *p)
+{
+	struct rpcrdma_xprt_svc_stats before = glue[0].st;
+	uint64_t want = before.calls + MANY_CALLS;
+	struct rpcrdma_rt_lcore_stats ls;
+	struct tcall *c = mode_calls; /* reused */
+	unsigned int i, done = 0, bad = 0;
+	uint64_t end;
+
+	for (i = 0; i < MANY_CALLS; i++) {
+		memset(&c[i], 0, sizeof(c[i]));
+		c[i].prog = PROG;
+		c[i].vers = 2;
+		c[i].proc = P_ECHO;
+		c[i].len = 16 + i;
+		c[i].seed = 500 + i;
+		tcall_submit(&c[i]);
+	}
+	CHECK(pump_until(queued_n, &want), "refused: every call reached the glue");
+	pump_n(200);
+	for (i = 0; i < MANY_CALLS; i++)
+		done += c[i].done;
+	CHECK_EQ(glue[0].st.rt_queued - before.rt_queued, 33);
+	CHECK_EQ(glue[0].st.rt_refused - before.rt_refused, MANY_CALLS - 33);
+	CHECK_EQ(done, MANY_CALLS - 33);
+	CHECK(rpcrdma_rt_stats(rt, 0, &ls) == 0 && ls.ring_full > 0,
+	      "the poller saw the ring full");
+	end = now_ms() + WAIT_MS;
+	while (!all_done(c) && now_ms() < end) {
+		rpcrdma_rt_poller_iterate(p);
+		rpcrdma_rt_worker_iterate(rt, 0);
+		pump();
+	}
+	for (i = 0; i < MANY_CALLS; i++)
+		bad += outcome(&c[i]) != RPCRDMA_RPC_SUCCESS || !c[i].data_ok;
+	CHECK(all_done(c) && bad == 0, "refused: %u bad replies", bad);
+	CHECK(glue[0].st.rt_returned - before.rt_returned == 33 &&
+		      glue[0].st.replies - before.replies == MANY_CALLS,
+	      "refused: %lu back, %lu replies",
+	      (unsigned long)(glue[0].st.rt_returned - before.rt_returned),
+	      (unsigned long)(glue[0].st.replies - before.replies));
+}
+
+/* A call in the runtime when its connection goes: the late reply is refused, nothing leaks. */
+static void steps_loss(struct rpcrdma_rt *rt, struct rpcrdma_rt_poller *p)
+{
+	struct rpcrdma_xprt_svc_stats before = glue[0].st;
+	uint64_t want = before.calls + 1;
+	struct tcall t;
+	int conn = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.prog = PROG;
+	t.vers = 1;
+	t.proc = P_DDP;
+	t.len = 4096;
+	t.chunk = true;
+	t.seed = 77;
+	tcall_submit(&t);
+	CHECK(pump_until(queued_n, &want), "loss: the call reached the glue");
+	CHECK(rpcrdma_xprt_disconnect(cli[0].xprt) == 0, "loss: disconnect");
+	pump_n(200);
+	CHECK(t.done && t.status == -ECONNRESET, "loss: the call failed: %d", t.status);
+	CHECK(rpcrdma_xprt_state(srv[0].xprt) == RPCRDMA_XPRT_DRAINING,
+	      "loss: the server waits for the call in the runtime");
+	CHECK(rpcrdma_xprt_destroy(srv[0].xprt) == -EBUSY, "loss: not destroyed meanwhile");
+	rpcrdma_rt_flush(p);
+	rpcrdma_rt_worker_iterate(rt, 0);
+	rpcrdma_rt_poller_iterate(p);
+	CHECK(pump_until(closed, &conn), "loss: both closed");
+	CHECK(glue[0].st.reply_fails - before.reply_fails == 1 &&
+		      glue[0].st.rt_returned - before.rt_returned == 1,
+	      "loss: the late reply refused");
+	CHECK(__atomic_load_n(&ddp_out, __ATOMIC_RELAXED) == 0, "loss: the DDP buffer back");
+}
+
+/* A runtime that is not started, one poller and one worker, driven on this thread. */
+static struct rpcrdma_rt *steps_rt(const char *name, uint32_t ring_size)
+{
+	struct rpcrdma_rt_params prm;
+	struct rpcrdma_rt *rt;
+	int ret;
+
+	rpcrdma_rt_params_init(&prm);
+	prm.name = name;
+	prm.roles = "pollers=(1),workers=(2)";
+	prm.ring_size = ring_size;
+	ret = rpcrdma_rt_create(&prm, &rt);
+	CHECK(ret == 0, "%s: create %d", name, ret);
+	if (ret)
+		return NULL;
+	ret = rpcrdma_xprt_svc_set_rt(&glue[0], rpcrdma_rt_poller(rt, 0));
+	CHECK(ret == 0, "%s: set_rt %d", name, ret);
+	if (ret) {
+		rpcrdma_rt_free(rt);
+		return NULL;
+	}
+	return rt;
+}
+
+static void steps_rt_free(struct rpcrdma_rt *rt)
+{
+	CHECK(rpcrdma_xprt_svc_set_rt(&glue[0], NULL) == 0, "steps: set_rt NULL");
+	rpcrdma_rt_free(rt);
+}
+
+static void test_steps(void)
+{
+	struct rpcrdma_svc_registry *small;
+	struct rpcrdma_xprt_svc g;
+	struct rpcrdma_svc_params sp;
+	struct rpcrdma_rt *rt;
+
+	rt = steps_rt("early", 1024);
+	if (rt != NULL) {
+		/* a registry without a slot per lcore cannot count on the workers */
+		rpcrdma_svc_params_init(&sp);
+		CHECK(rpcrdma_svc_registry_create(&sp, &small) == 0, "small registry");
+		rpcrdma_xprt_svc_init(&g, small, 0);
+		CHECK(rpcrdma_xprt_svc_set_rt(&g, rpcrdma_rt_poller(rt, 0)) == -EINVAL &&
+			      g.poller == NULL && g.slot == 0,
+		      "set_rt: too few counter slots");
+		rpcrdma_svc_registry_free(small);
+		steps_early(rt, rpcrdma_rt_poller(rt, 0));
+		steps_rt_free(rt);
+	}
+	/* rings of 2 entries: one item each */
+	rt = steps_rt("full", 2);
+	if (rt != NULL) {
+		steps_refused(rt, rpcrdma_rt_poller(rt, 0));
+		steps_rt_free(rt);
+	}
+	rt = steps_rt("loss", 1024);
+	if (rt != NULL) {
+		steps_loss(rt, rpcrdma_rt_poller(rt, 0));
+		steps_rt_free(rt);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct rpcrdma_svc_params sp;
+	struct rpcrdma_svc_program prog = {
+		.name = "svcrt", .prog = PROG, .nvers = 2, .vers = vers
+	};
+	int ret;
+
+	ret = rt_eal_init(argv[0], NB_LCORES, NULL);
+	if (ret)
+		return ret;
+	rpcrdma_svc_params_init(&sp);
+	sp.nb_slots = RTE_MAX_LCORE;
+	CHECK(rpcrdma_svc_registry_create(&sp, &reg) == 0 && rpcrdma_svc_register(reg, &prog) == 0,
+	      "registry");
+	async_ring = rte_ring_create("svcrt_async", 256, rte_socket_id(), RING_F_SC_DEQ);
+	ref_calls = test_malloc(sizeof(*ref_calls) * NCALLS);
+	mode_calls = test_malloc(sizeof(*mode_calls) * NCALLS);
+	if (async_ring == NULL || conn_open(0) || conn_open(1)) {
+		fprintf(stderr, "set-up failed\n");
+		return 1;
+	}
+	srv_pools = srv[0].pools;
+	/* a first reply: the clients have their full grants from then on */
+	for (int i = 0; i < 2; i++) {
+		struct tcall *t = &ref_calls[0];
+
+		memset(t, 0, sizeof(*t));
+		t->conn = i;
+		t->prog = PROG;
+		t->vers = 1;
+		t->no_args = true;
+		tcall_submit(t);
+		CHECK(pump_until(tcall_done, t) && outcome(t) == RPCRDMA_RPC_SUCCESS,
+		      "connection %d: NULL", i);
+	}
+
+	test_modes();
+	test_stall();
+	test_steps();
+
+	conn_close(0);
+	conn_close(1);
+	CHECK(rte_ring_count(async_ring) == 0, "no pending call left");
+	rte_ring_free(async_ring);
+	free(ref_calls);
+	free(mode_calls);
+	rpcrdma_svc_registry_free(reg);
+	rte_eal_cleanup();
+	return test_summary("xprt_svc_rt");
+}
