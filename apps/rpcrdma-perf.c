@@ -1449,16 +1449,18 @@ static int write_json(const struct perf_result *r, const char *file)
 
 static void table_header(void)
 {
-	printf("%-5s %-5s %8s %5s %10s %7s %11s %9s %9s %9s %9s %9s %9s\n", "mode", "op", "size",
-	       "depth", "calls", "seconds", "calls/s", "MB/s", "p50 us", "p90 us", "p99 us",
-	       "p99.9 us", "max us");
+	printf("%-5s %-5s %8s %5s %2s %10s %7s %11s %9s %9s %9s %9s %9s %9s\n", "mode", "op",
+	       "size", "depth", "v", "calls", "seconds", "calls/s", "MB/s", "p50 us", "p90 us",
+	       "p99 us", "p99.9 us", "max us");
 }
 
-static void table_row(const char *mode, const char *op, double size, double depth, double calls,
-		      double secs, double cps, double bps, const double lat[5])
+/* One row; vers: the RPC-over-RDMA version measured. */
+static void table_row(const char *mode, const char *op, double size, double depth, double vers,
+		      double calls, double secs, double cps, double bps, const double lat[5])
 {
-	printf("%-5s %-5s %8.0f %5.0f %10.0f %7.2f %11.0f %9.1f %9.2f %9.2f %9.2f %9.2f %9.2f\n",
-	       mode, op, size, depth, calls, secs, cps, bps / 1e6, lat[0] / 1e3, lat[1] / 1e3,
+	printf("%-5s %-5s %8.0f %5.0f %2.0f %10.0f %7.2f %11.0f %9.1f %9.2f %9.2f %9.2f %9.2f "
+	       "%9.2f\n",
+	       mode, op, size, depth, vers, calls, secs, cps, bps / 1e6, lat[0] / 1e3, lat[1] / 1e3,
 	       lat[2] / 1e3, lat[3] / 1e3, lat[4] / 1e3);
 }
 
@@ -1468,8 +1470,8 @@ static void print_table(const struct perf_result *r)
 			  (double)r->lat_p999, (double)r->lat_max };
 
 	table_header();
-	table_row(mode_names[r->mode], op_names[r->op], r->size, r->depth, (double)r->calls,
-		  r->seconds, r->calls_per_sec, r->bytes_per_sec, lat);
+	table_row(mode_names[r->mode], op_names[r->op], r->size, r->depth, r->version,
+		  (double)r->calls, r->seconds, r->calls_per_sec, r->bytes_per_sec, lat);
 }
 
 /* Load a result file and check it has what the table and --compare read. */
@@ -1533,8 +1535,9 @@ static int summary(const struct perf_opts *o)
 		lat[3] = jnum(&j, "latency_ns.p999");
 		lat[4] = jnum(&j, "latency_ns.max");
 		table_row(perf_json_str(&j, "mode"), perf_json_str(&j, "op"), jnum(&j, "size"),
-			  jnum(&j, "depth"), jnum(&j, "calls"), jnum(&j, "seconds"),
-			  jnum(&j, "calls_per_sec"), jnum(&j, "bytes_per_sec"), lat);
+			  jnum(&j, "depth"), jnum(&j, "version"), jnum(&j, "calls"),
+			  jnum(&j, "seconds"), jnum(&j, "calls_per_sec"), jnum(&j, "bytes_per_sec"),
+			  lat);
 	}
 	return ret;
 }
