@@ -986,7 +986,7 @@ static void negotiate(struct rpcrdma_xprt *x, const void *pdata, size_t len)
 
 	x->peer_pdata = rpcrdma_xprt_pdata_decode(&x->peer, pdata, len) == 0;
 	rpcrdma_marshal_conn_init(m);
-	m->backward = x->backward;
+	m->backward = false; /* forward messages; bmconn is the backward direction's */
 	m->max_seg_len = x->p.max_seg_len;
 	m->max_send_sge = RPCRDMA_MARSHAL_MAX_SGE;
 	m->pad = x->pad;

@@ -2769,7 +2769,7 @@ static void bk_load_run(struct env *e, const char *what, uint32_t bk)
 
 static void test_backward_v1(void)
 {
-	struct rpcrdma_xprt_stats cs, ss;
+	struct rpcrdma_xprt_stats cs, ss, cs0, ss0;
 	struct rpcrdma_xprt_info si, ci;
 	struct tcall t;
 	struct env e;
@@ -2785,6 +2785,16 @@ static void test_backward_v1(void)
 	      "before any forward call: -ECONNREFUSED at once: %d", t.status);
 	memset(&t, 0, sizeof(t));
 	CHECK(run_call(&e, &t) && t.status == 0, "a forward call");
+	/* forward calls keep their chunks on a connection with a backward channel */
+	memset(&t, 0, sizeof(t));
+	t.proc = PROC_TEST;
+	t.nitems = 1;
+	t.item_len[0] = 40000;
+	t.nres = 1;
+	t.res_len[0] = 9000;
+	t.res_chunks = true;
+	CHECK(run_call(&e, &t) && t.status == 0 && t.ok, "a forward call with chunks: %d",
+	      t.status);
 	memset(&t, 0, sizeof(t));
 	CHECK(tcall_submit_on(&e.srv, &t) == 0 && t.done && t.status == -ECONNREFUSED,
 	      "version 1, not said ready: -ECONNREFUSED: %d", t.status);
@@ -2800,6 +2810,8 @@ static void test_backward_v1(void)
 	      ci.bk_grant);
 
 	CHECK(rpcrdma_xprt_bc_set_ready(e.srv.xprt, true) == 0, "set ready");
+	stats(&e.srv, &ss0);
+	stats(&e.cli, &cs0);
 	memset(&t, 0, sizeof(t));
 	CHECK(run_bcall(&e, &t) && t.status == 0 && t.ok, "backward NULL: %d", t.status);
 	memset(&t, 0, sizeof(t));
@@ -2821,11 +2833,13 @@ static void test_backward_v1(void)
 	      "version 1 backward call needing a chunk: -EMSGSIZE: %d", t.status);
 	stats(&e.srv, &ss);
 	stats(&e.cli, &cs);
-	CHECK(ss.chunked_msgs == 0 && ss.long_msgs == 0 && cs.chunked_msgs == 0 &&
-		      cs.long_msgs == 0 && cs.calls_recv == 2 && cs.replies == 1 + 2,
+	CHECK(ss.chunked_msgs == ss0.chunked_msgs && ss.long_msgs == ss0.long_msgs &&
+		      cs.chunked_msgs == cs0.chunked_msgs && cs.long_msgs == cs0.long_msgs &&
+		      cs.calls_recv == 2 && cs.replies - cs0.replies == 2,
 	      "backward messages all Short: server %lu/%lu, client calls %lu replies %lu",
-	      (unsigned long)ss.chunked_msgs, (unsigned long)ss.long_msgs,
-	      (unsigned long)cs.calls_recv, (unsigned long)cs.replies);
+	      (unsigned long)(ss.chunked_msgs - ss0.chunked_msgs),
+	      (unsigned long)(ss.long_msgs - ss0.long_msgs), (unsigned long)cs.calls_recv,
+	      (unsigned long)(cs.replies - cs0.replies));
 	bk_load_run(&e, "version 1", 4);
 	env_close(&e);
 
