@@ -20,6 +20,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -202,8 +203,13 @@ static const char help_text[] =
 	"        How long to wait for a connection, for a reply, and for the close,\n"
 	"        1..3600 (default 10).\n"
 	"    --lcores LIST\n"
-	"        EAL lcores (\"-l\" syntax; default the first two CPUs this process\n"
-	"        may run on).\n"
+	"        EAL lcores: CPUs (\"-l\" syntax, \"0,1\") or a map of lcores to\n"
+	"        CPUs (\"--lcores\" syntax, \"(0-1)@0\"). Default: the first two CPUs\n"
+	"        this process may run on; with --server the last one, with\n"
+	"        --client the first one, so that a server and a client on one\n"
+	"        host do not busy-poll the same CPU (give each process its own\n"
+	"        CPUs when you choose them: two pollers sharing one CPU take turns\n"
+	"        of the scheduler's time slice, milliseconds per call).\n"
 	"    --json FILE\n"
 	"        Write the result as JSON (\"-\": standard output). Schema version 1,\n"
 	"        documented in scripts/perf_schema.json: schema_version, tool,\n"
@@ -1597,13 +1603,36 @@ static int compare(const struct perf_opts *o, const char *new_file)
 
 /* ------------------------------------------------------------ main */
 
+/*
+ * One CPU this process may run on: the first, or the last. A server and a
+ * client started on one host then poll different CPUs by default.
+ */
+static const char *one_cpu(bool last, char *buf, size_t len)
+{
+	cpu_set_t set;
+	int pick = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return NULL;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) && (last || pick < 0))
+			pick = cpu;
+	if (pick < 0)
+		return NULL;
+	snprintf(buf, len, "%d", pick);
+	return buf;
+}
+
 static int eal_start(const struct perf_opts *o, const char *prog)
 {
-	char *argv[64];
+	const char *lcores = o->lcores;
+	char *argv[64], cpu[16];
 	int ret;
 
+	if (lcores == NULL && o->role != ROLE_BOTH)
+		lcores = one_cpu(o->role == ROLE_SERVER, cpu, sizeof(cpu));
 	if (o->eal_argc == 0) {
-		ret = rpcrdma_mempool_eal_init(prog, o->lcores);
+		ret = rpcrdma_mempool_eal_init(prog, lcores);
 		if (ret < 0)
 			fprintf(stderr, PROG ": EAL: %s\n", strerror(-ret));
 		return ret;
