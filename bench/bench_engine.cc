@@ -9,6 +9,9 @@
 //   engine/shm_send_rtt             the shm PMD's 64-byte SEND/RECV round trip
 //                                   (bench_pmd_shim.h, same lcores): the floor
 //   engine/null_rtt                 a NULL call, one at a time, to its reply
+//   engine/null_rtt_1lcore          the same, both ends polled by one lcore: the
+//                                   engine's own work per round trip, without
+//                                   the cross-core transfers (steadier)
 //   engine/null_rtt_svc             the same, answered by the dispatch glue
 //                                   (rpcrdma_svc_dispatch()): the glue's cost
 //   engine/null_rtt_chunk           the same, offering an unused 4 KiB write
@@ -147,6 +150,8 @@ int main(int argc, char **argv)
 	}
 	benchmark::RegisterBenchmark("engine/shm_send_rtt", shm_send_rtt)->UseRealTime();
 	benchmark::RegisterBenchmark("engine/null_rtt", rtt, BENCH_ENGINE_NULL, 0)->UseRealTime();
+	benchmark::RegisterBenchmark("engine/null_rtt_1lcore", rtt, BENCH_ENGINE_NULL_1LCORE, 0)
+		->UseRealTime();
 	benchmark::RegisterBenchmark("engine/null_rtt_svc", rtt, BENCH_ENGINE_NULL_SVC, 0)
 		->UseRealTime();
 	benchmark::RegisterBenchmark("engine/null_rtt_chunk", rtt, BENCH_ENGINE_NULL_CHUNK, 0)

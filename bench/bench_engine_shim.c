@@ -329,6 +329,8 @@ struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t si
 		ret = settle(b);
 	if (ret)
 		goto err_log;
+	if (mode == BENCH_ENGINE_NULL_1LCORE)
+		return b; /* bench_engine_call() polls the server too */
 	if (rte_eal_remote_launch(serve, b, b->lcore) != 0)
 		goto err;
 	b->launched = true;
@@ -401,6 +403,7 @@ static int submit_one(struct bench_engine *b)
 	switch (b->mode) {
 	case BENCH_ENGINE_NULL:
 	case BENCH_ENGINE_NULL_SVC:
+	case BENCH_ENGINE_NULL_1LCORE:
 		break;
 	case BENCH_ENGINE_NULL_CHUNK:
 	case BENCH_ENGINE_NULL_MR:
@@ -465,7 +468,11 @@ uint64_t bench_engine_call(struct bench_engine *b)
 	if (submit_one(b) != 0)
 		return 0;
 	while (!b->one_done) {
-		if (rpcrdma_xprt_poll(b->cli.xprt) == 0 && rte_rdtsc() > guard)
+		int w = rpcrdma_xprt_poll(b->cli.xprt);
+
+		if (b->mode == BENCH_ENGINE_NULL_1LCORE)
+			w += rpcrdma_xprt_poll(b->srv.xprt);
+		if (w == 0 && rte_rdtsc() > guard)
 			return 0;
 	}
 	return b->bad ? 0 : rte_rdtsc_precise() - t0;

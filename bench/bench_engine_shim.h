@@ -26,6 +26,12 @@ enum bench_engine_mode {
 	BENCH_ENGINE_READ,	 /* READ of size bytes into a write chunk */
 	BENCH_ENGINE_WRITE,	 /* WRITE of size bytes from a read chunk */
 	BENCH_ENGINE_NULL_SVC,	 /* NULL calls answered through the dispatch glue */
+	/*
+	 * NULL calls, both connections polled by the calling lcore: the
+	 * engine's own work for a round trip, both ends, without the
+	 * cross-core transfers (steadier on a shared machine).
+	 */
+	BENCH_ENGINE_NULL_1LCORE,
 };
 
 struct bench_engine;
