@@ -2692,57 +2692,49 @@ static bool run_bcall(struct env *e, struct tcall *t)
 	return true;
 }
 
-struct bk_load {
-	struct tcall fwd[16], bwd[8];
-	uint32_t nfwd, nbwd; /* in flight at once */
-	uint32_t fsent, bsent, fdone, bdone, fok, bok, want_f, want_b;
+/* One direction's calls of a load: n in flight, want in all. */
+struct bk_dir {
+	struct tcall t[16];
+	uint32_t n, want, sent, done, ok;
+	uint32_t words; /* each call's argument words (and words + 1 result words) */
 };
+
+struct bk_load {
+	struct bk_dir fwd, bwd;
+};
+
+/* Count the calls done, send new ones from @sd; true when all are done. */
+static bool bk_dir_step(struct side *sd, struct bk_dir *d)
+{
+	for (uint32_t i = 0; i < d->n; i++) {
+		struct tcall *t = &d->t[i];
+
+		if (t->call != NULL)
+			continue;
+		if (t->done) {
+			d->done++;
+			d->ok += t->status == 0 && t->ok;
+			t->done = false;
+		}
+		if (d->sent < d->want) {
+			memset(t, 0, sizeof(*t));
+			t->proc = PROC_TEST;
+			t->words = d->words;
+			t->rwords = d->words + 1;
+			if (tcall_submit_on(sd, t) == 0)
+				d->sent++;
+		}
+	}
+	return d->done == d->want;
+}
 
 /* Forward and backward calls in flight together, each window full. */
 static bool bk_load_step(struct env *e, void *arg)
 {
 	struct bk_load *l = arg;
-	uint32_t i;
+	bool f = bk_dir_step(&e->cli, &l->fwd);
 
-	for (i = 0; i < l->nfwd; i++) {
-		struct tcall *t = &l->fwd[i];
-
-		if (t->call != NULL)
-			continue;
-		if (t->done) {
-			l->fdone++;
-			l->fok += t->status == 0 && t->ok;
-			t->done = false;
-		}
-		if (l->fsent < l->want_f) {
-			memset(t, 0, sizeof(*t));
-			t->proc = PROC_TEST;
-			t->words = 3;
-			t->rwords = 2;
-			if (tcall_submit_on(&e->cli, t) == 0)
-				l->fsent++;
-		}
-	}
-	for (i = 0; i < l->nbwd; i++) {
-		struct tcall *t = &l->bwd[i];
-
-		if (t->call != NULL)
-			continue;
-		if (t->done) {
-			l->bdone++;
-			l->bok += t->status == 0 && t->ok;
-			t->done = false;
-		}
-		if (l->bsent < l->want_b) {
-			memset(t, 0, sizeof(*t));
-			t->proc = PROC_TEST;
-			t->words = 5;
-			t->rwords = 4;
-			if (tcall_submit_on(&e->srv, t) == 0)
-				l->bsent++;
-		}
-	}
-	return l->fdone == l->want_f && l->bdone == l->want_b;
+	return bk_dir_step(&e->srv, &l->bwd) && f;
 }
 
 static void bk_load_run(struct env *e, const char *what, uint32_t bk)
@@ -2751,15 +2743,17 @@ static void bk_load_run(struct env *e, const char *what, uint32_t bk)
 	struct rpcrdma_xprt_stats ss;
 
 	memset(&l, 0, sizeof(l));
-	l.nfwd = 16;
-	l.nbwd = 8; /* more than the client grants: the server's window holds them */
-	l.want_f = 2000;
-	l.want_b = 500;
+	l.fwd.n = 16;
+	l.fwd.want = 2000;
+	l.fwd.words = 3;
+	l.bwd.n = 8; /* more than the client grants: the server's window holds them */
+	l.bwd.want = 500;
+	l.bwd.words = 5;
 	bctx.max_active = 0;
 	CHECK(pump_until(e, bk_load_step, &l), "%s: load completes: %u/%u forward, %u/%u backward",
-	      what, l.fdone, l.want_f, l.bdone, l.want_b);
-	CHECK(l.fok == l.want_f && l.bok == l.want_b, "%s: every reply checked: %u %u", what, l.fok,
-	      l.bok);
+	      what, l.fwd.done, l.fwd.want, l.bwd.done, l.bwd.want);
+	CHECK(l.fwd.ok == l.fwd.want && l.bwd.ok == l.bwd.want, "%s: every reply checked: %u %u",
+	      what, l.fwd.ok, l.bwd.ok);
 	stats(&e->srv, &ss);
 	CHECK(ss.max_outstanding <= bk && bctx.max_active <= bk,
 	      "%s: at most %u backward calls out (%lu at the server, %u at the client)", what, bk,
