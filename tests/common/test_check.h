@@ -13,6 +13,7 @@
 #ifndef RPCRDMA_TEST_CHECK_H
 #define RPCRDMA_TEST_CHECK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,5 +53,17 @@ uint8_t *test_heap_copy(const void *p, size_t len);
 
 /** Print a titled hex dump to stderr, 16 bytes a line. */
 void test_hexdump(const char *title, const void *buf, size_t len);
+
+/** CLOCK_MONOTONIC in milliseconds: the deadlines of polling loops. */
+uint64_t test_now_ms(void);
+
+/** Byte i of the payload pattern of a seed (every byte of a buffer checked, none constant). */
+uint8_t test_pattern(uint32_t seed, uint32_t i);
+
+/** Fill len bytes with the pattern of a seed. */
+void test_pattern_fill(uint8_t *b, uint32_t len, uint32_t seed);
+
+/** Whether len bytes hold the pattern of a seed. */
+bool test_pattern_same(const uint8_t *b, uint32_t len, uint32_t seed);
 
 #endif /* RPCRDMA_TEST_CHECK_H */

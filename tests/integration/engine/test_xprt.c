@@ -40,33 +40,6 @@
 #define WAIT_MS	   5000
 #define MODE_ASYNC 1u /* the server replies at a later poll */
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint8_t pat(uint32_t seed, uint32_t i)
-{
-	return (uint8_t)(seed * 131u + i * 7u + (i >> 8) + 1u);
-}
-
-static void fill(uint8_t *b, uint32_t len, uint32_t seed)
-{
-	for (uint32_t i = 0; i < len; i++)
-		b[i] = pat(seed, i);
-}
-
-static bool same(const uint8_t *b, uint32_t len, uint32_t seed)
-{
-	for (uint32_t i = 0; i < len; i++)
-		if (b[i] != pat(seed, i))
-			return false;
-	return true;
-}
-
 /* ------------------------------------------------------------ endpoints */
 
 struct side {
@@ -188,7 +161,8 @@ static int srv_answer_from(struct rpcrdma_xprt_svc_call *call, struct rpcrdma_me
 		if (rpcrdma_xdr_get_u32(d, &k) || k > MAXI)
 			return -1;
 		for (i = 0; i < k; i++)
-			if (rpcrdma_xdr_get_ddp(d, 1u << 20, &p, &n) || !same(p, n, seed * 16 + i))
+			if (rpcrdma_xdr_get_ddp(d, 1u << 20, &p, &n) ||
+			    !test_pattern_same(p, n, seed * 16 + i))
 				return -1;
 		if (rpcrdma_xdr_get_u32(d, &r) || r > MAXI)
 			return -1;
@@ -235,7 +209,7 @@ static int srv_answer_from(struct rpcrdma_xprt_svc_call *call, struct rpcrdma_me
 			return -1;
 		rb->b[rb->n] = b;
 		rb->pool[rb->n++] = pool;
-		fill(b, lens[i], seed * 16 + 8 + i);
+		test_pattern_fill(b, lens[i], seed * 16 + 8 + i);
 		reg = rpcrdma_xdr_region_va(b, lens[i], pool->lkey, pool->rkey);
 		if (rpcrdma_xdr_put_ddp(e, &reg))
 			return -1;
@@ -329,10 +303,10 @@ static int pump_once(struct env *e)
 /* Poll until cond(arg) or the time runs out. */
 static bool pump_until(struct env *e, bool (*cond)(struct env *, void *), void *arg)
 {
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = test_now_ms() + WAIT_MS;
 
 	while (!cond(e, arg)) {
-		if (now_ms() > end)
+		if (test_now_ms() > end)
 			return false;
 		pump_once(e);
 	}
@@ -507,7 +481,8 @@ static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 				t->ok = rpcrdma_xdr_get_u32(d, &v) == 0 && v == ~t->seed + i;
 			for (i = 0; t->ok && i < t->nres; i++) {
 				t->ok = rpcrdma_xdr_get_ddp(d, 1u << 20, &p, &n) == 0 &&
-					n == t->res_len[i] && same(p, n, t->seed * 16 + 8 + i);
+					n == t->res_len[i] &&
+					test_pattern_same(p, n, t->seed * 16 + 8 + i);
 				/* zero copy: the result is where the client's write chunk was */
 				if (t->ok && t->res_chunks)
 					t->ok = p == t->res_buf[i];
@@ -563,7 +538,7 @@ static int tcall_submit_on(struct side *sd, struct tcall *t)
 			struct rpcrdma_mempool *pool = t->bpools[t->nbufs - 1];
 			struct rpcrdma_xdr_region reg;
 
-			fill(b, t->item_len[i], t->seed * 16 + i);
+			test_pattern_fill(b, t->item_len[i], t->seed * 16 + i);
 			reg = rpcrdma_xdr_region_va(b, t->item_len[i], pool->lkey, pool->rkey);
 			CHECK(rpcrdma_xdr_put_ddp(x, &reg) == 0, "put_ddp");
 		}
@@ -1018,8 +993,8 @@ static void test_credits(void)
 		env_close(&e);
 		return;
 	}
-	end = now_ms() + 20000;
-	while (done < PIPE_CALLS && now_ms() < end) {
+	end = test_now_ms() + 20000;
+	while (done < PIPE_CALLS && test_now_ms() < end) {
 		for (i = 0; i < PIPE_DEPTH && sent < PIPE_CALLS; i++) {
 			if (ts[i].call != NULL || (ts[i].done == false && ts[i].status == 1))
 				continue;
@@ -1199,11 +1174,11 @@ static void test_timeout(void)
 	sctx.no_reply = true;
 	memset(t, 0, sizeof(t));
 	t[0].proc = PROC_NULL;
-	t0 = now_ms();
+	t0 = test_now_ms();
 	CHECK(run_call(&e, &t[0]), "the call completes");
 	CHECK(t[0].status == -ETIMEDOUT, "status %d", t[0].status);
-	CHECK(now_ms() - t0 >= 19, "not before its deadline: %lu ms",
-	      (unsigned long)(now_ms() - t0));
+	CHECK(test_now_ms() - t0 >= 19, "not before its deadline: %lu ms",
+	      (unsigned long)(test_now_ms() - t0));
 	CHECK(sctx.calls == 1, "the server got it: %u", sctx.calls);
 	stats(&e.cli, &st);
 	CHECK(st.timeouts == 1 && st.failed == 1, "timeouts %lu failed %lu",
@@ -1304,8 +1279,8 @@ static void test_polling(void)
 	CHECK(rpcrdma_xprt_call_submit(c, 0, NULL, NULL) == 0, "submit without a callback");
 	CHECK(rpcrdma_xprt_call_test(c, &reply) == -EINPROGRESS, "in progress");
 	CHECK(rpcrdma_xprt_call_release(c) == -EBUSY, "not released while out");
-	end = now_ms() + WAIT_MS;
-	while ((ret = rpcrdma_xprt_call_test(c, &reply)) == -EINPROGRESS && now_ms() < end)
+	end = test_now_ms() + WAIT_MS;
+	while ((ret = rpcrdma_xprt_call_test(c, &reply)) == -EINPROGRESS && test_now_ms() < end)
 		pump_once(&e);
 	CHECK(ret == 0 && reply != NULL, "done: %d", ret);
 	if (ret == 0 && reply != NULL) {
@@ -1458,7 +1433,7 @@ static int bare_exchange(struct env *e, const void *msg, uint32_t len, uint8_t *
 	struct rpcrdma_pmd_recv_wr rw = { (uintptr_t)rb, &rs, 1 };
 	struct rpcrdma_pmd_send_wr sw;
 	struct rpcrdma_pmd_wc wc[4];
-	uint64_t end = now_ms() + ms;
+	uint64_t end = test_now_ms() + ms;
 	int got = -ETIMEDOUT;
 	bool sent = false, recvd = false;
 
@@ -1472,7 +1447,7 @@ static int bare_exchange(struct env *e, const void *msg, uint32_t len, uint8_t *
 	CHECK(rpcrdma_pmd_post_recv_burst(e->cli.qp, &rw, 1) == 1, "post recv");
 	CHECK(rpcrdma_pmd_queue_send_burst(e->cli.qp, &sw, 1) == 1, "queue send");
 	rpcrdma_pmd_flush(e->cli.qp);
-	while (now_ms() < end && !(sent && recvd)) {
+	while (test_now_ms() < end && !(sent && recvd)) {
 		int n = rpcrdma_pmd_poll_cq_burst(e->cli.cq, wc, 4);
 
 		for (int i = 0; i < n; i++) {
@@ -1674,10 +1649,11 @@ static void test_errors(void)
 	{
 		/* the receive left posted flushes: its buffer goes back */
 		struct rpcrdma_mempool *ip = e.cli.pools->inline_pool;
-		uint64_t end = now_ms() + WAIT_MS;
+		uint64_t end = test_now_ms() + WAIT_MS;
 		struct rpcrdma_pmd_wc wc[8];
 
-		while (now_ms() < end && rpcrdma_xprt_state(e.srv.xprt) != RPCRDMA_XPRT_CLOSED) {
+		while (test_now_ms() < end &&
+		       rpcrdma_xprt_state(e.srv.xprt) != RPCRDMA_XPRT_CLOSED) {
 			int k = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 8);
 
 			for (int i = 0; i < k; i++)
@@ -1714,7 +1690,7 @@ static bool bare_server_accept(struct env *e)
 	struct rpcrdma_xprt_pdata pd = { 1, false, 4096, 4096 };
 	struct rpcrdma_pmd_qp_attr a;
 	uint8_t buf[8];
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = test_now_ms() + WAIT_MS;
 
 	CHECK(rpcrdma_pmd_cq_create(e->srv.dev, 256, &e->srv.cq) == 0, "cq");
 	rpcrdma_pmd_qp_attr_init(&a);
@@ -1724,7 +1700,7 @@ static bool bare_server_accept(struct env *e)
 	rpcrdma_xprt_pdata_encode(&pd, buf, sizeof(buf));
 	CHECK(rpcrdma_xprt_create(&e->cli.params, &e->cli.xprt) == 0, "create");
 	CHECK(rpcrdma_xprt_connect(e->cli.xprt, e->addr) == 0, "connect");
-	while (now_ms() < end) {
+	while (test_now_ms() < end) {
 		struct rpcrdma_pmd_event ev;
 
 		side_events(&e->cli, false);
@@ -1750,13 +1726,13 @@ static bool bare_answer(struct env *e, struct tcall *t, uint32_t *hw, unsigned i
 	struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, 0, ip->lkey };
 	struct rpcrdma_pmd_send_wr sw;
 	struct rpcrdma_pmd_wc wc[4];
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = test_now_ms() + WAIT_MS;
 	bool got = false, sent = false;
 	uint32_t xid = 0, i;
 
 	CHECK(rpcrdma_pmd_post_recv_burst(e->srv.qp, &rw, 1) == 1, "post");
 	CHECK(tcall_submit(e, t) == 0, "submit");
-	while (now_ms() < end && !sent) {
+	while (test_now_ms() < end && !sent) {
 		int n = rpcrdma_pmd_poll_cq_burst(e->srv.cq, wc, 4);
 
 		for (int k = 0; k < n; k++) {
@@ -1819,8 +1795,8 @@ static void test_errors_requester(void)
 
 		memset(&t, 0, sizeof(t));
 		CHECK(bare_answer(&e, &t, ok, 7, true), "exchange");
-		end = now_ms() + WAIT_MS;
-		while (!t.done && now_ms() < end)
+		end = test_now_ms() + WAIT_MS;
+		while (!t.done && test_now_ms() < end)
 			cli_call_done(&e, &t);
 		CHECK(t.done && t.status == 0 && t.ok, "a good crafted reply: %d", t.status);
 	}
@@ -1848,8 +1824,8 @@ static void test_errors_requester(void)
 			memset(&t, 0, sizeof(t));
 			CHECK(bare_answer(&e, &t, cases[i].w, cases[i].n, cases[i].rpc),
 			      "exchange");
-			end = now_ms() + WAIT_MS;
-			while (!t.done && now_ms() < end)
+			end = test_now_ms() + WAIT_MS;
+			while (!t.done && test_now_ms() < end)
 				cli_call_done(&e, &t);
 			CHECK(t.done && t.status == cases[i].want, "%s: status %d, want %d",
 			      cases[i].what, t.status, cases[i].want);
@@ -1879,8 +1855,8 @@ static void test_errors_requester(void)
 		sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
 		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
 		rpcrdma_pmd_flush(e.srv.qp);
-		end = now_ms() + WAIT_MS;
-		while (now_ms() < end && sent < 1) {
+		end = test_now_ms() + WAIT_MS;
+		while (test_now_ms() < end && sent < 1) {
 			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
 
 			sent += (unsigned int)n;
@@ -1890,7 +1866,7 @@ static void test_errors_requester(void)
 		ss.length = 16;
 		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
 		rpcrdma_pmd_flush(e.srv.qp);
-		while (now_ms() < end && sent < 2) {
+		while (test_now_ms() < end && sent < 2) {
 			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
 
 			sent += (unsigned int)n;
@@ -1909,7 +1885,7 @@ static void test_errors_requester(void)
 		ss.length = 32;
 		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
 		rpcrdma_pmd_flush(e.srv.qp);
-		while (now_ms() < end && sent < 3) {
+		while (test_now_ms() < end && sent < 3) {
 			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
 
 			sent += (unsigned int)n;
@@ -1922,7 +1898,7 @@ static void test_errors_requester(void)
 		ss.length = 28;
 		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
 		rpcrdma_pmd_flush(e.srv.qp);
-		while (now_ms() < end && sent < 4) {
+		while (test_now_ms() < end && sent < 4) {
 			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
 
 			sent += (unsigned int)n;
@@ -1946,8 +1922,8 @@ static void test_errors_requester(void)
 	CHECK(s1.errors_recv == 2 && s1.failed == 5, "client error counters: %lu recv, %lu failed",
 	      (unsigned long)s1.errors_recv, (unsigned long)s1.failed);
 	rpcrdma_xprt_disconnect(e.cli.xprt);
-	end = now_ms() + WAIT_MS;
-	while (now_ms() < end && rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_CLOSED) {
+	end = test_now_ms() + WAIT_MS;
+	while (test_now_ms() < end && rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_CLOSED) {
 		struct rpcrdma_pmd_wc wc[8];
 
 		rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 8);
@@ -2239,10 +2215,10 @@ static void test_v2_errors(void)
 	{
 		/* the receive the unanswered message left posted flushes: its buffer back */
 		struct rpcrdma_pmd_wc wc[4];
-		uint64_t end = now_ms() + WAIT_MS;
+		uint64_t end = test_now_ms() + WAIT_MS;
 		unsigned int back = 0;
 
-		while (back == 0 && now_ms() < end) {
+		while (back == 0 && test_now_ms() < end) {
 			n = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 4);
 			for (int i = 0; i < n; i++) {
 				if (wc[i].wr_id == 2)
@@ -2471,7 +2447,7 @@ static unsigned int bare_gather(struct env *e, const void *msg, uint32_t len,
 	struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, len, ip->lkey };
 	struct rpcrdma_pmd_send_wr sw;
 	struct rpcrdma_pmd_wc wc[4];
-	uint64_t end = now_ms() + ms;
+	uint64_t end = test_now_ms() + ms;
 	unsigned int got = 0;
 
 	memcpy(sb, msg, len);
@@ -2484,7 +2460,7 @@ static unsigned int bare_gather(struct env *e, const void *msg, uint32_t len,
 	bare_post(e, max);
 	CHECK(rpcrdma_pmd_queue_send_burst(e->cli.qp, &sw, 1) == 1, "queue send");
 	rpcrdma_pmd_flush(e->cli.qp);
-	while (now_ms() < end) {
+	while (test_now_ms() < end) {
 		int n = rpcrdma_pmd_poll_cq_burst(e->cli.cq, wc, 4);
 
 		for (int i = 0; i < n; i++) {
@@ -2625,9 +2601,9 @@ static void test_xchar_errors(void)
 	{
 		/* the receives left posted flush: their buffers back */
 		struct rpcrdma_pmd_wc wc[4];
-		uint64_t end = now_ms() + 2000;
+		uint64_t end = test_now_ms() + 2000;
 
-		while (now_ms() < end) {
+		while (test_now_ms() < end) {
 			int k = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 4);
 
 			for (int j = 0; j < k; j++)
@@ -3111,7 +3087,7 @@ static void test_loss(void)
 static int xproc_server(const char *addr)
 {
 	struct env e;
-	uint64_t end = now_ms() + 30000;
+	uint64_t end = test_now_ms() + 30000;
 
 	memset(&e, 0, sizeof(e));
 	memset(&sctx, 0, sizeof(sctx));
@@ -3123,7 +3099,7 @@ static int xproc_server(const char *addr)
 		return 1;
 	srv_params(&e, 32, 32);
 	/* serve until the client has connected and gone */
-	while (now_ms() < end) {
+	while (test_now_ms() < end) {
 		pump_once(&e);
 		if (e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_CLOSED)
 			break;
@@ -3174,12 +3150,12 @@ static int xproc_client(const char *prog)
 	e.cli.params.recv_inline = 2048;
 	CHECK(rpcrdma_xprt_create(&e.cli.params, &e.cli.xprt) == 0, "create");
 	{
-		uint64_t end = now_ms() + 20000;
+		uint64_t end = test_now_ms() + 20000;
 
-		while (rpcrdma_xprt_connect(e.cli.xprt, e.addr) != 0 && now_ms() < end)
+		while (rpcrdma_xprt_connect(e.cli.xprt, e.addr) != 0 && test_now_ms() < end)
 			usleep(10000); /* the server process is starting */
 		while (rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_ESTABLISHED &&
-		       now_ms() < end) {
+		       test_now_ms() < end) {
 			pump_once(&e);
 			if (rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_ERROR)
 				rpcrdma_xprt_connect(e.cli.xprt, e.addr);

@@ -32,27 +32,6 @@
 #define P_HOLE	  5	      /* a zeroed entry: PROC_UNAVAIL */
 #define WAIT_MS	  5000
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint8_t pat(uint32_t seed, uint32_t i)
-{
-	return (uint8_t)(seed * 131u + i * 7u + (i >> 8) + 1u);
-}
-
-static bool same(const uint8_t *b, uint32_t len, uint32_t seed)
-{
-	for (uint32_t i = 0; i < len; i++)
-		if (b[i] != pat(seed, i))
-			return false;
-	return true;
-}
-
 /* ------------------------------------------------------------ the program */
 
 struct args {
@@ -105,7 +84,7 @@ static int enc_inline(struct rpcrdma_xdr_enc *e, const void *r)
 	if (p == NULL)
 		return -ENOSPC;
 	for (uint32_t i = 0; i < rpcrdma_xdr_pad4(y->len); i++)
-		p[i] = i < y->len ? pat(y->seed, i) : 0;
+		p[i] = i < y->len ? test_pattern(y->seed, i) : 0;
 	return 0;
 }
 
@@ -120,7 +99,7 @@ static int h_ddp(struct rpcrdma_svc_req *req, void *a, void *r)
 		return -ENOMEM;
 	ddp_out++;
 	for (uint32_t i = 0; i < x->len; i++)
-		((uint8_t *)y->buf)[i] = pat(x->seed, i);
+		((uint8_t *)y->buf)[i] = test_pattern(x->seed, i);
 	y->seed = x->seed;
 	y->len = x->len;
 	return RPCRDMA_SVC_OK;
@@ -242,10 +221,10 @@ static void pump(void)
 
 static bool pump_until(bool (*cond)(void *), void *arg)
 {
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = test_now_ms() + WAIT_MS;
 
 	while (!cond(arg)) {
-		if (now_ms() > end)
+		if (test_now_ms() > end)
 			return false;
 		pump();
 	}
@@ -299,10 +278,10 @@ static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 			t->data_ok = rpcrdma_xdr_dec_left(d) == 0;
 		else if (t->proc == P_INLINE || t->proc == 6)
 			t->data_ok = rpcrdma_xdr_get_opaque(d, 1u << 20, &p, &n) == 0 &&
-				     n == t->len && same(p, n, t->seed);
+				     n == t->len && test_pattern_same(p, n, t->seed);
 		else if (t->proc == P_DDP)
 			t->data_ok = rpcrdma_xdr_get_ddp(d, 1u << 20, &p, &n) == 0 && n == t->len &&
-				     same(p, n, t->seed) && (!t->chunk || p == t->buf);
+				     test_pattern_same(p, n, t->seed) && (!t->chunk || p == t->buf);
 		else if (t->proc == P_ASYNC)
 			t->data_ok = rpcrdma_xdr_get_u32(d, &v) == 0 && v == ~t->seed;
 		else

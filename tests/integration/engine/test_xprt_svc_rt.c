@@ -77,27 +77,6 @@ enum {
 	P_COUNT
 };
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint8_t pat(uint32_t seed, uint32_t i)
-{
-	return (uint8_t)(seed * 131u + i * 7u + (i >> 8) + 1u);
-}
-
-static bool same(const uint8_t *b, uint32_t len, uint32_t seed)
-{
-	for (uint32_t i = 0; i < len; i++)
-		if (b[i] != pat(seed, i))
-			return false;
-	return true;
-}
-
 /* ------------------------------------------------------------ the program */
 
 struct args {
@@ -165,7 +144,7 @@ static int enc_inline(struct rpcrdma_xdr_enc *e, const void *r)
 	if (p == NULL)
 		return -ENOSPC;
 	for (uint32_t i = 0; i < rpcrdma_xdr_pad4(y->len); i++)
-		p[i] = i < y->len ? pat(y->seed, i) : 0;
+		p[i] = i < y->len ? test_pattern(y->seed, i) : 0;
 	return 0;
 }
 
@@ -182,7 +161,7 @@ static int h_ddp(struct rpcrdma_svc_req *req, void *a, void *r)
 		return -ENOMEM;
 	__atomic_fetch_add(&ddp_out, 1, __ATOMIC_RELAXED);
 	for (uint32_t i = 0; i < x->len; i++)
-		((uint8_t *)y->buf)[i] = pat(x->seed, i);
+		((uint8_t *)y->buf)[i] = test_pattern(x->seed, i);
 	y->seed = x->seed;
 	y->len = x->len;
 	return RPCRDMA_SVC_OK;
@@ -355,10 +334,10 @@ static void pump(void)
 
 static bool pump_until(bool (*cond)(void *), void *arg)
 {
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = test_now_ms() + WAIT_MS;
 
 	while (!cond(arg)) {
-		if (now_ms() > end)
+		if (test_now_ms() > end)
 			return false;
 		pump();
 	}
@@ -496,10 +475,10 @@ static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 			t->data_ok = rpcrdma_xdr_dec_left(d) == 0;
 		} else if (t->proc == P_ECHO) {
 			t->data_ok = rpcrdma_xdr_get_opaque(d, 8192, &p, &n) == 0 && n == t->len &&
-				     same(p, n, t->seed);
+				     test_pattern_same(p, n, t->seed);
 		} else if (t->proc == P_DDP) {
 			t->data_ok = rpcrdma_xdr_get_ddp(d, 8192, &p, &n) == 0 && n == t->len &&
-				     same(p, n, t->seed) && (!t->chunk || p == t->buf);
+				     test_pattern_same(p, n, t->seed) && (!t->chunk || p == t->buf);
 			if (t->data_ok && t->nbytes + n <= REPLY_MAX) {
 				memcpy(t->bytes + t->nbytes, p, n);
 				t->nbytes += n;
@@ -973,8 +952,9 @@ static void test_stall(void)
 	window_turn(&win[1]);
 	CHECK(pump_until(poller_handed, rt), "connection 1's first call handed to a worker");
 	win[1].limit = WINDOW;
-	end = now_ms() + WAIT_MS;
-	while ((win[0].completed < STALL_MIN || win[1].completed < STALL_MIN) && now_ms() < end) {
+	end = test_now_ms() + WAIT_MS;
+	while ((win[0].completed < STALL_MIN || win[1].completed < STALL_MIN) &&
+	       test_now_ms() < end) {
 		window_turn(&win[0]);
 		window_turn(&win[1]);
 		pump();
@@ -993,8 +973,9 @@ static void test_stall(void)
 	/* released: the SLOW call and every call behind it complete */
 	__atomic_store_n(&slow_block, 0, __ATOMIC_RELEASE);
 	win[0].refill = win[1].refill = false;
-	end = now_ms() + WAIT_MS;
-	while ((!slow.done || !window_idle(&win[0]) || !window_idle(&win[1])) && now_ms() < end)
+	end = test_now_ms() + WAIT_MS;
+	while ((!slow.done || !window_idle(&win[0]) || !window_idle(&win[1])) &&
+	       test_now_ms() < end)
 		pump();
 	window_turn(&win[0]);
 	window_turn(&win[1]);
@@ -1116,8 +1097,8 @@ static void steps_refused(struct rpcrdma_rt *rt, struct rpcrdma_rt_poller *p)
 	CHECK_EQ(done, MANY_CALLS - 33);
 	CHECK(rpcrdma_rt_stats(rt, 0, &ls) == 0 && ls.ring_full > 0,
 	      "the poller saw the ring full");
-	end = now_ms() + WAIT_MS;
-	while (!all_done(c) && now_ms() < end) {
+	end = test_now_ms() + WAIT_MS;
+	while (!all_done(c) && test_now_ms() < end) {
 		rpcrdma_rt_poller_iterate(p);
 		rpcrdma_rt_worker_iterate(rt, 0);
 		pump();
