@@ -39,14 +39,39 @@
  *           bs_attr     BS_GETATTR(void)           = 1;
  *           bs_read_res BS_READ(bs_read_args)      = 2;
  *           bs_write_res BS_WRITE(bs_write_args)   = 3;
+ *           bs_stat     BS_SUBSCRIBE(void)         = 4;
  *       } = 1;
  *   } = 0x2000b10c;
  *
- * The program number lies in the range RFC 5531 section 8.3 leaves "defined
+ * The callback program, served by the client and called by the server in
+ * the backward direction of the same connection (RFC 8167), NOTIFY once a
+ * WRITE by another client has succeeded:
+ *
+ *   struct bs_notify {
+ *       unsigned hyper offset;          where the write began
+ *       unsigned int count;             its length, at most BS_MAX_IO
+ *       unsigned hyper seq;             the server's WRITE counter after it (GETATTR writes)
+ *   };
+ *
+ *   program BLOCKSTORE_CB_PROG {
+ *       version BLOCKSTORE_CB_V1 {
+ *           void        CB_NULL(void)              = 0;
+ *           void        CB_NOTIFY(bs_notify)       = 1;
+ *       } = 1;
+ *   } = 0x2000b10d;
+ *
+ * SUBSCRIBE says that the client serves BLOCKSTORE_CB_PROG on this
+ * connection: the server sends it a CB_NOTIFY for every WRITE of another
+ * client from then on, until the connection closes, and answers BS_OK.
+ * Version 1 of RPC-over-RDMA carries backward calls and replies inline
+ * only (RFC 8167 sections 2.5, 2.6), which bs_notify's 20 bytes allow. A
+ * notification is a hint, not a journal: a server with every backward slot
+ * of a connection busy skips it (the client then sees a gap in seq), and
+ * WRITEs running on several lcores at once may be notified out of seq order.
+ *
+ * The program numbers lie in the range RFC 5531 section 8.3 leaves "defined
  * by user" (0x20000000-0x3fffffff); a product registers its own with IANA
- * (rpc@iana.org) or picks another in that range. A NOTIFY callback (server to
- * client, RFC 8167 backward direction) is not part of version 1: the engine
- * does not carry backward-direction calls yet.
+ * (rpc@iana.org) or picks others in that range.
  *
  * Each XDR rule has one encoder and one decoder below, used by both sides.
  * DDP-eligible data (rfc5666bis 4.4.2) is encoded with rpcrdma_xdr_put_ddp()
@@ -64,11 +89,19 @@
 #define BLOCKSTORE_PROG 0x2000b10cu
 #define BLOCKSTORE_V1	1u
 
-#define BS_PROC_NULL	0u
-#define BS_PROC_GETATTR 1u
-#define BS_PROC_READ	2u
-#define BS_PROC_WRITE	3u
-#define BS_NPROCS	4u
+#define BS_PROC_NULL	  0u
+#define BS_PROC_GETATTR	  1u
+#define BS_PROC_READ	  2u
+#define BS_PROC_WRITE	  3u
+#define BS_PROC_SUBSCRIBE 4u
+#define BS_NPROCS	  5u
+
+#define BLOCKSTORE_CB_PROG 0x2000b10du
+#define BLOCKSTORE_CB_V1   1u
+
+#define BS_CB_NULL   0u
+#define BS_CB_NOTIFY 1u
+#define BS_CB_NPROCS 2u
 
 #define BS_MAX_IO (1u << 20)
 
@@ -121,6 +154,12 @@ struct bs_write_args {
 struct bs_write_res {
 	uint32_t status;
 	uint32_t count;
+};
+
+struct bs_notify {
+	uint64_t offset;
+	uint32_t count;
+	uint64_t seq;
 };
 
 /*
@@ -235,6 +274,27 @@ static inline int bs_put_write_res(struct rpcrdma_xdr_enc *e, const struct bs_wr
 static inline int bs_get_write_res(struct rpcrdma_xdr_dec *d, struct bs_write_res *r)
 {
 	if (bs_get_stat(d, &r->status) || rpcrdma_xdr_get_u32(d, &r->count))
+		return -EBADMSG;
+	return 0;
+}
+
+/*
+ * bs_notify: offset(64) count(32) seq(64): 20 bytes. The decoder refuses a
+ * count above BS_MAX_IO (no WRITE is longer); the receiver checks the range
+ * against the device it knows.
+ */
+static inline int bs_put_notify(struct rpcrdma_xdr_enc *e, const struct bs_notify *n)
+{
+	if (rpcrdma_xdr_put_u64(e, n->offset) || rpcrdma_xdr_put_u32(e, n->count) ||
+	    rpcrdma_xdr_put_u64(e, n->seq))
+		return -ENOSPC;
+	return 0;
+}
+
+static inline int bs_get_notify(struct rpcrdma_xdr_dec *d, struct bs_notify *n)
+{
+	if (rpcrdma_xdr_get_u64(d, &n->offset) || rpcrdma_xdr_get_u32(d, &n->count) ||
+	    rpcrdma_xdr_get_u64(d, &n->seq) || n->count > BS_MAX_IO)
 		return -EBADMSG;
 	return 0;
 }
