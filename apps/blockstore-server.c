@@ -17,10 +17,15 @@
  *        WRITE  finds the data where the engine's RDMA Read put it (a
  *               chunk-pool buffer, or the receive buffer when it came
  *               inline) and copies it once, into the store;
- *   3. connections: the engine (rpcrdma_xprt.h) accepts clients, and the
+ *        SUBSCRIBE  marks the connection as one that takes NOTIFY
+ *               callbacks, and answers once the server can make them;
+ *   3. notifications: after each WRITE, a CB_NOTIFY backward call (RFC
+ *      8167) to every other subscribed connection, made with the
+ *      requester API on the server's own connection;
+ *   4. connections: the engine (rpcrdma_xprt.h) accepts clients, and the
  *      ready-made glue (rpcrdma_xprt_svc.h) runs the dispatcher on every
  *      call and sends the reply;
- *   4. main: options, EAL, device, pools, the poll loop (or the lcore
+ *   5. main: options, EAL, device, pools, the poll loop (or the lcore
  *      runtime with --workers), clean shut-down.
  *
  * By default one lcore polls everything and runs every handler (run to
@@ -32,6 +37,13 @@
  * at once: the counters they share take relaxed atomic adds (a server at
  * scale keeps them per lcore, as the dispatcher does), and overlapping I/O
  * in flight at once has no defined order, as on a disk.
+ *
+ * What touches a connection (the engine) runs on the lcore that polls it,
+ * in both modes, never in a handler: SUBSCRIBE's handler hands its request
+ * to the poll loop through a ring, and a WRITE's notification is queued
+ * by the glue's reply_done hook, which runs on that lcore; the poll loop
+ * answers the one and sends the other between two polls (see
+ * "notifications").
  */
 #include <errno.h>
 #include <getopt.h>
@@ -46,7 +58,9 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_ring.h>
 
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_mempool.h>
@@ -69,6 +83,11 @@
 #define BS_IDLE_CYCLES	 100	      /* ms without work before sleeping */
 #define BS_CAPTURE_LARGE 256	      /* --capture: 64 KiB frames in flight (16 MiB) */
 #define BS_MAIN_SLEEP	 10000	      /* us the main lcore sleeps per check with --workers */
+#define BS_BK_CREDITS	 8	      /* NOTIFY calls outstanding per client, at most */
+#define BS_NOTIFY_QUEUE	 512	      /* WRITEs waiting to be notified (a power of two) */
+#define BS_NOTIFY_TMO	 5000000      /* us a NOTIFY waits for its reply */
+#define BS_SUB_RING	 1024	      /* > BS_CONN_MAX * BS_CREDITS: every call could be one */
+#define RPC_REPLY_HDR	 24	      /* xid, REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS */
 
 /* A counter or flag shared by the lcores (handlers on workers, the poller, main). */
 #define BS_ADD(p, n) __atomic_fetch_add((p), (n), __ATOMIC_RELAXED)
@@ -88,9 +107,11 @@ static const char help_text[] =
 	"    Serves one memory-backed device to block store clients\n"
 	"    (blockstore-client) with the RPC program 0x2000b10c version 1:\n"
 	"    NULL, GETATTR (size, block size, counters), READ (data returned\n"
-	"    through the client's write chunk by RDMA Write) and WRITE (data\n"
-	"    pulled from the client's read chunk by RDMA Read). A READ or WRITE\n"
-	"    beyond the end of the device is answered with BS_ERR_RANGE.\n"
+	"    through the client's write chunk by RDMA Write), WRITE (data\n"
+	"    pulled from the client's read chunk by RDMA Read) and SUBSCRIBE. A\n"
+	"    READ or WRITE beyond the end of the device is answered with\n"
+	"    BS_ERR_RANGE.\n"
+	"\n"
 	"    Up to 16 clients are served at once, all polled by one lcore; after\n"
 	"    100 ms without work the loop sleeps 100 us per turn. The procedures\n"
 	"    run on that lcore too, unless --workers moves them to worker lcores.\n"
@@ -99,8 +120,15 @@ static const char help_text[] =
 	"    first client disconnects), then closes every connection and prints\n"
 	"    its counters.\n"
 	"\n"
-	"    Not yet: a NOTIFY callback from server to client, which needs\n"
-	"    backward-direction calls (RFC 8167), not supported by the engine yet.\n"
+	"    A client that called SUBSCRIBE serves the callback program\n"
+	"    0x2000b10d version 1 on its connection: after every successful WRITE\n"
+	"    of another client the server sends it a NOTIFY (offset, count, and\n"
+	"    the server's write counter) as a backward-direction call (RFC 8167),\n"
+	"    never to the writer itself. At most 8 NOTIFYs are outstanding per\n"
+	"    client; one that finds all 8 busy is skipped and counted. NOTIFYs are\n"
+	"    sent by the lcore that polls the connections, also with --workers.\n"
+	"    The summary at exit counts the NOTIFYs sent, answered, failed and\n"
+	"    skipped.\n"
 	"\n"
 	"OPTIONS\n"
 	"    --listen ADDRESS\n"
@@ -169,6 +197,20 @@ struct bs_opts {
 	char **eal_argv;
 };
 
+/* A WRITE to notify: queued by the reply_done hook, sent by the poll loop (the poller's). */
+struct bs_notify_rec {
+	const struct rpcrdma_xprt *writer; /* not notified; only compared, never used */
+	struct bs_notify n;
+};
+
+/* NOTIFY counters, the poller's. At exit sent == answered + failed. */
+struct bs_notify_stats {
+	uint64_t sent;	   /* backward calls submitted */
+	uint64_t answered; /* ... and answered SUCCESS */
+	uint64_t failed;   /* ... and failed: no reply in time, connection lost, RPC error */
+	uint64_t skipped;  /* not sent: every backward slot of the connection busy, no buffer */
+};
+
 /* ------------------------------------------------------------ the store */
 
 /*
@@ -191,6 +233,14 @@ struct bs_server {
 	struct rpcrdma_xprt_svc glue;
 	struct rpcrdma_xprt_params params;
 	struct rpcrdma_xprt *conns[BS_CONN_MAX];
+	bool subscribed[BS_CONN_MAX]; /* conns[i] called SUBSCRIBE (the poller's) */
+	/* SUBSCRIBEs to answer: from the handlers (any lcore) to the poller, then per connection */
+	struct rte_ring *sub_ring;
+	struct rpcrdma_svc_req *sub_wait[BS_CONN_MAX]; /* conns[i]'s, waiting for ESTABLISHED */
+	/* WRITEs to notify, a FIFO of the poller's: the hook adds at head, the loop takes at tail */
+	struct bs_notify_rec nq[BS_NOTIFY_QUEUE];
+	uint32_t nq_head, nq_tail;
+	struct bs_notify_stats nst;
 	struct rpcrdma_capture *cap;
 	struct rpcrdma_rt *rt; /* --workers: the lcore runtime */
 	uint64_t accepted;
@@ -309,31 +359,38 @@ static int enc_read(struct rpcrdma_xdr_enc *e, const void *res)
 	return bs_put_read_res(e, r->status, &data);
 }
 
-/*
- * The reply of a call was sent (status 0) or never will be (negative): a
- * READ's buffer is free again. Every call that reached a procedure comes
- * here, also when its connection was lost.
- */
-static void reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
+/* READ's reply is gone: its buffer is free again. */
+static void read_done(struct bs_server *s, struct rpcrdma_svc_req *req)
 {
-	struct bs_server *s = arg;
 	struct bs_read_res *r = rpcrdma_svc_req_res(req);
 
-	if (req->call->call.proc != BS_PROC_READ || r->buf == NULL)
+	if (r->buf == NULL)
 		return;
 	rpcrdma_mempool_put(r->pool, r->buf);
 	r->buf = NULL;
 	BS_SUB(&s->reads_out, 1);
 }
 
+/*
+ * WRITE's result, and what the notification needs. notify is set by the
+ * handler once the store has changed (the dispatcher zeroes the struct
+ * before the decoder, so a WRITE answered GARBAGE_ARGS has it false).
+ */
+struct bs_write_out {
+	struct bs_write_res res;
+	bool notify;
+	uint64_t offset;
+	uint64_t seq; /* attr.writes after this one */
+};
+
 static int h_write(struct rpcrdma_svc_req *req, void *args, void *res)
 {
 	struct bs_server *s = req->prog_ctx;
 	const struct bs_write_args *a = args;
-	struct bs_write_res *r = res;
+	struct bs_write_out *w = res;
 
 	if (!in_device(s, a->offset, a->count)) {
-		r->status = BS_ERR_RANGE;
+		w->res.status = BS_ERR_RANGE;
 		BS_ADD(&s->attr.errors, 1);
 		return RPCRDMA_SVC_OK;
 	}
@@ -344,16 +401,267 @@ static int h_write(struct rpcrdma_svc_req *req, void *args, void *res)
 	 */
 	if (a->count > 0)
 		memcpy(s->store + a->offset, a->data, a->count);
-	r->status = BS_OK;
-	r->count = a->count;
-	BS_ADD(&s->attr.writes, 1);
+	w->res.status = BS_OK;
+	w->res.count = a->count;
+	w->notify = true;
+	w->offset = a->offset;
+	w->seq = BS_ADD(&s->attr.writes, 1) + 1;
 	BS_ADD(&s->attr.bytes_written, a->count);
 	return RPCRDMA_SVC_OK;
 }
 
 static int enc_write(struct rpcrdma_xdr_enc *e, const void *res)
 {
-	return bs_put_write_res(e, res);
+	const struct bs_write_out *w = res;
+
+	return bs_put_write_res(e, &w->res);
+}
+
+/*
+ * SUBSCRIBE: the client serves the callback program. What that does to
+ * the connection (the engine's) is the poller's to do, and the answer
+ * waits until NOTIFYs can go (subscribe_poll()): the handler, maybe on a
+ * worker, hands the request to the poller through a ring and leaves it
+ * pending; the poller completes it (rpcrdma_xprt_svc_complete()), which
+ * the glue allows before the handler's lcore has handed the call back.
+ */
+static int h_subscribe(struct rpcrdma_svc_req *req, void *args, void *res)
+{
+	struct bs_server *s = req->prog_ctx;
+
+	*(uint32_t *)res = BS_OK;
+	/* the ring's enqueue publishes the result to the poller (release) */
+	if (rte_ring_mp_enqueue(s->sub_ring, req) != 0) {
+		*(uint32_t *)res = BS_ERR_BUSY; /* not expected: the ring holds every call */
+		return RPCRDMA_SVC_OK;
+	}
+	return RPCRDMA_SVC_PENDING;
+}
+
+static int enc_stat(struct rpcrdma_xdr_enc *e, const void *res)
+{
+	return bs_put_stat(e, *(const uint32_t *)res);
+}
+
+/* ------------------------------------------------------------ notifications */
+
+/*
+ * After each successful WRITE, every other subscribed connection gets a
+ * CB_NOTIFY: a backward-direction call (RFC 8167) that the server makes
+ * on its own connection with the requester API, as a client makes its
+ * calls. The engine owns a connection on the lcore that polls it, so the
+ * handler (maybe on a worker) only fills bs_write_out; the reply_done hook
+ * (on the poller) queues the WRITE in s->nq, and the poll loop sends the
+ * queued NOTIFYs between two polls (notify_drain()), outside the engine's
+ * callbacks.
+ *
+ * The client's backward credits bound the NOTIFYs on the wire; beyond
+ * them the engine queues calls on its BS_BK_CREDITS slots, and a NOTIFY
+ * that finds every slot busy is skipped, never waited for: the poll loop
+ * must not block on one slow client.
+ */
+
+/* The connection a call came on: its index in conns[], or -1. */
+static int conn_index(const struct bs_server *s, struct rpcrdma_svc_req *req)
+{
+	const struct rpcrdma_xprt *x = rpcrdma_xprt_svc_call_xprt(req->done_arg);
+
+	for (int i = 0; i < BS_CONN_MAX; i++)
+		if (s->conns[i] == x)
+			return i;
+	return -1;
+}
+
+/* Will the connection conns[i] be notified of a WRITE by writer? */
+static bool notify_target(const struct bs_server *s, int i, const struct rpcrdma_xprt *writer)
+{
+	/* subscribed, and still up (bc_may_call(): established and said ready) */
+	return s->conns[i] != NULL && s->conns[i] != writer && s->subscribed[i] &&
+	       rpcrdma_xprt_bc_may_call(s->conns[i]) == 0;
+}
+
+/*
+ * Answer SUBSCRIBE on conns[i] when it can be: 1 answered, 0 not yet.
+ *
+ * In version 1 the engine refuses backward calls until the upper layer
+ * says the client is ready for them (as NFSv4.1's CREATE_SESSION does):
+ * SUBSCRIBE is that statement. A server connection receives and answers
+ * calls before the connection manager has told it ESTABLISHED, but makes
+ * backward calls only from then on (rpcrdma_xprt_bc_may_call()); a client
+ * answered BS_OK must miss no NOTIFY, so the answer waits for it. A
+ * connection that goes away instead has the answer dropped by the engine.
+ */
+static int subscribe_answer(struct bs_server *s, int i, struct rpcrdma_svc_req *req)
+{
+	struct rpcrdma_xprt *x = s->conns[i];
+	enum rpcrdma_xprt_state st = rpcrdma_xprt_state(x);
+
+	if (rpcrdma_xprt_bc_set_ready(x, true) != 0) {
+		/* only a connection made without bk_credits: not this server's */
+		rpcrdma_xprt_svc_complete(req, -EOPNOTSUPP); /* SYSTEM_ERR */
+		return 1;
+	}
+	if (st == RPCRDMA_XPRT_CONNECTING || st == RPCRDMA_XPRT_NEGOTIATING)
+		return 0;
+	if (st != RPCRDMA_XPRT_ESTABLISHED) {
+		/* going away: the engine drops the answer */
+		rpcrdma_xprt_svc_complete(req, RPCRDMA_SVC_OK);
+		return 1;
+	}
+	if (rpcrdma_xprt_bc_may_call(x) != 0) {
+		/* a version 2 client that said it serves no backward calls (not this server's) */
+		rpcrdma_xprt_svc_complete(req, -EOPNOTSUPP);
+		return 1;
+	}
+	s->subscribed[i] = true; /* before the answer: the next WRITE is notified */
+	rpcrdma_xprt_svc_complete(req, RPCRDMA_SVC_OK);
+	return 1;
+}
+
+/*
+ * The poller's side of SUBSCRIBE: take what the handlers handed over,
+ * answer each when its connection can take NOTIFYs, and keep the others
+ * (one per connection; a second one meanwhile is answered BS_ERR_BUSY).
+ */
+static int subscribe_poll(struct bs_server *s)
+{
+	struct rpcrdma_svc_req *req;
+	int i, n = 0;
+
+	while (rte_ring_sc_dequeue(s->sub_ring, (void **)&req) == 0) {
+		n++;
+		i = conn_index(s, req);
+		if (i < 0) {
+			/* not expected: a connection is destroyed only once its calls are done */
+			rpcrdma_xprt_svc_complete(req, -ENOTCONN);
+		} else if (s->sub_wait[i] != NULL) {
+			*(uint32_t *)rpcrdma_svc_req_res(req) = BS_ERR_BUSY;
+			rpcrdma_xprt_svc_complete(req, RPCRDMA_SVC_OK);
+		} else if (subscribe_answer(s, i, req) == 0) {
+			s->sub_wait[i] = req;
+		}
+	}
+	for (i = 0; i < BS_CONN_MAX; i++) {
+		if (s->sub_wait[i] != NULL && subscribe_answer(s, i, s->sub_wait[i]) == 1) {
+			s->sub_wait[i] = NULL;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* WRITE's reply is gone (sent or not: the store has changed): queue its notification. */
+static void write_done(struct bs_server *s, struct rpcrdma_svc_req *req)
+{
+	const struct bs_write_out *w = rpcrdma_svc_req_res(req);
+	const struct rpcrdma_xprt *writer = rpcrdma_xprt_svc_call_xprt(req->done_arg);
+	struct bs_notify_rec *r;
+
+	if (!w->notify)
+		return;
+	if (s->nq_head - s->nq_tail == BS_NOTIFY_QUEUE) {
+		/* more WRITEs done between two drains than calls can be in flight: not expected */
+		for (int i = 0; i < BS_CONN_MAX; i++)
+			s->nst.skipped += notify_target(s, i, writer);
+		return;
+	}
+	r = &s->nq[s->nq_head++ & (BS_NOTIFY_QUEUE - 1)];
+	r->writer = writer;
+	r->n.offset = w->offset;
+	r->n.count = w->res.count;
+	r->n.seq = w->seq;
+}
+
+/*
+ * The reply of a call was sent (status 0) or never will be (negative).
+ * Every call that reached a procedure comes here, on the lcore that polls
+ * its connection, also when the connection was lost.
+ */
+static void reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
+{
+	struct bs_server *s = arg;
+
+	switch (req->call->call.proc) {
+	case BS_PROC_READ:
+		read_done(s, req);
+		break;
+	case BS_PROC_WRITE:
+		write_done(s, req);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A NOTIFY completed: answered (a void SUCCESS reply), or not. */
+static void notify_done(void *arg, struct rpcrdma_xprt_call *call, int status,
+			struct rpcrdma_xdr_dec *reply)
+{
+	struct bs_server *s = arg;
+	struct rpcrdma_rpc_msg m;
+
+	if (status == 0 && rpcrdma_xprt_reply_rpc(reply, rpcrdma_xprt_call_xid(call), &m) == 0 &&
+	    rpcrdma_xdr_dec_left(reply) == 0)
+		s->nst.answered++;
+	else
+		s->nst.failed++;
+	rpcrdma_xprt_call_release(call);
+}
+
+/* One CB_NOTIFY on connection x: a backward call, as bs_call() of the client makes one. */
+static void notify_one(struct bs_server *s, struct rpcrdma_xprt *x, const struct bs_notify *n)
+{
+	struct rpcrdma_xprt_call *call;
+	struct rpcrdma_rpc_msg m;
+	int ret;
+
+	/* -EBUSY: BS_BK_CREDITS NOTIFYs already out; -ENOBUFS: no inline buffer */
+	if (rpcrdma_xprt_call_alloc(x, &call) != 0) {
+		s->nst.skipped++;
+		return;
+	}
+	memset(&m, 0, sizeof(m)); /* AUTH_NONE credential and verifier */
+	m.xid = rpcrdma_xprt_call_xid(call);
+	m.type = RPCRDMA_RPC_CALL;
+	m.call.rpcvers = RPCRDMA_RPC_VERS;
+	m.call.prog = BLOCKSTORE_CB_PROG;
+	m.call.vers = BLOCKSTORE_CB_V1;
+	m.call.proc = BS_CB_NOTIFY;
+	ret = rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(call), &m);
+	if (ret == 0)
+		ret = bs_put_notify(rpcrdma_xprt_call_enc(call), n);
+	if (ret == 0) {
+		/* a void result; room for PROG_MISMATCH's low and high too, to see it */
+		rpcrdma_xprt_call_reply_spec(call)->max_len = RPC_REPLY_HDR + 8;
+		ret = rpcrdma_xprt_call_set_timeout(call, BS_NOTIFY_TMO);
+	}
+	/* a call refused at once (the connection going) completes here, in notify_done() */
+	if (ret == 0)
+		ret = rpcrdma_xprt_call_submit(call, 0, notify_done, s);
+	if (ret) {
+		rpcrdma_xprt_call_release(call);
+		s->nst.skipped++;
+		return;
+	}
+	s->nst.sent++;
+}
+
+/* Send a NOTIFY of every queued WRITE to every subscribed connection but the writer's. */
+static int notify_drain(struct bs_server *s)
+{
+	int n = 0;
+
+	while (s->nq_tail != s->nq_head) {
+		const struct bs_notify_rec *r = &s->nq[s->nq_tail++ & (BS_NOTIFY_QUEUE - 1)];
+
+		for (int i = 0; i < BS_CONN_MAX; i++) {
+			if (notify_target(s, i, r->writer)) {
+				notify_one(s, s->conns[i], &r->n);
+				n++;
+			}
+		}
+	}
+	return n;
 }
 
 /* The procedure table, indexed by procedure number. NULL answers by default. */
@@ -374,7 +682,11 @@ static const struct rpcrdma_svc_proc bs_procs[BS_NPROCS] = {
 			    .handler = h_write,
 			    .encode = enc_write,
 			    .args_size = sizeof(struct bs_write_args),
-			    .res_size = sizeof(struct bs_write_res) },
+			    .res_size = sizeof(struct bs_write_out) },
+	[BS_PROC_SUBSCRIBE] = { .name = "SUBSCRIBE",
+				.handler = h_subscribe,
+				.encode = enc_stat,
+				.res_size = sizeof(uint32_t) },
 };
 
 static const struct rpcrdma_svc_version bs_versions[] = {
@@ -429,6 +741,7 @@ static void accept_conn(struct bs_server *s, const struct rpcrdma_pmd_event *ev)
 		fprintf(stderr, PROG ": accept: %s\n", strerror(-ret));
 		return;
 	}
+	s->subscribed[i] = false;
 	s->accepted++;
 }
 
@@ -471,10 +784,16 @@ static int poll_events(struct bs_server *s)
 	return n > 0 ? n : 0;
 }
 
-/* Poll every connection once; destroy the ones that are closed. */
+/*
+ * Poll every connection once; destroy the ones that are closed. The
+ * NOTIFYs of the WRITEs done in a poll go right after it (and those of
+ * replies the runtime handed back between two turns, first); SUBSCRIBEs
+ * are answered before the destroys (a connection is destroyed only once
+ * every call it received is answered or dropped).
+ */
 static int poll_conns(struct bs_server *s)
 {
-	int work = 0;
+	int work = notify_drain(s);
 
 	for (int i = 0; i < BS_CONN_MAX; i++) {
 		struct rpcrdma_xprt *x = s->conns[i];
@@ -482,8 +801,15 @@ static int poll_conns(struct bs_server *s)
 		if (x == NULL)
 			continue;
 		work += rpcrdma_xprt_poll(x);
-		if (conn_gone(x) && rpcrdma_xprt_destroy(x) == 0) {
+		work += notify_drain(s);
+	}
+	work += subscribe_poll(s);
+	for (int i = 0; i < BS_CONN_MAX; i++) {
+		struct rpcrdma_xprt *x = s->conns[i];
+
+		if (x != NULL && conn_gone(x) && rpcrdma_xprt_destroy(x) == 0) {
 			s->conns[i] = NULL;
+			s->subscribed[i] = false;
 			BS_ADD(&s->closed, 1);
 		}
 	}
@@ -679,10 +1005,10 @@ static int server_open(struct bs_server *s)
 	struct rpcrdma_mempool_params mp;
 	int ret;
 
-	/* inline buffers, and chunk buffers for READ replies and WRITE data */
+	/* inline buffers (and one per backward slot), chunk buffers for READ replies and WRITE data */
 	rpcrdma_mempool_set_params_init(&sp);
 	sp.name = "bs-srv";
-	sp.inline_count = 1024;
+	sp.inline_count = 1024 + BS_CONN_MAX * BS_BK_CREDITS;
 	sp.nb_classes = 2;
 	sp.classes[0].size = 64u << 10;
 	sp.classes[0].count = 128;
@@ -720,6 +1046,12 @@ static int server_open(struct bs_server *s)
 	s->attr.block_size = s->o.block_size;
 	s->attr.max_io = BS_MAX_IO;
 
+	/* SUBSCRIBEs from the handlers (any lcore) to the poller */
+	s->sub_ring = rte_ring_create("bs-sub", BS_SUB_RING, (int)rte_socket_id(), RING_F_SC_DEQ);
+	if (s->sub_ring == NULL) {
+		fprintf(stderr, PROG ": ring: %s\n", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
 	ret = register_program(s);
 	if (ret)
 		return ret;
@@ -733,6 +1065,8 @@ static int server_open(struct bs_server *s)
 	s->params.pools = s->ep.pools;
 	s->params.max_credits = BS_CREDITS;
 	s->params.credits = BS_CREDITS;
+	/* NOTIFY: backward calls on every connection, sent once the client SUBSCRIBEd */
+	s->params.bk_credits = BS_BK_CREDITS;
 	if (strcmp(s->o.pmd, "shm") != 0) /* per-call MRs: the shm PMD only, for now */
 		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	rpcrdma_xprt_svc_bind(&s->glue, &s->params);
@@ -781,6 +1115,7 @@ static void server_close(struct bs_server *s)
 	if (s->store_pool)
 		rpcrdma_mempool_free(s->store_pool);
 	rpcrdma_rt_free(s->rt);
+	rte_ring_free(s->sub_ring);
 	rpcrdma_svc_registry_free(s->reg);
 	app_ep_close(&s->ep);
 }
@@ -979,7 +1314,9 @@ int main(int argc, char **argv)
 			if (s->o.workers > 0)
 				printf(", %lu run on %u worker(s)", (unsigned long)worker_calls(s),
 				       s->o.workers);
-			printf("\n");
+			printf("; %lu notifies sent (%lu answered, %lu failed), %lu skipped\n",
+			       (unsigned long)s->nst.sent, (unsigned long)s->nst.answered,
+			       (unsigned long)s->nst.failed, (unsigned long)s->nst.skipped);
 		}
 		if (s->reads_out != 0)
 			fprintf(stderr, PROG ": warning: %u READ buffers not back\n", s->reads_out);
