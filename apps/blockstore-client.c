@@ -13,11 +13,17 @@
  *   2. the procedures: GETATTR, READ (data comes back by RDMA Write into
  *      our registered buffer, zero copy), WRITE (data leaves from our
  *      registered buffer, read by the server with RDMA Read, zero copy).
- *   3. the actions of the command line, run in order on one connection.
+ *   3. notifications (--watch): the client serves the callback program
+ *      (CB_NOTIFY) to the server, which calls it in the backward direction
+ *      of the same connection (RFC 8167); the engine hands those calls to
+ *      the same dispatch glue a server uses (rpcrdma_xprt_svc.h);
+ *   4. the actions of the command line, run in order on one connection.
  *
  * One call at a time, for clarity: a client that wants throughput keeps
  * many calls in flight (rpcrdma_xprt_call_submit() returns at once; the
  * callbacks run from rpcrdma_xprt_poll()), as apps/rpcrdma-perf.c does.
+ * Backward calls are served from rpcrdma_xprt_poll() too, whichever call
+ * the client is waiting for.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,7 +42,9 @@
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_xprt.h>
+#include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #include "app_common.h"
 #include "blockstore_proto.h"
@@ -44,7 +52,10 @@
 #define PROG	       "blockstore-client"
 #define BS_ACTIONS_MAX 64
 #define BS_VERIFY_MAX  100000000u
-#define RPC_REPLY_HDR  24 /* xid, REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS */
+#define BS_WATCH_MAX   1000000u
+#define BS_BK_CREDITS  4   /* NOTIFYs taken at once (the backward credits we grant) */
+#define BS_IDLE_SLEEP  100 /* us slept per idle turn of --watch once idle for 100 ms */
+#define RPC_REPLY_HDR  24  /* xid, REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS */
 
 static const char help_text[] =
 	"NAME\n"
@@ -63,8 +74,11 @@ static const char help_text[] =
 	"    it with RDMA Read), or inline when the call is small. Transfers\n"
 	"    larger than 1 MiB are split into 1 MiB calls.\n"
 	"\n"
-	"    Not yet: the server's NOTIFY callbacks (backward-direction calls,\n"
-	"    RFC 8167), which the engine does not support yet.\n"
+	"    With --watch the client also serves the callback program 0x2000b10d\n"
+	"    version 1: it calls SUBSCRIBE before its first action, and the server\n"
+	"    then sends it a NOTIFY (a backward-direction call, RFC 8167, on the\n"
+	"    same connection) after every WRITE of another client, never of its\n"
+	"    own.\n"
 	"\n"
 	"ACTIONS\n"
 	"    --getattr\n"
@@ -78,6 +92,14 @@ static const char help_text[] =
 	"        N rounds of: write random bytes (1 byte to 1 MiB) at a random\n"
 	"        offset, read them back, compare. Prints the counts; fails on any\n"
 	"        mismatch or error.\n"
+	"    --watch N\n"
+	"        The last action, the only one when given alone: wait until N\n"
+	"        NOTIFYs (1..1000000) have arrived since SUBSCRIBE, printing one\n"
+	"        line for each, \"notify: COUNT bytes at OFFSET (write SEQ)\" (SEQ:\n"
+	"        the server's write counter after that WRITE), after the line\n"
+	"        \"subscribed: watching for N notifications\". Fails when fewer\n"
+	"        arrive within --timeout seconds of its start. A NOTIFY beyond the\n"
+	"        end of the device is refused (SYSTEM_ERR) with a warning.\n"
 	"    OFFSET and COUNT are decimal or 0x hexadecimal, with an optional k, m\n"
 	"    or g suffix.\n"
 	"\n"
@@ -92,8 +114,8 @@ static const char help_text[] =
 	"    --seed N\n"
 	"        Seed of --verify (default: from the clock; printed).\n"
 	"    --timeout SECONDS\n"
-	"        How long to wait for the connection and for each reply, 1..3600\n"
-	"        (default 10).\n"
+	"        How long to wait for the connection, for each reply and for the\n"
+	"        notifications of --watch, 1..3600 (default 10).\n"
 	"    --lcores LIST\n"
 	"        The EAL lcore to poll on (\"-l\" syntax; default the first CPU this\n"
 	"        process may run on).\n"
@@ -106,24 +128,26 @@ static const char help_text[] =
 	"\n"
 	"EXIT STATUS\n"
 	"    0 every action succeeded; 1 a call failed, the server answered an\n"
-	"    error status (BS_ERR_RANGE, ...), or --verify found a difference;\n"
-	"    2 bad options.\n"
+	"    error status (BS_ERR_RANGE, ...), --verify found a difference, or\n"
+	"    --watch saw fewer than N notifications in time; 2 bad options.\n"
 	"\n"
 	"EXAMPLES\n"
 	"    " PROG " --connect @bs --getattr\n"
 	"    " PROG " --connect @bs --write 0:disk.img --read 0:1m:copy.img\n"
-	"    " PROG " --connect @bs --verify 200 --seed 7\n";
+	"    " PROG " --connect @bs --verify 200 --seed 7\n"
+	"    " PROG " --connect @bs --watch 3 --timeout 60\n";
 
 enum bs_action_kind {
 	A_GETATTR,
 	A_WRITE,
 	A_READ,
 	A_VERIFY,
+	A_WATCH,
 };
 
 struct bs_action {
 	enum bs_action_kind kind;
-	uint64_t offset, count; /* READ; count is the rounds of VERIFY */
+	uint64_t offset, count; /* READ; count is the rounds of VERIFY, the NOTIFYs of WATCH */
 	const char *file;
 };
 
@@ -161,6 +185,12 @@ struct bs_client {
 	FILE *msg;		      /* where messages go: stdout, or stderr when data does */
 	uint64_t dev_size;
 	struct bs_pending pend; /* the call in flight (it outlives a timed-out bs_call) */
+	/* --watch: the callback program's registry, the glue serving it, what came */
+	uint64_t watch; /* NOTIFYs to wait for (0: no --watch) */
+	struct rpcrdma_svc_registry *reg;
+	struct rpcrdma_xprt_svc glue;
+	uint64_t notifies;     /* NOTIFYs accepted */
+	uint64_t bad_notifies; /* NOTIFYs refused: beyond the device */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -213,7 +243,7 @@ static int bs_call(struct bs_client *c, uint32_t proc,
 		   const struct rpcrdma_xdr_region *dst, uint32_t max_results,
 		   int (*decode)(struct rpcrdma_xdr_dec *d, void *arg), void *dec_arg)
 {
-	static const char *const procs[] = { "NULL", "GETATTR", "READ", "WRITE" };
+	static const char *const procs[] = { "NULL", "GETATTR", "READ", "WRITE", "SUBSCRIBE" };
 	struct bs_pending *p = &c->pend;
 	uint64_t hz = rte_get_tsc_hz(), now, next_ev = 0, end;
 	struct rpcrdma_xdr_reply_spec *spec;
@@ -383,6 +413,103 @@ static int bs_write(struct bs_client *c, uint64_t offset, uint32_t count, uint32
 	return 0;
 }
 
+static int dec_stat(struct rpcrdma_xdr_dec *d, void *arg)
+{
+	return bs_get_stat(d, arg);
+}
+
+/* SUBSCRIBE: NOTIFYs come from now on (served by the callback program below). */
+static int bs_subscribe(struct bs_client *c, uint32_t *status)
+{
+	return bs_call(c, BS_PROC_SUBSCRIBE, NULL, NULL, NULL, 4, dec_stat, status);
+}
+
+/* ------------------------------------------------------------ notifications */
+
+/*
+ * The callback program, served as a server serves its program: a decoder,
+ * a handler and a table registered with the dispatcher, which answers what
+ * is not ours (PROG_UNAVAIL, PROC_UNAVAIL, GARBAGE_ARGS) by itself. CB_NULL
+ * answers by default. The arguments come from the server: bs_get_notify()
+ * checks their shape and count, the handler the range.
+ */
+static int dec_notify(struct rpcrdma_xdr_dec *d, void *args)
+{
+	if (bs_get_notify(d, args))
+		return -EBADMSG;
+	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -EBADMSG;
+}
+
+static int h_notify(struct rpcrdma_svc_req *req, void *args, void *res)
+{
+	struct bs_client *c = req->prog_ctx;
+	const struct bs_notify *n = args;
+
+	if (n->offset > c->dev_size || n->count > c->dev_size - n->offset) {
+		/* the first one says so; all are counted (a server could send many) */
+		if (c->bad_notifies++ == 0)
+			fprintf(stderr,
+				PROG ": warning: a NOTIFY of %u bytes at %lu lies beyond the "
+				     "device (%lu bytes): refused\n",
+				n->count, (unsigned long)n->offset, (unsigned long)c->dev_size);
+		return -ERANGE; /* SYSTEM_ERR */
+	}
+	/* one line each, up to the count --watch waits for (later ones come while closing) */
+	if (c->notifies++ < c->watch) {
+		fprintf(c->msg, "notify: %u bytes at %lu (write %lu)\n", n->count,
+			(unsigned long)n->offset, (unsigned long)n->seq);
+		fflush(c->msg);
+	}
+	return RPCRDMA_SVC_OK;
+}
+
+static const struct rpcrdma_svc_proc cb_procs[BS_CB_NPROCS] = {
+	[BS_CB_NULL] = { .name = "CB_NULL" },
+	[BS_CB_NOTIFY] = { .name = "CB_NOTIFY",
+			   .decode = dec_notify,
+			   .handler = h_notify,
+			   .args_size = sizeof(struct bs_notify) },
+};
+
+static const struct rpcrdma_svc_version cb_versions[] = {
+	{ .vers = BLOCKSTORE_CB_V1, .nprocs = BS_CB_NPROCS, .procs = cb_procs },
+};
+
+/*
+ * --watch: register the callback program and make the connection's
+ * parameters take backward calls: params.bk_credits receives posted for
+ * them beyond the forward ones, and the glue as their recv_call. One
+ * counter slot: the main lcore (index 0) polls the connection.
+ */
+static int watch_setup(struct bs_client *c, struct rpcrdma_xprt_params *xp)
+{
+	struct rpcrdma_svc_program prog = {
+		.name = "blockstore-cb",
+		.prog = BLOCKSTORE_CB_PROG,
+		.ctx = c, /* req->prog_ctx in h_notify() */
+		.nvers = 1,
+		.vers = cb_versions,
+	};
+	struct rpcrdma_svc_params sp;
+	int ret;
+
+	rpcrdma_svc_params_init(&sp);
+	ret = rpcrdma_svc_registry_create(&sp, &c->reg);
+	if (ret) {
+		c->reg = NULL;
+	} else {
+		ret = rpcrdma_svc_register(c->reg, &prog);
+	}
+	if (ret) {
+		fprintf(stderr, PROG ": register the callback program: %s\n", strerror(-ret));
+		return ret;
+	}
+	rpcrdma_xprt_svc_init(&c->glue, c->reg, 0);
+	xp->bk_credits = BS_BK_CREDITS;
+	rpcrdma_xprt_svc_bind(&c->glue, xp);
+	return 0;
+}
+
 /* ------------------------------------------------------------ actions */
 
 static int status_error(const char *what, uint64_t count, uint64_t offset, uint32_t st)
@@ -535,6 +662,51 @@ static int do_verify(struct bs_client *c, const struct bs_action *a)
 	return bad || errors || reads != a->count ? -EIO : 0;
 }
 
+/*
+ * --watch N: poll until N NOTIFYs have come (counting those that came
+ * during the actions before it), for --timeout seconds at most. The
+ * glue runs h_notify() from rpcrdma_xprt_poll(). Once idle for 100 ms the
+ * loop sleeps a little per turn, as the server's does. At the end a NULL
+ * call: the queue pair delivers in order, so its reply says the server
+ * has received our answer to the last NOTIFY before we disconnect (it
+ * would otherwise count it failed, had it seen the disconnect first).
+ */
+static int do_watch(struct bs_client *c, const struct bs_action *a)
+{
+	uint64_t hz = rte_get_tsc_hz(), now, next_ev = 0, last_work, end;
+
+	now = rte_rdtsc();
+	end = now + hz * c->o->timeout;
+	last_work = now;
+	while (c->notifies < a->count && !stop_signal && now < end) {
+		if (rpcrdma_xprt_poll(c->xprt) > 0)
+			last_work = now;
+		else if (now - last_work > hz / 10)
+			usleep(BS_IDLE_SLEEP);
+		now = rte_rdtsc();
+		if (now >= next_ev) {
+			next_ev = now + hz / 1000;
+			poll_events(c);
+			if (rpcrdma_xprt_state(c->xprt) != RPCRDMA_XPRT_ESTABLISHED)
+				break;
+		}
+	}
+	if (c->notifies >= a->count)
+		return bs_call(c, BS_PROC_NULL, NULL, NULL, NULL, 0, NULL, NULL);
+	if (rpcrdma_xprt_state(c->xprt) != RPCRDMA_XPRT_ESTABLISHED)
+		fprintf(stderr,
+			PROG ": --watch: the connection was lost after %lu of %lu "
+			     "notifications\n",
+			(unsigned long)c->notifies, (unsigned long)a->count);
+	else if (stop_signal)
+		fprintf(stderr, PROG ": --watch: interrupted after %lu of %lu notifications\n",
+			(unsigned long)c->notifies, (unsigned long)a->count);
+	else
+		fprintf(stderr, PROG ": --watch: %lu of %lu notifications in %u seconds\n",
+			(unsigned long)c->notifies, (unsigned long)a->count, c->o->timeout);
+	return -ETIMEDOUT;
+}
+
 /* ------------------------------------------------------------ connection */
 
 static int client_open(struct bs_client *c)
@@ -565,6 +737,11 @@ static int client_open(struct bs_client *c)
 	xp.max_calls = 8;
 	if (strcmp(c->o->pmd, "shm") != 0)
 		xp.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
+	if (c->watch > 0) {
+		ret = watch_setup(c, &xp);
+		if (ret)
+			return ret;
+	}
 	ret = rpcrdma_xprt_create(&xp, &c->xprt);
 	if (ret) {
 		c->xprt = NULL;
@@ -651,6 +828,7 @@ static void client_close(struct bs_client *c)
 		rpcrdma_mempool_put(c->pool, c->src);
 	if (c->dst)
 		rpcrdma_mempool_put(c->pool, c->dst);
+	rpcrdma_svc_registry_free(c->reg);
 	app_ep_close(&c->ep);
 }
 
@@ -662,6 +840,7 @@ enum {
 	O_WRITE,
 	O_READ,
 	O_VERIFY,
+	O_WATCH,
 	O_CAPTURE,
 	O_SEED,
 	O_TIMEOUT,
@@ -677,6 +856,7 @@ static const struct option long_opts[] = {
 	{ "write", required_argument, NULL, O_WRITE },
 	{ "read", required_argument, NULL, O_READ },
 	{ "verify", required_argument, NULL, O_VERIFY },
+	{ "watch", required_argument, NULL, O_WATCH },
 	{ "capture", required_argument, NULL, O_CAPTURE },
 	{ "seed", required_argument, NULL, O_SEED },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -730,7 +910,8 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(nopts, argv, ":", long_opts, NULL)) != -1) {
 		a = &o->actions[o->nactions];
-		if ((c == O_GETATTR || c == O_WRITE || c == O_READ || c == O_VERIFY) &&
+		if ((c == O_GETATTR || c == O_WRITE || c == O_READ || c == O_VERIFY ||
+		     c == O_WATCH) &&
 		    o->nactions == BS_ACTIONS_MAX)
 			return app_usage_error("more than %d actions", BS_ACTIONS_MAX);
 		switch (c) {
@@ -759,6 +940,11 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 		case O_VERIFY:
 			a->kind = A_VERIFY;
 			ret = app_parse_u64("--verify", optarg, 1, BS_VERIFY_MAX, false, &a->count);
+			o->nactions += ret == 0;
+			break;
+		case O_WATCH:
+			a->kind = A_WATCH;
+			ret = app_parse_u64("--watch", optarg, 1, BS_WATCH_MAX, false, &a->count);
 			o->nactions += ret == 0;
 			break;
 		case O_CAPTURE:
@@ -800,7 +986,12 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	if (o->connect == NULL)
 		return app_usage_error("--connect ADDRESS is required");
 	if (o->nactions == 0)
-		return app_usage_error("no action: give --getattr, --write, --read or --verify");
+		return app_usage_error(
+			"no action: give --getattr, --write, --read, --verify or --watch");
+	/* --watch waits at the end: an action after it would never run while it waits */
+	for (int i = 0; i < o->nactions - 1; i++)
+		if (o->actions[i].kind == A_WATCH)
+			return app_usage_error("--watch must be the last action, and given once");
 	return 0;
 }
 
@@ -823,6 +1014,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < o.nactions; i++)
 		if (o.actions[i].kind == A_READ && strcmp(o.actions[i].file, "-") == 0)
 			c.msg = stderr; /* standard output carries data */
+	if (o.actions[o.nactions - 1].kind == A_WATCH)
+		c.watch = o.actions[o.nactions - 1].count;
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -838,6 +1031,22 @@ int main(int argc, char **argv)
 		ret = getattr(&c, &attr);
 	if (ret == 0)
 		c.dev_size = attr.size;
+	/* --watch: NOTIFYs from now on, the other actions' time included */
+	if (ret == 0 && c.watch > 0) {
+		uint32_t st;
+
+		ret = bs_subscribe(&c, &st);
+		if (ret == 0 && st != BS_OK) {
+			fprintf(stderr, PROG ": SUBSCRIBE: %s (%s)\n", bs_stat_name(st),
+				bs_stat_text(st));
+			ret = -EREMOTEIO;
+		}
+		if (ret == 0) {
+			fprintf(c.msg, "subscribed: watching for %lu notifications\n",
+				(unsigned long)c.watch);
+			fflush(c.msg);
+		}
+	}
 	for (i = 0; ret == 0 && i < o.nactions && !stop_signal; i++) {
 		switch (o.actions[i].kind) {
 		case A_GETATTR:
@@ -851,6 +1060,9 @@ int main(int argc, char **argv)
 			break;
 		case A_VERIFY:
 			ret = do_verify(&c, &o.actions[i]);
+			break;
+		case A_WATCH:
+			ret = do_watch(&c, &o.actions[i]);
 			break;
 		}
 	}
