@@ -3,7 +3,7 @@
 """The block store example (apps/blockstore-*.c) end to end, server and
 client in two processes over the shm PMD.
 
-    test_blockstore.py options|io|workers|capture SERVER CLIENT DECODE [TSHARK]
+    test_blockstore.py options|io|workers|capture|notify SERVER CLIENT DECODE [TSHARK]
     test_blockstore.py perf_capture PERF DECODE
 
 options       --help exits 0 with a man page; bad options exit 2 with one line
@@ -21,6 +21,15 @@ capture       a session captured on both sides: rpcrdma-decode --json --pcap
               reply, transport XID == RPC XID, read chunks on WRITE calls and
               write chunks on READ calls, and the server's RDMA Writes and
               Reads carry the bytes moved
+notify        NOTIFY callbacks (backward-direction calls): a watcher gets one
+              line per WRITE of another client, with its offset, count and
+              the server's write counter; a subscribed writer is never told
+              of its own WRITEs; a watcher short of its count times out (exit
+              1); the server's summary counts the NOTIFYs; its capture holds
+              each NOTIFY as a CALL of the callback program from the server
+              and the client's REPLY with the same XID; the same through
+              --workers 2; a stopped watcher: NOTIFYs beyond its 8 slots are
+              skipped and counted, the server never waits
 perf_capture  rpcrdma-perf --capture: a short run writes a capture that
               rpcrdma-decode reads, one message per call and reply
 """
@@ -29,6 +38,7 @@ import os
 import re
 import random
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -37,6 +47,7 @@ GROUP = sys.argv[1]
 failures = 0
 checks = 0
 PROG = 0x2000b10c
+CB_PROG = 0x2000b10d
 MiB = 1 << 20
 
 
@@ -97,10 +108,10 @@ def attrs(line):
 
 def test_options(server, client):
     for exe, words in ((server, ["--listen", "--size", "--once", "--workers N", "--capture",
-                                 "NOTIFY"]),
+                                 "NOTIFY", "SUBSCRIBE", "0x2000b10d"]),
                        (client, ["--connect", "--getattr", "--write OFFSET:FILE",
                                  "--read OFFSET:COUNT:FILE", "--verify N", "--capture",
-                                 "NOTIFY"])):
+                                 "NOTIFY", "--watch N", "0x2000b10d"])):
         rc, out, err = run(exe, ["--help"])
         check(rc == 0 and err == "", "%s --help: exit %d" % (exe, rc))
         for w in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS"] + words:
@@ -131,6 +142,14 @@ def test_options(server, client):
         (client, ["--connect", "@x", "--verify"]),
         (client, ["--connect", "@x", "--getattr", "--timeout", "0"]),
         (client, ["--connect", "@x", "--getattr", "--nope"]),
+        (client, ["--connect", "@x", "--watch", "0"]),
+        (client, ["--connect", "@x", "--watch", "x"]),
+        (client, ["--connect", "@x", "--watch", "-3"]),
+        (client, ["--connect", "@x", "--watch", "1000001"]),
+        (client, ["--connect", "@x", "--watch"]),
+        (client, ["--connect", "@x", "--watch", "1", "--getattr"]),   # not the last action
+        (client, ["--connect", "@x", "--watch", "1", "--watch", "2"]),
+        (client, ["--watch", "1"]),                                   # no --connect
     ]
     for exe, args in bad:
         rc, out, err = run(exe, args)
@@ -444,6 +463,214 @@ def test_capture(server, client, decode, tshark):
     return 0
 
 
+# ------------------------------------------------------------ notify
+
+def send_frames(path):
+    """(ip.src, ip.dst, transport XID) of every RoCEv2 Send of a pcapng capture,
+    in order: the messages rpcrdma-decode --pcap decodes, one for one."""
+    data = open(path, "rb").read()
+    out, off = [], 0
+    if data[8:12] != b"\x4d\x3c\x2b\x1a":       # the section's byte-order magic
+        check(False, "%s: a little-endian pcapng" % path)
+        return out
+    while off + 12 <= len(data):
+        btype, blen = struct.unpack_from("<II", data, off)
+        if blen < 12 or off + blen > len(data):
+            break
+        if btype == 6:                              # Enhanced Packet Block
+            caplen = struct.unpack_from("<I", data, off + 20)[0]
+            pkt = data[off + 28:off + 28 + caplen]
+            if len(pkt) >= 54 and pkt[12:14] == b"\x08\x00" and pkt[23] == 17:
+                udp = 14 + (pkt[14] & 15) * 4
+                op = pkt[udp + 8]                   # BTH opcode
+                if struct.unpack_from(">H", pkt, udp + 2)[0] == 4791 and op in (0x04, 0x17):
+                    pl = udp + 8 + 12 + (4 if op == 0x17 else 0)    # SEND_ONLY[_WITH_INV]
+                    out.append((".".join(map(str, pkt[26:30])), ".".join(map(str, pkt[30:34])),
+                                struct.unpack_from(">I", pkt, pl)[0]))
+        off += blen
+    return out
+
+
+def notify_lines(out):
+    return [l for l in out.splitlines() if l.startswith("notify:")]
+
+
+def notify_counts(who, out):
+    """The server summary's NOTIFY counters: (sent, answered, failed, skipped)."""
+    m = re.search(r"; (\d+) notifies sent \((\d+) answered, (\d+) failed\), (\d+) skipped",
+                  out)
+    check(m is not None, "%s: the summary counts the NOTIFYs: %r" % (who, out))
+    return tuple(int(g) for g in m.groups()) if m else (-1, -1, -1, -1)
+
+
+def test_notify(server, client, decode):
+    with tempfile.TemporaryDirectory() as d:
+        files = {}
+        for name, n in (("4k", 4096), ("70k", 70000), ("1", 1)):
+            files[name] = os.path.join(d, name)
+            open(files[name], "wb").write(os.urandom(n))
+        bg = []
+
+        def start(a, args):
+            p = subprocess.Popen([client, "--connect", a] + args, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            bg.append(p)
+            return p
+
+        def finish(p, timeout=60):
+            try:
+                out, err = p.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, err = p.communicate()
+                check(False, "client %r did not exit" % p.args)
+            return p.returncode, out, quiet(err)
+
+        def subscribed(p, n, who):
+            first = p.stdout.readline()     # SUBSCRIBE answered: NOTIFYs come from now on
+            check(first == "subscribed: watching for %d notifications\n" % n,
+                  "%s subscribed: %r" % (who, first))
+
+        def watch_and_write(a, who):
+            """W watches for 3; X, subscribed too, writes 3 times and watches for 1;
+            once W has its 3, Y (not subscribed) writes once: X's one NOTIFY."""
+            w = start(a, ["--watch", "3", "--timeout", "30"])
+            subscribed(w, 3, who + ": watcher")
+            x = start(a, ["--write", "0:" + files["4k"], "--write", "100000:" + files["70k"],
+                          "--write", "5:" + files["4k"], "--watch", "1", "--timeout", "30"])
+            rc, out, err = finish(w)
+            check(rc == 0 and err == "", "%s: watcher: exit %d %r" % (who, rc, err))
+            # one WRITE after the other: seq 1, 2, 3 (the order of the NOTIFYs is not promised)
+            check(sorted(notify_lines(out)) == ["notify: 4096 bytes at 0 (write 1)",
+                                                "notify: 4096 bytes at 5 (write 3)",
+                                                "notify: 70000 bytes at 100000 (write 2)"],
+                  "%s: watcher: the 3 WRITEs of the other client: %r" % (who, out))
+            rc, out, err = run(client, ["--connect", a, "--write", "7777:" + files["4k"]])
+            check(rc == 0 and "notify" not in out and "subscribed" not in out,
+                  "%s: plain writer: exit %d, no NOTIFY %r %r" % (who, rc, out, err))
+            rc, out, err = finish(x)
+            check(rc == 0 and err == "", "%s: subscribed writer: exit %d %r" % (who, rc, err))
+            check(out.count("wrote ") == 3, "%s: subscribed writer: its 3 writes %r" % (who, out))
+            check(notify_lines(out) == ["notify: 4096 bytes at 7777 (write 4)"],
+                  "%s: subscribed writer: no NOTIFY of its own 3 WRITEs, one of the other "
+                  "client's: %r" % (who, out))
+
+        # --- run to completion, captured
+        spath = os.path.join(d, "server.pcapng")
+        srv = Server(server, "ntf", ["--size", "16m", "--capture", spath])
+        a = srv.addr
+        zl = []
+        try:
+            watch_and_write(a, "notify")
+            # Z waits for 2 NOTIFYs and gets at most 1: exit 1, one line saying so
+            z = start(a, ["--watch", "2", "--timeout", "3"])
+            subscribed(z, 2, "short watcher")
+            rc, out, err = run(client, ["--connect", a, "--write", "123:" + files["1"]])
+            check(rc == 0, "the one write: exit %d %r" % (rc, err))
+            rc, out, err = finish(z)
+            zl = notify_lines(out)
+            check(rc == 1, "short watcher: exit %d, want 1" % rc)
+            check(err == "blockstore-client: --watch: %d of 2 notifications in 3 seconds\n"
+                  % len(zl), "short watcher: one-line error %r with %d NOTIFYs" %
+                  (err, len(zl)))
+            check(zl in ([], ["notify: 1 bytes at 123 (write 5)"]),
+                  "short watcher: at most the one WRITE: %r" % zl)
+        finally:
+            for p in bg:
+                if p.poll() is None:
+                    p.kill()
+                    p.communicate()
+            rc, sout, err = srv.stop()
+        check(rc == 0 and err == "", "server exit %d %r" % (rc, err))
+        check(" 5 writes " in sout, "server: 5 writes %r" % sout)
+        sent, answered, failed, skipped = notify_counts("server", sout)
+        # W 3 and X 1 (each says goodbye with a NULL call: the server has its
+        # answers), Z what it printed; W and X may be sent one after they left
+        check(answered == 4 + len(zl) and skipped == 0 and sent == answered + failed and
+              failed <= 2, "server: NOTIFYs sent %d, answered %d, failed %d, skipped %d" %
+              (sent, answered, failed, skipped))
+
+        # the capture: each NOTIFY a CALL of the callback program from the server
+        # (10.77.C.1), answered by a REPLY of the client (10.77.C.2) with its XID
+        msgs = decode_pcap(decode, spath)
+        frames = send_frames(spath)
+        check(len(frames) == len(msgs) and all(f[2] == m["xid"] for f, m in zip(frames, msgs)),
+              "capture: one Send frame per decoded message: %d, %d" % (len(frames), len(msgs)))
+        cb_calls, fwd_calls, replies = {}, {}, {}
+        for f, m in zip(frames, msgs):
+            r = m.get("rpc", {})
+            if r.get("type") == "CALL" and r.get("prog") == CB_PROG:
+                check(r["vers"] == 1 and r["proc"] == 1 and not m["reads"] and
+                      not m["writes"] and f[0].endswith(".1"),
+                      "capture: CB_NOTIFY, inline, from the server: %r %r" % (f, m))
+                cb_calls[m["xid"]] = f
+            elif r.get("type") == "CALL":
+                check(r["prog"] == PROG and f[0].endswith(".2"),
+                      "capture: forward calls from the clients %r %r" % (f, m))
+                fwd_calls[m["xid"]] = f
+            elif r.get("type") == "REPLY":
+                replies.setdefault(m["xid"], []).append((f, r))
+        answered_cb = [x for x, f in cb_calls.items()
+                       if any(rf == (f[1], f[0], x) and rr.get("accept_stat") == "SUCCESS"
+                              for rf, rr in replies.get(x, []))]
+        check(len(cb_calls) >= answered and len(answered_cb) == answered,
+              "capture: %d NOTIFY calls, %d answered by the client with their XID; the "
+              "server counted %d answered" % (len(cb_calls), len(answered_cb), answered))
+        check(not set(cb_calls) & set(fwd_calls), "capture: backward XIDs apart from forward")
+
+        # --- the same through --workers 2: WRITE and SUBSCRIBE run on workers,
+        # the NOTIFYs still go from the poller
+        srv = Server(server, "ntfwk", ["--size", "16m", "--workers", "2"])
+        try:
+            watch_and_write(srv.addr, "workers")
+        finally:
+            for p in bg:
+                if p.poll() is None:
+                    p.kill()
+                    p.communicate()
+            rc, sout, err = srv.stop()
+        check(rc == 0 and err == "", "workers: server exit %d %r" % (rc, err))
+        check(" 4 writes " in sout and "run on 2 worker(s)" in sout,
+              "workers: server: 4 writes %r" % sout)
+        sent, answered, failed, skipped = notify_counts("workers", sout)
+        check(answered == 4 and skipped == 0 and sent == answered + failed and failed <= 1,
+              "workers: NOTIFYs sent %d, answered %d, failed %d, skipped %d" %
+              (sent, answered, failed, skipped))
+
+        # --- a watcher that stops answering: its first NOTIFY holds the one
+        # backward credit, 7 more wait in the server's slots, the rest are skipped
+        srv = Server(server, "ntfskip", ["--size", "1m"])
+        try:
+            w = start(srv.addr, ["--watch", "8", "--timeout", "30"])
+            subscribed(w, 8, "stopped watcher")
+            w.send_signal(signal.SIGSTOP)
+            args = []
+            for i in range(20):
+                args += ["--write", "%d:%s" % (i, files["1"])]
+            rc, out, err = run(client, ["--connect", srv.addr] + args)
+            w.send_signal(signal.SIGCONT)
+            check(rc == 0 and out.count("wrote ") == 20, "20 writes: exit %d %r" % (rc, err))
+            rc, out, err = finish(w)
+            check(rc == 0 and err == "", "stopped watcher: exit %d %r" % (rc, err))
+            # the first 8 WRITEs (had the first NOTIFY timed out, a later one took its slot)
+            check(notify_lines(out) == ["notify: 1 bytes at %d (write %d)" % (i, i + 1)
+                                        for i in range(8)],
+                  "stopped watcher: the NOTIFYs of the first 8 WRITEs, in order: %r" % out)
+        finally:
+            for p in bg:
+                if p.poll() is None:
+                    p.send_signal(signal.SIGCONT)
+                    p.kill()
+                    p.communicate()
+            rc, sout, err = srv.stop()
+        check(rc == 0 and err == "", "skips: server exit %d %r" % (rc, err))
+        sent, answered, failed, skipped = notify_counts("skips", sout)
+        check(sent + skipped == 20 and skipped > 0 and sent == answered + failed and
+              answered >= 8, "skips: one NOTIFY per WRITE sent or skipped, never waited for: "
+              "sent %d, answered %d, failed %d, skipped %d" % (sent, answered, failed, skipped))
+    return 0
+
+
 # ------------------------------------------------------------ perf --capture
 
 def test_perf_capture(perf, decode):
@@ -476,6 +703,8 @@ def main():
     elif GROUP == "capture":
         ret = test_capture(sys.argv[2], sys.argv[3], sys.argv[4],
                            sys.argv[5] if len(sys.argv) > 5 else None)
+    elif GROUP == "notify":
+        ret = test_notify(sys.argv[2], sys.argv[3], sys.argv[4])
     elif GROUP == "perf_capture":
         ret = test_perf_capture(sys.argv[2], sys.argv[3])
     else:
