@@ -173,11 +173,11 @@ static inline int bs_put_stat(struct rpcrdma_xdr_enc *e, uint32_t st)
 
 static inline int bs_get_stat(struct rpcrdma_xdr_dec *d, uint32_t *st)
 {
-	return rpcrdma_xdr_get_u32(d, st);
+	return rpcrdma_xdr_get_u32(d, st) ? -EBADMSG : 0;
 }
 
 /* bs_attr: size(64) block_size(32) max_io(32) reads(64) writes(64) bytes_read(64)
- * bytes_written(64) errors(64): 52 bytes. */
+ * bytes_written(64) errors(64): 56 bytes. */
 static inline int bs_put_attr(struct rpcrdma_xdr_enc *e, const struct bs_attr *a)
 {
 	if (rpcrdma_xdr_put_u64(e, a->size) || rpcrdma_xdr_put_u32(e, a->block_size) ||
