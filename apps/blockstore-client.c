@@ -701,9 +701,14 @@ static int do_watch(struct bs_client *c, const struct bs_action *a)
 	else if (stop_signal)
 		fprintf(stderr, PROG ": --watch: interrupted after %lu of %lu notifications\n",
 			(unsigned long)c->notifies, (unsigned long)a->count);
-	else
+	else if (c->bad_notifies == 0)
 		fprintf(stderr, PROG ": --watch: %lu of %lu notifications in %u seconds\n",
 			(unsigned long)c->notifies, (unsigned long)a->count, c->o->timeout);
+	else
+		fprintf(stderr,
+			PROG ": --watch: %lu of %lu notifications in %u seconds (%lu refused)\n",
+			(unsigned long)c->notifies, (unsigned long)a->count, c->o->timeout,
+			(unsigned long)c->bad_notifies);
 	return -ETIMEDOUT;
 }
 
