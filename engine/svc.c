@@ -397,8 +397,11 @@ int rpcrdma_svc_dispatch(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_re
 	req->vidx = (uint32_t)vi;
 
 	/* the SUCCESS header goes first; failures rewind to the mark */
-	if (put_accepted(reply, xid, RPCRDMA_RPC_SUCCESS, 0, 0))
+	if (put_accepted(reply, xid, RPCRDMA_RPC_SUCCESS, 0, 0)) {
+		/* no handler ran: nothing for reply_done to give back (res_buf is stale) */
+		req->proc = NULL;
 		return reply_nospc(reg, req->slot);
+	}
 	if (proc == NULL) /* the default NULL procedure: no results */
 		return finish(req, RPCRDMA_SVC_OK);
 

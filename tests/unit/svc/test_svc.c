@@ -653,6 +653,16 @@ static void test_unanswerable(void)
 	run_len(len, 16, &o);
 	CHECK(o.ret == -ENOSPC && o.len == 0, "nospc: %d, %u bytes", o.ret, o.len);
 	CHECK(rstats().reply_nospc == nospc + 1, "reply_nospc counter");
+	/*
+	 * the same with a procedure: no handler ran, so req->proc stays NULL
+	 * (a transport's reply_done hook must not see stale results)
+	 */
+	cs.proc = P_ADD;
+	cs.nargs = 2;
+	len = build_call(&cs);
+	run_len(len, 16, &o);
+	CHECK(o.ret == -ENOSPC && req.proc == NULL, "nospc with a procedure: %d, proc %p", o.ret,
+	      (const void *)req.proc);
 
 	/* too small for the results: rewound to SYSTEM_ERR */
 	cs.proc = P_ADD;
