@@ -7,6 +7,8 @@
  *   test_xprt v2            version negotiation, version 2 errors
  *   test_xprt xchar         transport characteristics (xcharext) through the engine
  *   test_xprt backward      backward-direction calls (RFC 8167) in versions 1 and 2
+ *   test_xprt hostile       mutated messages at a server, no crash, pools full
+ *                           (HOSTILE_ROUNDS=N HOSTILE_SEED=S: longer, other)
  *   test_xprt xproc                             the server in a second process
  *
  * In-process, one thread polls the two connections (and the two devices'
@@ -2976,6 +2978,246 @@ static void test_backward_loss(void)
 	env_close(&e);
 }
 
+/* ------------------------------------------------------------ hostile peers */
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+
+/* xorshift64*: a fixed sequence, so a failure is found again */
+static uint32_t rnd(void)
+{
+	rnd_state ^= rnd_state >> 12;
+	rnd_state ^= rnd_state << 25;
+	rnd_state ^= rnd_state >> 27;
+	return (uint32_t)((rnd_state * 2685821657736338717ull) >> 32);
+}
+
+/* A word a mutation writes: small values (versions, procs, counts) and anything. */
+static uint32_t rnd_word(void)
+{
+	static const uint32_t special[] = { 0, 1, 2,  3,    4,		5,	    6,
+					    7, 8, 16, 4096, 0x7fffffff, 0xffffffff, 0xfffffff0 };
+
+	return rnd() % 2 ? special[rnd() % (sizeof(special) / sizeof(special[0]))] : rnd();
+}
+
+struct hostile {
+	struct env *e;
+	unsigned int posted; /* receives posted on the bare endpoint */
+	unsigned int lost;   /* its connection went (a Read of a forged chunk, ...) */
+	unsigned int answers;
+};
+
+/* Poll the bare client's CQ: repost each receive, notice a connection lost. */
+static void hostile_poll(struct hostile *h)
+{
+	struct rpcrdma_pmd_wc wc[8];
+	int n = rpcrdma_pmd_poll_cq_burst(h->e->cli.cq, wc, 8);
+
+	for (int i = 0; i < n; i++) {
+		if (wc[i].status != RPCRDMA_PMD_WC_SUCCESS)
+			h->lost = 1;
+		if (wc[i].wr_id == 2)
+			continue;
+		h->posted--;
+		h->answers += wc[i].status == RPCRDMA_PMD_WC_SUCCESS;
+		rpcrdma_mempool_put(h->e->cli.pools->inline_pool, (void *)(uintptr_t)wc[i].wr_id);
+	}
+	if (!h->lost && h->posted < 16) {
+		bare_post(h->e, 32 - h->posted);
+		h->posted = 32;
+	}
+}
+
+/* Drop the bare endpoint (its buffers back) and connect a new one. */
+static bool hostile_reconnect(struct hostile *h, bool again)
+{
+	struct env *e = h->e;
+	uint64_t end = test_now_ms() + WAIT_MS;
+
+	rpcrdma_pmd_disconnect(e->cli.qp);
+	while (h->posted > 0 && test_now_ms() < end) {
+		hostile_poll(h);
+		side_events(&e->srv, true);
+		if (e->srv.xprt)
+			rpcrdma_xprt_poll(e->srv.xprt);
+	}
+	CHECK(h->posted == 0, "the bare endpoint's receives flushed: %u left", h->posted);
+	rpcrdma_pmd_qp_destroy(e->cli.qp);
+	rpcrdma_pmd_cq_destroy(e->cli.cq);
+	e->cli.qp = NULL;
+	e->cli.cq = NULL;
+	if (!again)
+		return true;
+	h->lost = 0;
+	if (!bare_client(e))
+		return false;
+	bare_post(e, 32);
+	h->posted = 32;
+	return true;
+}
+
+/*
+ * Tens of thousands of mutated messages at a server of both versions with
+ * a backward channel: calls of both versions, transport characteristics,
+ * errors, write lists; words overwritten with small and random values,
+ * lengths cut. The server answers what it can, errors or drops the rest,
+ * and never crashes; a forged chunk it reads takes the connection down
+ * (RC semantics), and a new one is made. At the end its pools are full.
+ */
+static void test_hostile_server(void)
+{
+	static const uint32_t v1call[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0 };
+	static const uint32_t v2call[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_CALL, 0, 0, 0 };
+	static const uint32_t initxch[] = { 0,
+					    2,
+					    8,
+					    RPCRDMA_OPTIONAL,
+					    RPCRDMA_CALL,
+					    RPCRDMA_ROPT_INITXCH,
+					    20,
+					    1,
+					    RPCRDMA_XCHAR_RBSIZ,
+					    4,
+					    2048,
+					    0 };
+	static const uint32_t reqxch[] = { 0,
+					   2,
+					   8,
+					   RPCRDMA_OPTIONAL,
+					   RPCRDMA_CALL,
+					   RPCRDMA_ROPT_REQXCH,
+					   16,
+					   1,
+					   RPCRDMA_XCHAR_RBSIZ,
+					   4,
+					   2048 };
+	static const uint32_t err[] = { 0, 2, 8, RPCRDMA_ERROR, RPCRDMA_ERR_CHUNK };
+	static const uint32_t wlist[] = { 0, 1, 8, RPCRDMA_MSG, 0, 1, 1, 77, 64, 0, 4096, 0, 0 };
+	/* Long Calls whose position-zero chunk names memory that is not there */
+	static const uint32_t forged[] = { 0, 1, 8, RPCRDMA_NOMSG, 1, 0, 77, 64, 0, 4096, 0, 0, 0 };
+	static const uint32_t forged2[] = {
+		0, 2, 8, RPCRDMA_NOMSG, RPCRDMA_CALL, 1, 0, 77, 64, 0, 4096, 0, 0, 0
+	};
+	static const struct {
+		const uint32_t *w;
+		unsigned int n;
+		bool rpc; /* followed by a NULL call */
+	} tpl[] = { { v1call, 7, true },   { v2call, 8, true },	  { initxch, 12, false },
+		    { reqxch, 11, false }, { err, 5, false },	  { wlist, 13, true },
+		    { forged, 13, false }, { forged2, 14, false } };
+	/* HOSTILE_ROUNDS and HOSTILE_SEED run it longer or differently (a sanitizer build) */
+	const unsigned int rounds =
+		getenv("HOSTILE_ROUNDS") ? (unsigned int)strtoul(getenv("HOSTILE_ROUNDS"), NULL, 0)
+					 : 20000;
+	struct rpcrdma_xprt_stats s1;
+	struct rpcrdma_mempool *ip;
+	struct hostile h = { 0 };
+	unsigned int i, reconnects = 0, sent = 0;
+	uint8_t *sb;
+	struct env e;
+
+	if (getenv("HOSTILE_SEED"))
+		rnd_state = strtoull(getenv("HOSTILE_SEED"), NULL, 0) | 1;
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_2);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	e.srv.params.bk_credits = 4;
+	h.e = &e;
+	ip = e.cli.pools->inline_pool;
+	sb = rpcrdma_mempool_get(ip);
+	if (!bare_client(&e)) {
+		CHECK(0, "bare client connected");
+		rpcrdma_mempool_put(ip, sb);
+		env_close(&e);
+		return;
+	}
+	bare_post(&e, 32);
+	h.posted = 32;
+	for (i = 0; i < rounds; i++) {
+		unsigned int t = rnd() % (sizeof(tpl) / sizeof(tpl[0]));
+		uint32_t len, k, m, nw;
+		struct rpcrdma_pmd_sge ss;
+		struct rpcrdma_pmd_send_wr sw;
+
+		len = tpl[t].rpc ? craft(sb, rnd(), tpl[t].w, tpl[t].n) : 0;
+		if (!tpl[t].rpc) {
+			for (k = 0; k < tpl[t].n; k++)
+				put32(sb, k, tpl[t].w[k]);
+			put32(sb, 0, rnd());
+			len = tpl[t].n * 4;
+		}
+		nw = len / 4;
+		m = rnd() % 4; /* 0..3 words overwritten */
+		for (k = 0; k < m; k++)
+			put32(sb, rnd() % nw, rnd_word());
+		if (rnd() % 8 == 0)
+			len = rnd() % (len + 1); /* cut anywhere */
+		ss = (struct rpcrdma_pmd_sge){ (uintptr_t)sb, len, ip->lkey };
+		memset(&sw, 0, sizeof(sw));
+		sw.wr_id = 2;
+		sw.sg_list = &ss;
+		sw.num_sge = 1;
+		sw.opcode = RPCRDMA_PMD_WR_SEND;
+		sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+		if (rpcrdma_pmd_queue_send_burst(e.cli.qp, &sw, 1) == 1) {
+			rpcrdma_pmd_flush(e.cli.qp);
+			sent++;
+		}
+		/* the Send is copied when it executes: poll until it has */
+		for (k = 0; k < 8; k++) {
+			side_events(&e.srv, true);
+			if (e.srv.xprt)
+				rpcrdma_xprt_poll(e.srv.xprt);
+			hostile_poll(&h);
+		}
+		if (h.lost || e.cli.qp->state == RPCRDMA_PMD_QPS_ERROR) {
+			reconnects++;
+			if (!hostile_reconnect(&h, true)) {
+				CHECK(0, "reconnect after a lost connection");
+				break;
+			}
+		}
+	}
+	/* still answering: a good call of each version, one of them settled */
+	{
+		unsigned int before = h.answers;
+		uint32_t k, len;
+
+		for (k = 0; k < 2; k++) {
+			struct rpcrdma_pmd_sge ss;
+			struct rpcrdma_pmd_send_wr sw;
+
+			len = craft(sb, 0x5151 + k, k ? v2call : v1call, k ? 8 : 7);
+			ss = (struct rpcrdma_pmd_sge){ (uintptr_t)sb, len, ip->lkey };
+			memset(&sw, 0, sizeof(sw));
+			sw.wr_id = 2;
+			sw.sg_list = &ss;
+			sw.num_sge = 1;
+			sw.opcode = RPCRDMA_PMD_WR_SEND;
+			sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+			rpcrdma_pmd_queue_send_burst(e.cli.qp, &sw, 1);
+			rpcrdma_pmd_flush(e.cli.qp);
+			for (unsigned int j = 0; j < 2000; j++) {
+				side_events(&e.srv, true);
+				if (e.srv.xprt)
+					rpcrdma_xprt_poll(e.srv.xprt);
+				hostile_poll(&h);
+			}
+		}
+		CHECK(h.answers >= before + 2, "both good calls answered (one with ERR_VERS)");
+	}
+	stats(&e.srv, &s1);
+	CHECK(sent == rounds, "%u of %u messages sent", sent, rounds);
+	CHECK(h.answers > 0 && s1.calls_recv > 0, "the server answered %u messages", h.answers);
+	CHECK(reconnects > 0, "forged chunks took connections down: %u", reconnects);
+	printf("hostile server: %u messages, %u answers, %u reconnects\n", sent, h.answers,
+	       reconnects);
+	hostile_reconnect(&h, false);
+	rpcrdma_mempool_put(ip, sb);
+	env_close(&e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+}
+
 /* ------------------------------------------------------------ loss */
 
 struct loss_case {
@@ -3224,6 +3466,8 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "v2") == 0) {
 		test_v2_negotiation();
 		test_v2_errors();
+	} else if (strcmp(argv[1], "hostile") == 0) {
+		test_hostile_server();
 	} else if (strcmp(argv[1], "backward") == 0) {
 		test_backward_v1();
 		test_backward_v2();
