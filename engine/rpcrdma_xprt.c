@@ -2316,6 +2316,7 @@ static void call_timeouts(struct rpcrdma_xprt *x)
 {
 	uint64_t now = rte_rdtsc();
 	struct rpcrdma_xprt_call *c;
+	bool probe_lost = false;
 
 	while (now >= x->tmo_next) {
 		c = TAILQ_FIRST(&x->tmo_list);
@@ -2329,11 +2330,22 @@ static void call_timeouts(struct rpcrdma_xprt *x)
 		if (c->state == CALL_SENT) {
 			c->tmo_xid = c->xid;
 			c->tmo_late = true;
+			probe_lost = probe_lost || (x->vreq.state == RPCRDMA_VERS_REQ_PROBE_SENT &&
+						    c->xid == x->vreq.probe_xid);
 		}
 		c->state = CALL_COMPLETE;
 		x->work++;
 		call_process(c);
 	}
+	/*
+	 * The version 2 probe went unanswered: nothing else could ever be
+	 * sent on this connection. It is dropped, and the peer is taken not
+	 * to speak version 2 (v2 draft 5.2: "if the initial negotiation
+	 * message is lost or dropped"): the next connection starts in
+	 * version 1, and calls marked RETRANSMIT go again there.
+	 */
+	if (unlikely(probe_lost))
+		conn_lost(x);
 }
 
 /* A reply's status from an RDMA_ERROR. */

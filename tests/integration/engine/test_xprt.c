@@ -7,7 +7,8 @@
  *   test_xprt v2            version negotiation, version 2 errors
  *   test_xprt xchar         transport characteristics (xcharext) through the engine
  *   test_xprt backward      backward-direction calls (RFC 8167) in versions 1 and 2
- *   test_xprt hostile       mutated messages at a server, no crash, pools full
+ *   test_xprt hostile       mutated messages at a server and at a client: no crash,
+ *                           calls complete, pools full
  *                           (HOSTILE_ROUNDS=N HOSTILE_SEED=S: longer, other)
  *   test_xprt xproc                             the server in a second process
  *
@@ -3218,6 +3219,319 @@ static void test_hostile_server(void)
 	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
 }
 
+/* The bare server's end: its receives, the client's XIDs it saw, a loss. */
+struct hostile_srv {
+	struct env *e;
+	unsigned int posted;
+	unsigned int lost;
+	uint32_t xids[16]; /* the latest XIDs the client sent */
+	unsigned int nxids;
+	unsigned int recvd;
+};
+
+static void hostile_srv_poll(struct hostile_srv *h)
+{
+	struct rpcrdma_mempool *ip = h->e->srv.pools->inline_pool;
+	struct rpcrdma_pmd_wc wc[8];
+	int n = rpcrdma_pmd_poll_cq_burst(h->e->srv.cq, wc, 8);
+
+	for (int i = 0; i < n; i++) {
+		if (wc[i].status != RPCRDMA_PMD_WC_SUCCESS)
+			h->lost = 1;
+		if (wc[i].wr_id == 2)
+			continue;
+		h->posted--;
+		if (wc[i].status == RPCRDMA_PMD_WC_SUCCESS && wc[i].byte_len >= 4) {
+			h->xids[h->nxids++ % 16] =
+				rpcrdma_wire_get32((void *)(uintptr_t)wc[i].wr_id, 0);
+			h->recvd++;
+		}
+		rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
+	}
+	while (!h->lost && h->posted < 32) {
+		void *rb = rpcrdma_mempool_get(ip);
+		struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
+		struct rpcrdma_pmd_recv_wr rw = { (uintptr_t)rb, &rs, 1 };
+
+		if (rb == NULL || rpcrdma_pmd_post_recv_burst(h->e->srv.qp, &rw, 1) != 1) {
+			if (rb != NULL)
+				rpcrdma_mempool_put(ip, rb);
+			break;
+		}
+		h->posted++;
+	}
+}
+
+/* Drop the bare server's QP (its receives back); connect the client again when @again. */
+static bool hostile_srv_reconnect(struct hostile_srv *h, bool again)
+{
+	struct env *e = h->e;
+	struct rpcrdma_xprt_pdata pd = { 1, false, 4096, 4096 };
+	struct rpcrdma_pmd_qp_attr a;
+	uint64_t end = test_now_ms() + WAIT_MS;
+	uint8_t buf[8];
+
+	rpcrdma_pmd_disconnect(e->srv.qp);
+	while ((h->posted > 0 || (rpcrdma_xprt_state(e->cli.xprt) != RPCRDMA_XPRT_CLOSED &&
+				  rpcrdma_xprt_state(e->cli.xprt) != RPCRDMA_XPRT_ERROR)) &&
+	       test_now_ms() < end) {
+		hostile_srv_poll(h);
+		side_events(&e->cli, false);
+		rpcrdma_xprt_poll(e->cli.xprt);
+	}
+	CHECK(h->posted == 0, "the bare server's receives flushed: %u left", h->posted);
+	rpcrdma_pmd_qp_destroy(e->srv.qp);
+	rpcrdma_pmd_cq_destroy(e->srv.cq);
+	e->srv.qp = NULL;
+	e->srv.cq = NULL;
+	if (!again)
+		return true;
+	h->lost = 0;
+	CHECK(rpcrdma_pmd_cq_create(e->srv.dev, 256, &e->srv.cq) == 0, "cq");
+	rpcrdma_pmd_qp_attr_init(&a);
+	a.send_cq = a.recv_cq = e->srv.cq;
+	a.rnr_retry = 7;
+	CHECK(rpcrdma_pmd_qp_create(e->srv.pd, &a, &e->srv.qp) == 0, "qp");
+	rpcrdma_xprt_pdata_encode(&pd, buf, sizeof(buf));
+	if (rpcrdma_xprt_connect(e->cli.xprt, e->addr) != 0)
+		return false;
+	while (test_now_ms() < end) {
+		struct rpcrdma_pmd_event ev;
+
+		side_events(&e->cli, false);
+		rpcrdma_xprt_poll(e->cli.xprt);
+		if (rpcrdma_pmd_event_poll(e->srv.dev, &ev, 1) == 1 &&
+		    ev.type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
+			CHECK(rpcrdma_pmd_accept(ev.req, e->srv.qp, buf, sizeof(buf)) == 0,
+			      "accept");
+		if (rpcrdma_xprt_state(e->cli.xprt) == RPCRDMA_XPRT_ESTABLISHED) {
+			hostile_srv_poll(h);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool tcalls_done(struct env *e, void *arg)
+{
+	struct tcall *t = arg;
+
+	for (unsigned int i = 0; i < 4; i++)
+		if (t[i].call != NULL)
+			return false;
+	return true;
+}
+
+/*
+ * Mutated messages at a version 2 client with a backward channel, calls
+ * out with short timeouts: replies of both versions (to its XIDs or not),
+ * RDMA_ERROR and ERR_VERS, transport characteristics, backward calls. The
+ * client completes every call (a reply, an error or its timeout), never
+ * crashes, and ends with every buffer of both pools back.
+ */
+static void test_hostile_client(void)
+{
+	static const uint32_t r2[] = {
+		0, 2, 8, RPCRDMA_MSG, RPCRDMA_REPLY, 0, 0, 0, 0, RPCRDMA_RPC_REPLY, 0, 0, 0, 0
+	};
+	static const uint32_t r1[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0, 0, RPCRDMA_RPC_REPLY, 0,
+				       0, 0, 0 };
+	static const uint32_t ev[] = { 0, 1, 8, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
+	static const uint32_t e2[] = { 0, 2, 8, RPCRDMA_ERROR, RPCRDMA2_ERR_BAD_HEADER };
+	static const uint32_t init[] = { 0,
+					 2,
+					 8,
+					 RPCRDMA_OPTIONAL,
+					 RPCRDMA_REPLY,
+					 RPCRDMA_ROPT_INITXCH,
+					 20,
+					 1,
+					 RPCRDMA_XCHAR_BRS,
+					 4,
+					 2,
+					 0 };
+	static const uint32_t resp[] = {
+		0, 2, 8, RPCRDMA_OPTIONAL, RPCRDMA_REPLY, RPCRDMA_ROPT_RESPXCH, 12, 1, 1, 0, 0
+	};
+	static const uint32_t wr2[] = {
+		0,    2, 8, RPCRDMA_MSG, RPCRDMA_REPLY,	    0, 1, 1, 77, 64, 0,
+		4096, 0, 0, 0,		 RPCRDMA_RPC_REPLY, 0, 0, 0, 0
+	};
+	static const struct {
+		const uint32_t *w;
+		unsigned int n;
+		bool call;	     /* followed by a NULL call (a backward call) */
+		unsigned int xid_at; /* the RPC xid's word (0: none) */
+	} tpl[] = { { r2, 14, false, 8 },   { r1, 13, false, 7 },   { ev, 7, false, 0 },
+		    { e2, 5, false, 0 },    { init, 12, false, 0 }, { resp, 11, false, 0 },
+		    { wr2, 20, false, 15 }, { r2, 8, true, 0 },	    { r1, 7, true, 0 } };
+	const unsigned int rounds =
+		getenv("HOSTILE_ROUNDS") ? (unsigned int)strtoul(getenv("HOSTILE_ROUNDS"), NULL, 0)
+					 : 10000;
+	static struct tcall t[4];
+	struct hostile_srv h = { 0 };
+	struct rpcrdma_mempool *ip;
+	unsigned int i, k, reconnects = 0, completed = 0;
+	uint8_t *sb;
+	struct env e;
+
+	set_vers(RPCRDMA_VERS_2, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	memset(&bctx, 0, sizeof(bctx));
+	bctx.pools = e.cli.pools;
+	e.cli.params.bk_credits = 4;
+	e.cli.params.recv_call = srv_recv_call;
+	e.cli.params.reply_done = srv_reply_done;
+	e.cli.params.ctx = &bctx;
+	h.e = &e;
+	ip = e.srv.pools->inline_pool;
+	sb = rpcrdma_mempool_get(ip);
+	memset(t, 0, sizeof(t));
+	if (!bare_server_accept(&e)) {
+		CHECK(0, "bare server accepted");
+		rpcrdma_mempool_put(ip, sb);
+		env_close(&e);
+		return;
+	}
+	hostile_srv_poll(&h);
+	for (i = 0; i < rounds; i++) {
+		unsigned int n = rnd() % (sizeof(tpl) / sizeof(tpl[0]));
+		uint32_t len, m, nw, xid;
+		struct rpcrdma_pmd_sge ss;
+		struct rpcrdma_pmd_send_wr sw;
+
+		/* four calls out, each ending by its reply, an error or a 2 ms timeout */
+		for (k = 0; k < 4; k++) {
+			if (t[k].call != NULL)
+				continue;
+			completed += t[k].done;
+			memset(&t[k], 0, sizeof(t[k]));
+			t[k].tmo_us = 2000;
+			tcall_submit(&e, &t[k]);
+		}
+		xid = h.nxids && rnd() % 2 ? h.xids[rnd() % (h.nxids < 16 ? h.nxids : 16)] : rnd();
+		if (tpl[n].call) {
+			len = craft(sb, xid, tpl[n].w, tpl[n].n);
+		} else {
+			for (k = 0; k < tpl[n].n; k++)
+				put32(sb, k, tpl[n].w[k]);
+			put32(sb, 0, xid);
+			if (tpl[n].xid_at)
+				put32(sb, tpl[n].xid_at, xid);
+			len = tpl[n].n * 4;
+		}
+		nw = len / 4;
+		m = rnd() % 4;
+		for (k = 0; k < m; k++)
+			put32(sb, rnd() % nw, rnd_word());
+		if (rnd() % 8 == 0)
+			len = rnd() % (len + 1);
+		ss = (struct rpcrdma_pmd_sge){ (uintptr_t)sb, len, ip->lkey };
+		memset(&sw, 0, sizeof(sw));
+		sw.wr_id = 2;
+		sw.sg_list = &ss;
+		sw.num_sge = 1;
+		sw.opcode = RPCRDMA_PMD_WR_SEND;
+		sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+		if (rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1) == 1)
+			rpcrdma_pmd_flush(e.srv.qp);
+		for (k = 0; k < 8; k++) {
+			side_events(&e.cli, false);
+			rpcrdma_xprt_poll(e.cli.xprt);
+			hostile_srv_poll(&h);
+		}
+		if (h.lost || e.srv.qp->state == RPCRDMA_PMD_QPS_ERROR ||
+		    rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_ESTABLISHED) {
+			reconnects++;
+			if (!hostile_srv_reconnect(&h, true)) {
+				CHECK(0, "reconnect");
+				break;
+			}
+		}
+	}
+	CHECK(pump_until(&e, tcalls_done, t), "every call completed");
+	for (k = 0; k < 4; k++)
+		completed += t[k].done;
+	CHECK(completed > 0, "%u calls completed in %u rounds", completed, rounds);
+	CHECK(h.recvd > 0, "the client sent %u messages", h.recvd);
+	printf("hostile client: %u messages, %u calls completed, %u reconnects\n", rounds,
+	       completed, reconnects);
+	srv_flush_async(&bctx);
+	rpcrdma_xprt_disconnect(e.cli.xprt);
+	hostile_srv_reconnect(&h, false);
+	rpcrdma_mempool_put(ip, sb);
+	env_close(&e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+}
+
+/*
+ * A version 2 probe that is never answered: it times out, the connection
+ * is dropped (nothing else could be sent on it), the peer is remembered as
+ * version 1, and on the next connection a call waiting with RETRANSMIT
+ * goes at once, in version 1.
+ */
+static void test_v2_probe_lost(void)
+{
+	struct rpcrdma_vers_peers peers;
+	struct hostile_srv h = { 0 };
+	struct rpcrdma_xprt_info ci;
+	struct tcall a, b;
+	uint32_t bxid, recvd;
+	struct env e;
+
+	set_vers(RPCRDMA_VERS_2, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	rpcrdma_vers_peers_init(&peers);
+	e.cli.params.vers_peers = &peers;
+	h.e = &e;
+	if (!bare_server_accept(&e)) {
+		CHECK(0, "bare server accepted");
+		env_close(&e);
+		return;
+	}
+	hostile_srv_poll(&h);
+	memset(&a, 0, sizeof(a));
+	a.tmo_us = 50000;
+	memset(&b, 0, sizeof(b));
+	b.tmo_us = 2000000;
+	b.flags = RPCRDMA_XPRT_CALL_F_RETRANSMIT;
+	CHECK(tcall_submit(&e, &a) == 0 && tcall_submit(&e, &b) == 0, "two calls");
+	bxid = rpcrdma_xprt_call_xid(b.call);
+	while (!a.done) {
+		side_events(&e.cli, false);
+		rpcrdma_xprt_poll(e.cli.xprt);
+		hostile_srv_poll(&h);
+	}
+	CHECK(a.status == -ETIMEDOUT && h.recvd == 1, "the probe timed out: %d, %u sent", a.status,
+	      h.recvd);
+	CHECK(rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_ESTABLISHED,
+	      "the connection is dropped: %s",
+	      rpcrdma_xprt_state_name(rpcrdma_xprt_state(e.cli.xprt)));
+	CHECK(rpcrdma_vers_peers_lookup(&peers, e.addr) == RPCRDMA_VERS_1,
+	      "the peer remembered as version 1");
+	recvd = h.recvd;
+	CHECK(hostile_srv_reconnect(&h, true), "connected again");
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	CHECK(ci.vers == 1 && ci.vers_settled, "version 1 at once");
+	while (!b.done) {
+		side_events(&e.cli, false);
+		rpcrdma_xprt_poll(e.cli.xprt);
+		hostile_srv_poll(&h);
+		if (h.recvd > recvd)
+			break;
+	}
+	CHECK(h.recvd == recvd + 1 && h.xids[(h.nxids - 1) % 16] == bxid,
+	      "the waiting call sent again, same XID");
+	CHECK(pump_until(&e, tcall_done, &b) && b.status == -ETIMEDOUT, "then it times out: %d",
+	      b.status);
+	rpcrdma_xprt_disconnect(e.cli.xprt);
+	hostile_srv_reconnect(&h, false);
+	env_close(&e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+}
+
 /* ------------------------------------------------------------ loss */
 
 struct loss_case {
@@ -3468,6 +3782,8 @@ int main(int argc, char **argv)
 		test_v2_errors();
 	} else if (strcmp(argv[1], "hostile") == 0) {
 		test_hostile_server();
+		test_hostile_client();
+		test_v2_probe_lost();
 	} else if (strcmp(argv[1], "backward") == 0) {
 		test_backward_v1();
 		test_backward_v2();
