@@ -9,6 +9,8 @@
 //   engine/shm_send_rtt             the shm PMD's 64-byte SEND/RECV round trip
 //                                   (bench_pmd_shim.h, same lcores): the floor
 //   engine/null_rtt                 a NULL call, one at a time, to its reply
+//                                   (submitted, then rpcrdma_xprt_flush(): on
+//                                   the wire at once, as the PMD ping-pong)
 //   engine/null_rtt_1lcore          the same, both ends polled by one lcore: the
 //                                   engine's own work per round trip, without
 //                                   the cross-core transfers (steadier)

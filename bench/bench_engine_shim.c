@@ -467,6 +467,8 @@ uint64_t bench_engine_call(struct bench_engine *b)
 	b->want = b->submitted; /* no resubmission from the callback */
 	if (submit_one(b) != 0)
 		return 0;
+	/* on the wire at once, as the PMD's ping-pong sends (rpcrdma_xprt_flush()) */
+	rpcrdma_xprt_flush(b->cli.xprt);
 	while (!b->one_done) {
 		int w = rpcrdma_xprt_poll(b->cli.xprt);
 

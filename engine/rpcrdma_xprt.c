@@ -196,11 +196,12 @@ struct rpcrdma_xprt_svc_call {
 	TAILQ_ENTRY(rpcrdma_xprt_svc_call) link;
 	struct rpcrdma_xprt_svc_call *next_free;
 	bool queued;
-	bool lost;     /* the connection went */
-	bool credited; /* the reply was accounted as a reply (credit_resp_reply) */
-	bool replied;  /* a reply was sent (for reply_done) */
-	bool in_cb;    /* inside recv_call: reply and drop only set the state */
-	bool fast;     /* a Short call without chunks: chdr and map are not filled */
+	bool lost;	      /* the connection went */
+	bool credited;	      /* the reply was accounted as a reply (credit_resp_reply) */
+	bool replied;	      /* a reply was sent (for reply_done) */
+	bool in_cb;	      /* inside recv_call: reply and drop only set the state */
+	bool release_pending; /* done in a poll: released after its doorbell (x->svc_done) */
+	bool fast;	      /* a Short call without chunks: chdr and map are not filled */
 	bool send_done;
 	bool has_reply;		   /* the upper layer took the reply stream */
 	uint8_t vers;		   /* rdma_vers of the call: the reply's */
@@ -327,6 +328,13 @@ struct rpcrdma_xprt {
 	struct rpcrdma_xprt_svc_call *svc_free;
 	struct svc_fifo svc_wait;
 	uint32_t svc_active;
+	/*
+	 * Responder slots done during a poll, linked through next_free:
+	 * released (reply_done, buffers back) after the poll's doorbell, off
+	 * the round trip of their replies.
+	 */
+	struct rpcrdma_xprt_svc_call *svc_done;
+	bool in_poll;
 	uint32_t reads_out;
 	/* transport header areas and the pad, carved from inline buffers */
 	uint32_t nhdr_bufs;
@@ -1229,6 +1237,14 @@ static void flush_sends(struct rpcrdma_xprt *x)
 	x->st.wrs += n;
 	if (rpcrdma_pmd_flush(x->qp) != 0)
 		x->st.doorbells++;
+}
+
+uint32_t rpcrdma_xprt_flush(struct rpcrdma_xprt *x)
+{
+	uint32_t before = x->nstage;
+
+	flush_sends(x);
+	return before - x->nstage;
 }
 
 /*
@@ -3062,7 +3078,15 @@ static void svc_process(struct rpcrdma_xprt_svc_call *s)
 				s->state = SVC_DONE;
 			break;
 		case SVC_DONE:
+			if (s->release_pending)
+				return;
 			x->work++;
+			if (x->in_poll) {
+				s->release_pending = true;
+				s->next_free = x->svc_done;
+				x->svc_done = s;
+				return;
+			}
 			svc_release(s);
 			return;
 		default:
@@ -3629,6 +3653,7 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 	x->st.polls++;
 	if (x->state != RPCRDMA_XPRT_ESTABLISHED)
 		x->work += rpcrdma_xprt_process(x);
+	x->in_poll = true;
 	if (x->qp != NULL) {
 		n = rpcrdma_pmd_poll_cq_burst(x->cq, wc, XPRT_BURST);
 		/* the first line of each message received: decoded next */
@@ -3653,8 +3678,16 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		svc_run_waiters(x);
 	if (unlikely(x->xs.rbsiz_target != 0) && x->xchar_on)
 		xchar_raise_check(x);
-	/* the replies and calls go first: reposting is off the round trip */
+	/* the replies and calls go first: releasing and reposting are off the round trip */
 	flush_sends(x);
+	x->in_poll = false;
+	while (x->svc_done != NULL) {
+		struct rpcrdma_xprt_svc_call *s = x->svc_done;
+
+		x->svc_done = s->next_free;
+		s->release_pending = false;
+		svc_release(s);
+	}
 	/*
 	 * What a post depends on changes with a completion (a receive consumed,
 	 * a call answered), a grant change or a state change; otherwise only

@@ -445,6 +445,19 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *xprt);
 int rpcrdma_xprt_poll(struct rpcrdma_xprt *xprt);
 
 /**
+ * Ring the doorbell now for the work requests staged since the last poll
+ * (calls submitted, replies sent outside a callback), on the lcore that
+ * polls the connection. rpcrdma_xprt_poll() rings it anyway at its end;
+ * a latency-sensitive caller that submits a call and wants it on the wire
+ * before its next poll calls this after submitting (several submits and
+ * one flush are still one doorbell).
+ *
+ * @return
+ *   The work requests handed to the PMD.
+ */
+uint32_t rpcrdma_xprt_flush(struct rpcrdma_xprt *xprt);
+
+/**
  * Responder: change the grant (shrink under memory pressure, grow back),
  * 1..max_credits. Takes effect with the next reply; never strands a call.
  *
