@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * The RPC-over-RDMA transport engine: one connection, both roles, version 1
- * (RFC 8166 as shaped by rfc5666bis), over any PMD (rpcrdma_pmd.h).
+ * The RPC-over-RDMA transport engine: one connection, both roles, over any
+ * PMD (rpcrdma_pmd.h): version 1 (RFC 8166 as shaped by rfc5666bis) and
+ * version 2 (draft) with transport characteristics (xcharext draft), and
+ * backward-direction calls (RFC 8167) in both.
  *
  * A struct rpcrdma_xprt is one connection, owned by one lcore, which calls
  * rpcrdma_xprt_poll() in its loop. The poll reaps completions in bursts,
