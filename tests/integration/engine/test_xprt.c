@@ -1423,6 +1423,29 @@ static bool bare_client(struct env *e)
 }
 
 /*
+ * Queue a signaled Send (wr_id 2) of len bytes of buf, registered in
+ * pool, on a bare endpoint's QP and ring its doorbell (the PMD copies the
+ * gather entry when it queues the work request).
+ */
+static int bare_send(struct rpcrdma_pmd_qp *qp, struct rpcrdma_mempool *pool, const void *buf,
+		     uint32_t len)
+{
+	struct rpcrdma_pmd_sge ss = { (uintptr_t)buf, len, pool->lkey };
+	struct rpcrdma_pmd_send_wr sw;
+
+	memset(&sw, 0, sizeof(sw));
+	sw.wr_id = 2;
+	sw.sg_list = &ss;
+	sw.num_sge = 1;
+	sw.opcode = RPCRDMA_PMD_WR_SEND;
+	sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+	if (rpcrdma_pmd_queue_send_burst(qp, &sw, 1) != 1)
+		return -ENOBUFS;
+	rpcrdma_pmd_flush(qp);
+	return 0;
+}
+
+/*
  * Send raw bytes from the bare client and post one receive (wr_id: its
  * buffer); wait for a reply or none. A receive left posted takes a later
  * reply, so the reply is read from the buffer its completion names.
@@ -1476,6 +1499,24 @@ static int bare_exchange(struct env *e, const void *msg, uint32_t len, uint8_t *
 static void put32(uint8_t *b, unsigned int i, uint32_t v)
 {
 	rpcrdma_wire_put32(b, i, v);
+}
+
+/* Send from the bare server and poll the client until the Send completes. */
+static void bare_srv_send_wait(struct env *e, const void *buf, uint32_t len)
+{
+	uint64_t end = test_now_ms() + WAIT_MS;
+	struct rpcrdma_pmd_wc wc[4];
+	bool sent = false;
+
+	CHECK(bare_send(e->srv.qp, e->srv.pools->inline_pool, buf, len) == 0, "queue send");
+	while (!sent && test_now_ms() < end) {
+		int n = rpcrdma_pmd_poll_cq_burst(e->srv.cq, wc, 4);
+
+		for (int i = 0; i < n; i++)
+			sent = sent || wc[i].wr_id == 2;
+		rpcrdma_xprt_poll(e->cli.xprt);
+	}
+	CHECK(sent, "the Send completed");
 }
 
 /* A transport header + a null RPC call; words[] overrides the header. */
@@ -1837,12 +1878,8 @@ static void test_errors_requester(void)
 	{
 		/* an unmatched reply and RDMA_DONE: dropped and counted, never fatal */
 		struct rpcrdma_mempool *ip = e.srv.pools->inline_pool;
-		void *sb = rpcrdma_mempool_get(ip);
-		struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, 52, ip->lkey };
-		struct rpcrdma_pmd_send_wr sw;
-		struct rpcrdma_pmd_wc wc[4];
+		uint8_t *sb = rpcrdma_mempool_get(ip);
 		uint32_t w[] = { 0xdead0001, 1, 4, RPCRDMA_MSG, 0, 0, 0 };
-		unsigned int sent = 0;
 
 		stats(&e.cli, &s0);
 		for (unsigned int k = 0; k < 7; k++)
@@ -1850,31 +1887,9 @@ static void test_errors_requester(void)
 		/* an RPC reply header after it: xid, REPLY (a CALL would be a backward call) */
 		put32(sb, 7, w[0]);
 		put32(sb, 8, 1);
-		memset(&sw, 0, sizeof(sw));
-		sw.wr_id = 2;
-		sw.sg_list = &ss;
-		sw.num_sge = 1;
-		sw.opcode = RPCRDMA_PMD_WR_SEND;
-		sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
-		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
-		rpcrdma_pmd_flush(e.srv.qp);
-		end = test_now_ms() + WAIT_MS;
-		while (test_now_ms() < end && sent < 1) {
-			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
-
-			sent += (unsigned int)n;
-			rpcrdma_xprt_poll(e.cli.xprt);
-		}
+		bare_srv_send_wait(&e, sb, 52);
 		put32(sb, 3, RPCRDMA_DONE);
-		ss.length = 16;
-		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
-		rpcrdma_pmd_flush(e.srv.qp);
-		while (test_now_ms() < end && sent < 2) {
-			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
-
-			sent += (unsigned int)n;
-			rpcrdma_xprt_poll(e.cli.xprt);
-		}
+		bare_srv_send_wait(&e, sb, 16);
 		/*
 		 * version 2 messages that answer no call: a backward-direction
 		 * call (rdma_direction CALL) and an RDMA2_OPTIONAL
@@ -1885,28 +1900,12 @@ static void test_errors_requester(void)
 		put32(sb, 5, 0);
 		put32(sb, 6, 0);
 		put32(sb, 7, 0);
-		ss.length = 32;
-		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
-		rpcrdma_pmd_flush(e.srv.qp);
-		while (test_now_ms() < end && sent < 3) {
-			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
-
-			sent += (unsigned int)n;
-			rpcrdma_xprt_poll(e.cli.xprt);
-		}
+		bare_srv_send_wait(&e, sb, 32);
 		put32(sb, 3, RPCRDMA_OPTIONAL);
 		put32(sb, 4, RPCRDMA_CALL);
 		put32(sb, 5, 0x7777);
 		put32(sb, 6, 0);
-		ss.length = 28;
-		rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1);
-		rpcrdma_pmd_flush(e.srv.qp);
-		while (test_now_ms() < end && sent < 4) {
-			int n = rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 4);
-
-			sent += (unsigned int)n;
-			rpcrdma_xprt_poll(e.cli.xprt);
-		}
+		bare_srv_send_wait(&e, sb, 28);
 		for (int k = 0; k < 100; k++)
 			rpcrdma_xprt_poll(e.cli.xprt);
 		stats(&e.cli, &s1);
@@ -3137,8 +3136,6 @@ static void test_hostile_server(void)
 	for (i = 0; i < rounds; i++) {
 		unsigned int t = rnd() % (sizeof(tpl) / sizeof(tpl[0]));
 		uint32_t len, k, m, nw;
-		struct rpcrdma_pmd_sge ss;
-		struct rpcrdma_pmd_send_wr sw;
 
 		len = tpl[t].rpc ? craft(sb, rnd(), tpl[t].w, tpl[t].n) : 0;
 		if (!tpl[t].rpc) {
@@ -3153,17 +3150,8 @@ static void test_hostile_server(void)
 			put32(sb, rnd() % nw, rnd_word());
 		if (rnd() % 8 == 0)
 			len = rnd() % (len + 1); /* cut anywhere */
-		ss = (struct rpcrdma_pmd_sge){ (uintptr_t)sb, len, ip->lkey };
-		memset(&sw, 0, sizeof(sw));
-		sw.wr_id = 2;
-		sw.sg_list = &ss;
-		sw.num_sge = 1;
-		sw.opcode = RPCRDMA_PMD_WR_SEND;
-		sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
-		if (rpcrdma_pmd_queue_send_burst(e.cli.qp, &sw, 1) == 1) {
-			rpcrdma_pmd_flush(e.cli.qp);
+		if (bare_send(e.cli.qp, ip, sb, len) == 0)
 			sent++;
-		}
 		/* the Send is copied when it executes: poll until it has */
 		for (k = 0; k < 8; k++) {
 			side_events(&e.srv, true);
@@ -3185,19 +3173,8 @@ static void test_hostile_server(void)
 		uint32_t k, len;
 
 		for (k = 0; k < 2; k++) {
-			struct rpcrdma_pmd_sge ss;
-			struct rpcrdma_pmd_send_wr sw;
-
 			len = craft(sb, 0x5151 + k, k ? v2call : v1call, k ? 8 : 7);
-			ss = (struct rpcrdma_pmd_sge){ (uintptr_t)sb, len, ip->lkey };
-			memset(&sw, 0, sizeof(sw));
-			sw.wr_id = 2;
-			sw.sg_list = &ss;
-			sw.num_sge = 1;
-			sw.opcode = RPCRDMA_PMD_WR_SEND;
-			sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
-			rpcrdma_pmd_queue_send_burst(e.cli.qp, &sw, 1);
-			rpcrdma_pmd_flush(e.cli.qp);
+			CHECK(bare_send(e.cli.qp, ip, sb, len) == 0, "good call %u", k);
 			for (unsigned int j = 0; j < 2000; j++) {
 				side_events(&e.srv, true);
 				if (e.srv.xprt)
@@ -3398,8 +3375,6 @@ static void test_hostile_client(void)
 	for (i = 0; i < rounds; i++) {
 		unsigned int n = rnd() % (sizeof(tpl) / sizeof(tpl[0]));
 		uint32_t len, m, nw, xid;
-		struct rpcrdma_pmd_sge ss;
-		struct rpcrdma_pmd_send_wr sw;
 
 		/* four calls out, each ending by its reply, an error or a 2 ms timeout */
 		for (k = 0; k < 4; k++) {
@@ -3427,15 +3402,7 @@ static void test_hostile_client(void)
 			put32(sb, rnd() % nw, rnd_word());
 		if (rnd() % 8 == 0)
 			len = rnd() % (len + 1);
-		ss = (struct rpcrdma_pmd_sge){ (uintptr_t)sb, len, ip->lkey };
-		memset(&sw, 0, sizeof(sw));
-		sw.wr_id = 2;
-		sw.sg_list = &ss;
-		sw.num_sge = 1;
-		sw.opcode = RPCRDMA_PMD_WR_SEND;
-		sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
-		if (rpcrdma_pmd_queue_send_burst(e.srv.qp, &sw, 1) == 1)
-			rpcrdma_pmd_flush(e.srv.qp);
+		bare_send(e.srv.qp, ip, sb, len);
 		for (k = 0; k < 8; k++) {
 			side_events(&e.cli, false);
 			rpcrdma_xprt_poll(e.cli.xprt);
