@@ -1513,10 +1513,15 @@ static int ctrl_send(struct rpcrdma_xprt *x, struct rpcrdma_hdr *h)
 	return 0;
 }
 
-/* Send a transport characteristics operation (RDMA2_OPTIONAL). */
-static int ctrl_send_xchar(struct rpcrdma_xprt *x, uint32_t xid, uint32_t optdir,
-			   const struct rpcrdma_xchar_msg *m)
+/*
+ * Send a transport characteristics operation (RDMA2_OPTIONAL). It carries
+ * no RPC message, so its rdma_optdir says who sends it (v2 draft 4.2.2,
+ * message direction): a requester (the client) CALL, a responder (the
+ * server) REPLY.
+ */
+static int ctrl_send_xchar(struct rpcrdma_xprt *x, uint32_t xid, const struct rpcrdma_xchar_msg *m)
 {
+	uint32_t optdir = x->p.role == RPCRDMA_XPRT_CLIENT ? RPCRDMA_CALL : RPCRDMA_REPLY;
 	struct xprt_ctrl *k = x->ctrl_free;
 	struct rpcrdma_hdr h;
 	uint8_t *body;
@@ -1578,7 +1583,7 @@ static void xchar_start(struct rpcrdma_xprt *x)
 	}
 	if (rpcrdma_xchar_state_initxch(&x->xs, &m) == 0) {
 		x->xchar_init_xid = ctrl_xid(x);
-		ctrl_send_xchar(x, x->xchar_init_xid, RPCRDMA_CALL, &m);
+		ctrl_send_xchar(x, x->xchar_init_xid, &m);
 	}
 }
 
@@ -1618,7 +1623,7 @@ static uint32_t xprt_optional(struct rpcrdma_xprt *x, const struct rpcrdma_hdr *
 	}
 	x->st.xchar_recv++;
 	if (ret == 1) /* our ROPT_RESPXCH, with the request's XID */
-		ctrl_send_xchar(x, h->xid, RPCRDMA_REPLY, &out);
+		ctrl_send_xchar(x, h->xid, &out);
 	/* a raise the peer asked for: receives at the new size from now on */
 	x->recv_len = rpcrdma_xchar_state_post_size(&x->xs);
 	set_thresholds(x);
@@ -1676,7 +1681,7 @@ static void xchar_raise_check(struct rpcrdma_xprt *x)
 			rcv.count++;
 		}
 	if (rpcrdma_xchar_state_receives(&x->xs, &rcv, 1, &upd) == 1) {
-		ctrl_send_xchar(x, ctrl_xid(x), RPCRDMA_CALL, &upd);
+		ctrl_send_xchar(x, ctrl_xid(x), &upd);
 		set_thresholds(x);
 	}
 }
@@ -1717,7 +1722,7 @@ int rpcrdma_xprt_xchar_request(struct rpcrdma_xprt *x, const struct rpcrdma_xcha
 	ret = rpcrdma_xchar_state_request(&x->xs, xid, want, &m);
 	if (ret)
 		return ret;
-	ret = ctrl_send_xchar(x, xid, RPCRDMA_CALL, &m);
+	ret = ctrl_send_xchar(x, xid, &m);
 	if (ret) {
 		/* not sent: as if refused, so that the state is not left waiting */
 		struct rpcrdma_xchar_msg rej, unused;
@@ -1748,7 +1753,7 @@ int rpcrdma_xprt_xchar_set(struct rpcrdma_xprt *x, uint32_t id, uint32_t value)
 		return 0;
 	}
 	set_thresholds(x);
-	return ret == 1 ? ctrl_send_xchar(x, ctrl_xid(x), RPCRDMA_CALL, &upd) : 0;
+	return ret == 1 ? ctrl_send_xchar(x, ctrl_xid(x), &upd) : 0;
 }
 
 /* ------------------------------------------------------------ requester */

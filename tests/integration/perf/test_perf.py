@@ -404,6 +404,9 @@ def test_v2():
                                      m["optional"]["optinfo"]["start"]["XCHAR_RBSIZ"] == 4096
                                      for m in opts),
               "two ROPT_INITXCH, Receive Buffer Size 4096: %r" % opts)
+        # no RPC message inside: rdma_optdir says the sender, CALL (client), REPLY (server)
+        check(sorted(m["optional"]["optdir"] for m in opts) == ["CALL", "REPLY"],
+              "ROPT_INITXCH optdir: the client's CALL, the server's REPLY: %r" % opts)
         msgs = [m for m in every if m.get("proc") != "RDMA2_OPTIONAL"]
         check(p.returncode == 0 and len(msgs) == 2 * 21,
               "rpcrdma-decode: the probe and 20 calls with their replies: %d messages, %r" %
