@@ -365,6 +365,7 @@ static void call_process(struct rpcrdma_xprt_call *call);
 static void svc_process(struct rpcrdma_xprt_svc_call *svc);
 static void conn_lost(struct rpcrdma_xprt *x);
 static int xchar_init(struct rpcrdma_xprt *x);
+static bool xchar_connect(struct rpcrdma_xprt *x);
 static void xchar_start(struct rpcrdma_xprt *x);
 static void xchar_stop(struct rpcrdma_xprt *x);
 
@@ -716,8 +717,6 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	 */
 	if (p->role == RPCRDMA_XPRT_CLIENT) {
 		x->ncalls = p->max_calls;
-		while ((1u << x->call_shift) < x->ncalls)
-			x->call_shift++;
 		x->sq_depth = x->ncalls;
 		x->rq_depth = p->max_credits + XPRT_CLI_UNSOL;
 		x->nrx = p->max_credits + x->ncalls + 4;
@@ -751,8 +750,6 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 			x->ncalls = 2;
 			while (x->ncalls < p->bk_credits)
 				x->ncalls <<= 1;
-			while ((1u << x->call_shift) < x->ncalls)
-				x->call_shift++;
 			x->rq_depth += p->bk_credits;
 			x->nrx += p->bk_credits + x->ncalls;
 			x->sq_depth += x->ncalls;
@@ -770,6 +767,9 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	}
 	if (ret)
 		goto err_free;
+	/* a call's XID is its slot index below call_shift bits */
+	while ((1u << x->call_shift) < x->ncalls)
+		x->call_shift++;
 	ret = -ENOMEM;
 	/* the ring holds sq_depth WRs and the drain marker */
 	x->sq_mask = 1;
@@ -909,8 +909,6 @@ static void set_thresholds(struct rpcrdma_xprt *x)
 	m->vers = x->vers;
 	m->send_inline = RTE_MIN(x->p.send_inline, x->peer_pdata ? x->peer.recv_inline : dflt);
 	m->recv_inline = RTE_MIN(x->p.recv_inline, x->peer_pdata ? x->peer.send_inline : dflt);
-	if (!x->vers_settled && x->p.role == RPCRDMA_XPRT_CLIENT)
-		m->send_inline = RTE_MIN(m->send_inline, (uint32_t)RPCRDMA_VERS_PROBE_MAX);
 	if (x->xchar_on && x->xs.peer_init) {
 		/*
 		 * Version 2 with the peer's characteristics (xcharext 3.1):
@@ -920,6 +918,9 @@ static void set_thresholds(struct rpcrdma_xprt *x)
 		m->send_inline = RTE_MIN(x->p.send_inline, rpcrdma_xchar_state_max_send(&x->xs));
 		m->recv_inline = RTE_MIN(x->p.recv_inline, x->xs.local.rbsiz);
 	}
+	/* whatever the peer said, the probe fits the version 1 default */
+	if (!x->vers_settled && x->p.role == RPCRDMA_XPRT_CLIENT)
+		m->send_inline = RTE_MIN(m->send_inline, (uint32_t)RPCRDMA_VERS_PROBE_MAX);
 	if (x->p.role == RPCRDMA_XPRT_SERVER) {
 		/* Send With Invalidate: the RFC 8797 flag, or in version 2 the peer's REQREMINV */
 		bool inv =
@@ -975,12 +976,8 @@ static void vers_connected(struct rpcrdma_xprt *x)
 	}
 	x->vers = RPCRDMA_VERS_2;
 	x->vers_settled = false;
-	if (!(x->p.flags & RPCRDMA_XPRT_F_NO_XCHAR)) {
-		/* a server's ROPT_INITXCH comes before the probe's reply: take it */
-		rpcrdma_xchar_state_connect(&x->xs);
-		x->xchar_on = true;
-		x->xchar_peer_unsupported = false;
-	}
+	/* a server's ROPT_INITXCH comes before the probe's reply: take it */
+	xchar_connect(x);
 	set_thresholds(x);
 }
 
@@ -1450,7 +1447,7 @@ static uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct rpcrdma_
  * rare, one-way or answered by the peer's engine, never by an upper layer.
  */
 
-/* Our starting values: what we post and offer; no backward calls are served yet. */
+/* Our starting values: what we post, offer and serve. */
 static int xchar_init(struct rpcrdma_xprt *x)
 {
 	bool cli = x->p.role == RPCRDMA_XPRT_CLIENT;
@@ -1565,6 +1562,22 @@ static void ctrl_send_error(struct rpcrdma_xprt *x, uint32_t xid, uint32_t code)
 }
 
 /*
+ * The exchange runs on this connection from now on, unless the extension
+ * is turned off. @return whether it runs.
+ */
+static bool xchar_connect(struct rpcrdma_xprt *x)
+{
+	if (x->p.flags & RPCRDMA_XPRT_F_NO_XCHAR)
+		return false;
+	if (!x->xchar_on) {
+		rpcrdma_xchar_state_connect(&x->xs);
+		x->xchar_on = true;
+		x->xchar_peer_unsupported = false;
+	}
+	return true;
+}
+
+/*
  * Version 2 is settled: the exchange starts and our ROPT_INITXCH goes
  * before anything else we send (xcharext 4.1). A client connected it
  * already while probing, so that a server's ROPT_INITXCH, which comes
@@ -1574,13 +1587,8 @@ static void xchar_start(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_xchar_msg m;
 
-	if (x->p.flags & RPCRDMA_XPRT_F_NO_XCHAR)
+	if (!xchar_connect(x))
 		return;
-	if (!x->xchar_on) {
-		rpcrdma_xchar_state_connect(&x->xs);
-		x->xchar_on = true;
-		x->xchar_peer_unsupported = false;
-	}
 	if (rpcrdma_xchar_state_initxch(&x->xs, &m) == 0) {
 		x->xchar_init_xid = ctrl_xid(x);
 		ctrl_send_xchar(x, x->xchar_init_xid, &m);
@@ -1631,12 +1639,27 @@ static uint32_t xprt_optional(struct rpcrdma_xprt *x, const struct rpcrdma_hdr *
 }
 
 /*
+ * Our ROPT_REQXCH of n elements went unanswered as a whole (refused by an
+ * RDMA2_ERROR, or never sent): as a ROPT_RESPXCH rejecting every element,
+ * so that the state does not wait for an answer.
+ */
+static void xchar_refused(struct rpcrdma_xprt *x, uint32_t xid, uint32_t n)
+{
+	struct rpcrdma_xchar_msg m, unused;
+
+	memset(&m, 0, sizeof(m));
+	m.opttype = RPCRDMA_ROPT_RESPXCH;
+	m.respxch.rej.bits = n >= 32 ? ~0u : (1u << n) - 1;
+	rpcrdma_xchar_state_recv(&x->xs, xid, &m, &unused);
+	set_thresholds(x);
+}
+
+/*
  * A version 2 RDMA2_ERROR that may answer one of our control messages.
  * @return true: it did (consumed).
  */
 static bool xchar_error(struct rpcrdma_xprt *x, const void *buf, uint32_t len)
 {
-	struct rpcrdma_xchar_msg m, unused;
 	uint32_t xid, code;
 
 	if (!x->xchar_on || len < 20 || rpcrdma_wire_get32(buf, 1) != RPCRDMA_VERS_2 ||
@@ -1652,13 +1675,8 @@ static bool xchar_error(struct rpcrdma_xprt *x, const void *buf, uint32_t len)
 		return true;
 	}
 	if (x->xs.st == RPCRDMA_XCHAR_ST_REQ_SENT && xid == x->xs.req_xid) {
-		/* our request refused whole: as a ROPT_RESPXCH rejecting every element */
 		x->st.errors_recv++;
-		memset(&m, 0, sizeof(m));
-		m.opttype = RPCRDMA_ROPT_RESPXCH;
-		m.respxch.rej.bits = x->xs.req_want.n >= 32 ? ~0u : (1u << x->xs.req_want.n) - 1;
-		rpcrdma_xchar_state_recv(&x->xs, xid, &m, &unused);
-		set_thresholds(x);
+		xchar_refused(x, xid, x->xs.req_want.n);
 		return true;
 	}
 	return false;
@@ -1723,16 +1741,10 @@ int rpcrdma_xprt_xchar_request(struct rpcrdma_xprt *x, const struct rpcrdma_xcha
 	if (ret)
 		return ret;
 	ret = ctrl_send_xchar(x, xid, &m);
-	if (ret) {
-		/* not sent: as if refused, so that the state is not left waiting */
-		struct rpcrdma_xchar_msg rej, unused;
-
-		memset(&rej, 0, sizeof(rej));
-		rej.opttype = RPCRDMA_ROPT_RESPXCH;
-		rej.respxch.rej.bits = want->n >= 32 ? ~0u : (1u << want->n) - 1;
-		rpcrdma_xchar_state_recv(&x->xs, xid, &rej, &unused);
-	}
-	set_thresholds(x);
+	if (ret)
+		xchar_refused(x, xid, want->n); /* not sent */
+	else
+		set_thresholds(x);
 	return ret;
 }
 
@@ -2163,8 +2175,8 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				/* a backward call: only to a client that said it is ready */
 				ret = rpcrdma_xprt_bc_may_call(x);
 				if (ret == -ECONNREFUSED && c->resend) {
-					call_wait(
-						c); /* adopted from a lost connection: until ready */
+					/* adopted from a lost connection: wait until ready */
+					call_wait(c);
 					break;
 				}
 				if (ret) {
@@ -3263,15 +3275,7 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	switch (h->proc) {
 	case RPCRDMA_MSG:
 	case RPCRDMA_NOMSG:
-		if (h->chunks.direction != RPCRDMA_CALL) {
-			/*
-			 * A version 2 backward-direction reply (v2 draft 3.2):
-			 * this server sends no backward calls. Dropped.
-			 */
-			x->st.bad_direction++;
-			s->state = SVC_DONE;
-			goto process;
-		}
+		/* version 2: rdma_direction CALL (rx_classify() sent the rest elsewhere) */
 		break;
 	case RPCRDMA_OPTIONAL: /* taken by ctrl_recv(), never here */
 		s->state = SVC_DONE;
@@ -3395,14 +3399,13 @@ static void recv_dispatch(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
 	switch (rx_classify(x, rx)) {
 	case RX_REPLY:
+		srv_consumed(x);
 		if (x->calls == NULL) {
 			/* a server without backward calls: a reply to nothing */
-			srv_consumed(x);
 			x->st.bad_direction++;
 			rx_put(x, rx);
 			return;
 		}
-		srv_consumed(x);
 		client_recv(x, rx);
 		return;
 	case RX_CALL:
