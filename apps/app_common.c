@@ -125,19 +125,19 @@ int app_eal_start(const char *argv0, const char *lcores, int eal_argc, char **ea
 	return 0;
 }
 
-const char *app_last_cpu(char *buf, size_t len)
+const char *app_one_cpu(bool last, char *buf, size_t len)
 {
 	cpu_set_t set;
-	int last = -1;
+	int pick = -1;
 
 	if (sched_getaffinity(0, sizeof(set), &set) != 0)
 		return NULL;
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			last = cpu;
-	if (last < 0)
+		if (CPU_ISSET(cpu, &set) && (last || pick < 0))
+			pick = cpu;
+	if (pick < 0)
 		return NULL;
-	snprintf(buf, len, "%d", last);
+	snprintf(buf, len, "%d", pick);
 	return buf;
 }
 

@@ -57,11 +57,12 @@ int app_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, bool
 int app_eal_start(const char *argv0, const char *lcores, int eal_argc, char **eal_argv);
 
 /*
- * The last CPU this process may run on, as an EAL -l list in @p buf: for a
- * server that should not share the client's default core (CPU 0 first).
+ * The first or the last CPU this process may run on, as an EAL -l list in
+ * @p buf: a client and a server started on one host then do not busy-poll
+ * the same core by default (a server takes the last).
  * @return buf, or NULL when the affinity cannot be read.
  */
-const char *app_last_cpu(char *buf, size_t len);
+const char *app_one_cpu(bool last, char *buf, size_t len);
 
 /* One side of a connection: a device, its protection domain, its registered pools. */
 struct app_ep {

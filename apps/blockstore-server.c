@@ -1284,7 +1284,7 @@ int main(int argc, char **argv)
 	if (s->o.lcores == NULL && s->o.workers > 0)
 		s->o.lcores = worker_lcores(lcores, sizeof(lcores), s->o.workers);
 	else if (s->o.lcores == NULL)
-		s->o.lcores = app_last_cpu(lcores, sizeof(lcores));
+		s->o.lcores = app_one_cpu(true, lcores, sizeof(lcores));
 	if (app_eal_start(argv[0], s->o.lcores, s->o.eal_argc, s->o.eal_argv) < 0)
 		return APP_EXIT_FAIL;
 	ret = server_open(s);

@@ -20,7 +20,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -45,6 +44,7 @@
 #include <rpcrdma/rpcrdma_telemetry.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 
+#include "app_common.h"
 #include "perf_hist.h"
 #include "perf_json.h"
 #include "perf_version.h"
@@ -1602,26 +1602,6 @@ static int compare(const struct perf_opts *o, const char *new_file)
 
 /* ------------------------------------------------------------ main */
 
-/*
- * One CPU this process may run on: the first, or the last. A server and a
- * client started on one host then poll different CPUs by default.
- */
-static const char *one_cpu(bool last, char *buf, size_t len)
-{
-	cpu_set_t set;
-	int pick = -1;
-
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return NULL;
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set) && (last || pick < 0))
-			pick = cpu;
-	if (pick < 0)
-		return NULL;
-	snprintf(buf, len, "%d", pick);
-	return buf;
-}
-
 static int eal_start(const struct perf_opts *o, const char *prog)
 {
 	const char *lcores = o->lcores;
@@ -1629,7 +1609,7 @@ static int eal_start(const struct perf_opts *o, const char *prog)
 	int ret;
 
 	if (lcores == NULL && o->role != ROLE_BOTH)
-		lcores = one_cpu(o->role == ROLE_SERVER, cpu, sizeof(cpu));
+		lcores = app_one_cpu(o->role == ROLE_SERVER, cpu, sizeof(cpu));
 	if (o->eal_argc == 0) {
 		ret = rpcrdma_mempool_eal_init(prog, lcores);
 		if (ret < 0)
