@@ -248,7 +248,6 @@ static int bs_call(struct bs_client *c, uint32_t proc,
 	uint64_t hz = rte_get_tsc_hz(), now, next_ev = 0, end;
 	struct rpcrdma_xdr_reply_spec *spec;
 	struct rpcrdma_xprt_call *call;
-	struct rpcrdma_rpc_msg m;
 	int ret;
 
 	ret = rpcrdma_xprt_call_alloc(c->xprt, &call);
@@ -256,14 +255,7 @@ static int bs_call(struct bs_client *c, uint32_t proc,
 		fprintf(stderr, PROG ": no call slot: %s\n", strerror(-ret));
 		return ret;
 	}
-	memset(&m, 0, sizeof(m)); /* AUTH_NONE credential and verifier */
-	m.xid = rpcrdma_xprt_call_xid(call);
-	m.type = RPCRDMA_RPC_CALL;
-	m.call.rpcvers = RPCRDMA_RPC_VERS;
-	m.call.prog = BLOCKSTORE_PROG;
-	m.call.vers = BLOCKSTORE_V1;
-	m.call.proc = proc;
-	ret = rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(call), &m);
+	ret = app_put_call(call, BLOCKSTORE_PROG, BLOCKSTORE_V1, proc);
 	if (ret == 0 && encode)
 		ret = encode(rpcrdma_xprt_call_enc(call), enc_arg);
 	if (ret) {

@@ -612,7 +612,6 @@ static void notify_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 static void notify_one(struct bs_server *s, struct rpcrdma_xprt *x, const struct bs_notify *n)
 {
 	struct rpcrdma_xprt_call *call;
-	struct rpcrdma_rpc_msg m;
 	int ret;
 
 	/* -EBUSY: BS_BK_CREDITS NOTIFYs already out; -ENOBUFS: no inline buffer */
@@ -620,14 +619,7 @@ static void notify_one(struct bs_server *s, struct rpcrdma_xprt *x, const struct
 		s->nst.skipped++;
 		return;
 	}
-	memset(&m, 0, sizeof(m)); /* AUTH_NONE credential and verifier */
-	m.xid = rpcrdma_xprt_call_xid(call);
-	m.type = RPCRDMA_RPC_CALL;
-	m.call.rpcvers = RPCRDMA_RPC_VERS;
-	m.call.prog = BLOCKSTORE_CB_PROG;
-	m.call.vers = BLOCKSTORE_CB_V1;
-	m.call.proc = BS_CB_NOTIFY;
-	ret = rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(call), &m);
+	ret = app_put_call(call, BLOCKSTORE_CB_PROG, BLOCKSTORE_CB_V1, BS_CB_NOTIFY);
 	if (ret == 0)
 		ret = bs_put_notify(rpcrdma_xprt_call_enc(call), n);
 	if (ret == 0) {

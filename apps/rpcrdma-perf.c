@@ -925,21 +925,6 @@ struct perf_cli {
 static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 		     struct rpcrdma_xdr_dec *reply);
 
-/* The RPC call header of the test program's procedure @proc, into a new call. */
-static int put_call_hdr(struct rpcrdma_xprt_call *call, uint32_t proc)
-{
-	struct rpcrdma_rpc_msg m;
-
-	memset(&m, 0, sizeof(m));
-	m.xid = rpcrdma_xprt_call_xid(call);
-	m.type = RPCRDMA_RPC_CALL;
-	m.call.rpcvers = RPCRDMA_RPC_VERS;
-	m.call.prog = PERF_RPC_PROG;
-	m.call.vers = PERF_RPC_VERS;
-	m.call.proc = proc;
-	return rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(call), &m);
-}
-
 static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 {
 	const struct perf_opts *o = c->o;
@@ -953,9 +938,10 @@ static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 	if (ret)
 		return ret;
 	x = rpcrdma_xprt_call_enc(call);
-	ret = put_call_hdr(call, o->op == OP_READ    ? PERF_PROC_READ
-				 : o->op == OP_WRITE ? PERF_PROC_WRITE
-						     : PERF_PROC_NULL);
+	ret = app_put_call(call, PERF_RPC_PROG, PERF_RPC_VERS,
+			   o->op == OP_READ    ? PERF_PROC_READ
+			   : o->op == OP_WRITE ? PERF_PROC_WRITE
+					       : PERF_PROC_NULL);
 	spec = rpcrdma_xprt_call_reply_spec(call);
 	spec->max_len = RPC_REPLY_HDR;
 	if (ret == 0 && o->op == OP_READ) {
@@ -1182,7 +1168,7 @@ static int cli_negotiate(struct perf_cli *c)
 		ret = rpcrdma_xprt_call_alloc(c->ep.xprt, &call);
 		if (ret)
 			return ret;
-		ret = put_call_hdr(call, PERF_PROC_NULL);
+		ret = app_put_call(call, PERF_RPC_PROG, PERF_RPC_VERS, PERF_PROC_NULL);
 		rpcrdma_xprt_call_reply_spec(call)->max_len = RPC_REPLY_HDR;
 		if (ret == 0)
 			ret = rpcrdma_xprt_call_set_timeout(call,
