@@ -495,6 +495,17 @@ def notify_lines(out):
     return [l for l in out.splitlines() if l.startswith("notify:")]
 
 
+def stop_all(bg, srv):
+    """Kill the background clients still running (a stopped one is woken
+    first), then stop the server: its (returncode, stdout, stderr)."""
+    for p in bg:
+        if p.poll() is None:
+            p.send_signal(signal.SIGCONT)
+            p.kill()
+            p.communicate()
+    return srv.stop()
+
+
 def notify_counts(who, out):
     """The server summary's NOTIFY counters: (sent, answered, failed, skipped)."""
     m = re.search(r"; (\d+) notifies sent \((\d+) answered, (\d+) failed\), (\d+) skipped",
@@ -576,11 +587,7 @@ def test_notify(server, client, decode):
             check(zl in ([], ["notify: 1 bytes at 123 (write 5)"]),
                   "short watcher: at most the one WRITE: %r" % zl)
         finally:
-            for p in bg:
-                if p.poll() is None:
-                    p.kill()
-                    p.communicate()
-            rc, sout, err = srv.stop()
+            rc, sout, err = stop_all(bg, srv)
         check(rc == 0 and err == "", "server exit %d %r" % (rc, err))
         check(" 5 writes " in sout, "server: 5 writes %r" % sout)
         sent, answered, failed, skipped = notify_counts("server", sout)
@@ -624,11 +631,7 @@ def test_notify(server, client, decode):
         try:
             watch_and_write(srv.addr, "workers")
         finally:
-            for p in bg:
-                if p.poll() is None:
-                    p.kill()
-                    p.communicate()
-            rc, sout, err = srv.stop()
+            rc, sout, err = stop_all(bg, srv)
         check(rc == 0 and err == "", "workers: server exit %d %r" % (rc, err))
         check(" 4 writes " in sout and "run on 2 worker(s)" in sout,
               "workers: server: 4 writes %r" % sout)
@@ -657,12 +660,7 @@ def test_notify(server, client, decode):
                                         for i in range(8)],
                   "stopped watcher: the NOTIFYs of the first 8 WRITEs, in order: %r" % out)
         finally:
-            for p in bg:
-                if p.poll() is None:
-                    p.send_signal(signal.SIGCONT)
-                    p.kill()
-                    p.communicate()
-            rc, sout, err = srv.stop()
+            rc, sout, err = stop_all(bg, srv)
         check(rc == 0 and err == "", "skips: server exit %d %r" % (rc, err))
         sent, answered, failed, skipped = notify_counts("skips", sout)
         check(sent + skipped == 20 and skipped > 0 and sent == answered + failed and
