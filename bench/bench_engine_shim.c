@@ -459,7 +459,7 @@ static void call_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 		b->bad++;
 }
 
-uint64_t bench_engine_call(struct bench_engine *b)
+__attribute__((noinline)) uint64_t bench_engine_call(struct bench_engine *b)
 {
 	uint64_t t0 = rte_rdtsc_precise(), guard = t0 + rte_get_tsc_hz();
 

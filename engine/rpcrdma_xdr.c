@@ -67,18 +67,6 @@ int rpcrdma_xdr_put_ddp(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_xdr_re
 
 /* ---------------------------------------------------------- decoding */
 
-void rpcrdma_xdr_dec_init(struct rpcrdma_xdr_dec *dec, const void *base, uint32_t len)
-{
-	dec->npieces = 1;
-	dec->cur = 0;
-	dec->off = 0;
-	dec->nwrites = 0;
-	dec->wnext = 0;
-	dec->pieces[0] = (struct rpcrdma_xdr_piece){
-		.p = base, .len = len, .span = len, .pos = 0, .chunk = false
-	};
-}
-
 /*
  * Cut the inline rest (the last piece) at pos and insert the chunk there.
  * pos must not lie before the rest starts (inside the previous chunk) nor

@@ -274,6 +274,7 @@ struct rpcrdma_xprt {
 	struct xprt_rx *rx_free;
 	uint32_t rx_posted;
 	bool recv_short; /* the last post_recvs() posted fewer than wanted: try each poll */
+	bool recv_due;	 /* client: a batch to repost at the start of the next poll */
 	/* server: received calls waiting for a free svc slot, FIFO */
 	struct xprt_rx *backlog, *backlog_last;
 	/*
@@ -2215,7 +2216,7 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			if (x->creq.outstanding > x->st.max_outstanding)
 				x->st.max_outstanding = x->creq.outstanding;
 			c->state = CALL_READY;
-			break;
+			/* fall through */
 		case CALL_READY:
 			c->fast = call_short(c);
 			ret = c->fast ? 0 : call_marshal(c);
@@ -2267,9 +2268,10 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			 * Without a reply, the Send's retirement (flushed, or
 			 * behind the drain marker) ends the call.
 			 */
-			if (c->replied || (c->send_done && (c->status || c->lost)))
-				c->state = CALL_COMPLETE;
-			break;
+			if (!c->replied && !(c->send_done && (c->status || c->lost)))
+				break;
+			c->state = CALL_COMPLETE;
+			/* fall through */
 		case CALL_COMPLETE:
 			tmo_del(x, c);
 			unexpose(c);
@@ -3084,16 +3086,18 @@ static void svc_process(struct rpcrdma_xprt_svc_call *s)
 				svc_stage_error(s, s->err_code, ret);
 			else
 				svc_stage_reply(s, ret);
-			s->state = s->nwrites ? SVC_REPLY_WRITE_PENDING : SVC_SEND_PENDING;
-			break;
+			s->state = SVC_REPLY_WRITE_PENDING;
+			/* fall through */
 		case SVC_REPLY_WRITE_PENDING:
-			if (s->writes_done == s->nwrites)
-				s->state = SVC_SEND_PENDING;
-			break;
+			if (s->writes_done != s->nwrites)
+				break;
+			s->state = SVC_SEND_PENDING;
+			/* fall through */
 		case SVC_SEND_PENDING:
-			if (s->send_done)
-				s->state = SVC_DONE;
-			break;
+			if (!s->send_done)
+				break;
+			s->state = SVC_DONE;
+			/* fall through */
 		case SVC_DONE:
 			if (s->release_pending)
 				return;
@@ -3662,6 +3666,11 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 	if (x->state != RPCRDMA_XPRT_ESTABLISHED)
 		x->work += rpcrdma_xprt_process(x);
 	x->in_poll = true;
+	if (x->recv_due) {
+		/* after the doorbell of whatever was submitted since: off its round trip */
+		x->recv_due = false;
+		x->work += (int)post_recvs(x);
+	}
 	if (x->qp != NULL) {
 		n = rpcrdma_pmd_poll_cq_burst(x->cq, wc, XPRT_BURST);
 		/* the first line of each message received: decoded next */
@@ -3703,14 +3712,17 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 	 */
 	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
 		/*
-		 * The requester reposts in batches of XPRT_RECV_SPARE, off the
-		 * round trip of a lone call; a call about to be sent tops up
-		 * first when its reply would find no receive (call_process).
-		 * With backward calls, at once: theirs are reserved.
+		 * The requester reposts in batches of XPRT_RECV_SPARE, at the
+		 * start of the next poll: after the doorbell of the calls its
+		 * callbacks and its caller submit meanwhile, so off the round
+		 * trip of a lone call. A call about to be sent tops up first
+		 * when its reply would find no receive (call_process). With
+		 * backward calls, at once: theirs are reserved.
 		 */
-		if ((n && (x->svcs != NULL || x->rx_posted + XPRT_RECV_SPARE <= x->rq_depth)) ||
-		    x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED)
+		if ((n && x->svcs != NULL) || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED)
 			x->work += (int)post_recvs(x);
+		else if (n && x->rx_posted + XPRT_RECV_SPARE <= x->rq_depth)
+			x->recv_due = true;
 	} else if (n || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED) {
 		x->work += (int)post_recvs(x);
 	}

@@ -29,6 +29,7 @@
 #ifndef RPCRDMA_CREDIT_H
 #define RPCRDMA_CREDIT_H
 
+#include <errno.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -67,7 +68,16 @@ int rpcrdma_credit_req_init(struct rpcrdma_credit_req *c, uint32_t max);
  *   0, or -EAGAIN: as many calls are outstanding as granted (NEED_CREDIT);
  *   nothing taken, stalls counted.
  */
-int rpcrdma_credit_req_acquire(struct rpcrdma_credit_req *c);
+static inline int rpcrdma_credit_req_acquire(struct rpcrdma_credit_req *c)
+{
+	/* "MUST NOT send unacknowledged requests in excess of this granted limit" (4.3) */
+	if (c->outstanding >= c->grant) {
+		c->stalls++;
+		return -EAGAIN;
+	}
+	c->outstanding++;
+	return 0;
+}
 
 /**
  * Return the credit of a completed call (replied, failed or cancelled).
@@ -75,7 +85,13 @@ int rpcrdma_credit_req_acquire(struct rpcrdma_credit_req *c);
  * @return
  *   0, or -EINVAL: no call is outstanding; nothing changed.
  */
-int rpcrdma_credit_req_release(struct rpcrdma_credit_req *c);
+static inline int rpcrdma_credit_req_release(struct rpcrdma_credit_req *c)
+{
+	if (c->outstanding == 0)
+		return -EINVAL;
+	c->outstanding--;
+	return 0;
+}
 
 /**
  * Apply the rdma_credit of a valid reply: 0 counts as 1, values above max
@@ -84,7 +100,17 @@ int rpcrdma_credit_req_release(struct rpcrdma_credit_req *c);
  * @return
  *   The grant now in force, 1..max.
  */
-uint32_t rpcrdma_credit_req_update(struct rpcrdma_credit_req *c, uint32_t granted);
+static inline uint32_t rpcrdma_credit_req_update(struct rpcrdma_credit_req *c, uint32_t granted)
+{
+	/* "The granted value MUST NOT be zero, since such a value would result in deadlock." */
+	if (granted == 0)
+		granted = 1;
+	if (granted > c->max)
+		granted = c->max;
+	c->grant = granted;
+	c->state = RPCRDMA_CREDIT_GRANTED;
+	return granted;
+}
 
 /** Calls that may be sent now: grant minus outstanding, 0 when not positive. */
 uint32_t rpcrdma_credit_req_avail(const struct rpcrdma_credit_req *c);
@@ -93,7 +119,10 @@ uint32_t rpcrdma_credit_req_avail(const struct rpcrdma_credit_req *c);
  * The rdma_credit a call carries: the most replies the requester can
  * handle at once (rfc5666bis 4.3), its configured maximum.
  */
-uint32_t rpcrdma_credit_req_request(const struct rpcrdma_credit_req *c);
+static inline uint32_t rpcrdma_credit_req_request(const struct rpcrdma_credit_req *c)
+{
+	return c->max;
+}
 
 /** After a reconnect: one credit again, none outstanding (resent calls acquire anew). */
 void rpcrdma_credit_req_reset(struct rpcrdma_credit_req *c);
@@ -131,10 +160,25 @@ int rpcrdma_credit_resp_set_target(struct rpcrdma_credit_resp *c, uint32_t targe
  * Receives to post now: enough for the target grant and for every call
  * earlier grants allow; 0 after a shrink until the surplus is consumed.
  */
-uint32_t rpcrdma_credit_resp_to_post(const struct rpcrdma_credit_resp *c);
+static inline uint32_t rpcrdma_credit_resp_to_post(const struct rpcrdma_credit_resp *c)
+{
+	/* Calls that earlier grants still allow to arrive. */
+	uint64_t need = c->limit > c->received ? c->limit - c->received : 0;
+
+	/*
+	 * Enough for the next reply to grant target: posted + active - 1
+	 * >= target holds with posted >= target whenever a call is active.
+	 */
+	if (need < c->target)
+		need = c->target;
+	return need > c->posted ? (uint32_t)(need - c->posted) : 0;
+}
 
 /** Account n receives posted. */
-void rpcrdma_credit_resp_posted(struct rpcrdma_credit_resp *c, uint32_t n);
+static inline void rpcrdma_credit_resp_posted(struct rpcrdma_credit_resp *c, uint32_t n)
+{
+	c->posted += n;
+}
 
 /**
  * Account a receive consumed by a message (a call).
@@ -144,7 +188,19 @@ void rpcrdma_credit_resp_posted(struct rpcrdma_credit_resp *c, uint32_t n);
  *   and may be answered, rfc5666bis 4.3); -EINVAL: no receive was posted,
  *   nothing changed.
  */
-int rpcrdma_credit_resp_received(struct rpcrdma_credit_resp *c);
+static inline int rpcrdma_credit_resp_received(struct rpcrdma_credit_resp *c)
+{
+	if (c->posted == 0)
+		return -EINVAL;
+	c->posted--;
+	c->active++;
+	c->received++;
+	if (c->received > c->limit) {
+		c->excess++;
+		return -EDQUOT;
+	}
+	return 0;
+}
 
 /**
  * The grant for a reply about to be sent, which answers one active call:
@@ -155,7 +211,28 @@ int rpcrdma_credit_resp_received(struct rpcrdma_credit_resp *c);
  *   could strand a call: post receives first, nothing changed; -EINVAL:
  *   no call is active.
  */
-int rpcrdma_credit_resp_reply(struct rpcrdma_credit_resp *c);
+static inline int rpcrdma_credit_resp_reply(struct rpcrdma_credit_resp *c)
+{
+	uint64_t room, g;
+
+	if (c->active == 0)
+		return -EINVAL;
+	/*
+	 * After this reply (number replies + 1) the requester may have sent
+	 * replies + 1 + g calls in all; received + posted of them find a
+	 * receive. So g <= posted + received - replies - 1 = posted + active - 1.
+	 */
+	room = (uint64_t)c->posted + c->active - 1;
+	if (room == 0)
+		return -EAGAIN;
+	g = room < c->target ? room : c->target;
+	c->active--;
+	c->replies++;
+	if (c->replies + g > c->limit)
+		c->limit = c->replies + g;
+	c->last = (uint32_t)g;
+	return (int)g;
+}
 
 /**
  * Account an active call that gets no reply (dropped), or a received
@@ -164,7 +241,13 @@ int rpcrdma_credit_resp_reply(struct rpcrdma_credit_resp *c);
  * @return
  *   0, or -EINVAL: no call is active.
  */
-int rpcrdma_credit_resp_drop(struct rpcrdma_credit_resp *c);
+static inline int rpcrdma_credit_resp_drop(struct rpcrdma_credit_resp *c)
+{
+	if (c->active == 0)
+		return -EINVAL;
+	c->active--;
+	return 0;
+}
 
 #ifdef __cplusplus
 }

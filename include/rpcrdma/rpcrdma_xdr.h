@@ -300,7 +300,17 @@ struct rpcrdma_xdr_dec {
  * after the transport header, or the reply chunk or position-zero read
  * chunk of an RDMA_NOMSG message.
  */
-void rpcrdma_xdr_dec_init(struct rpcrdma_xdr_dec *dec, const void *base, uint32_t len);
+static inline void rpcrdma_xdr_dec_init(struct rpcrdma_xdr_dec *dec, const void *base, uint32_t len)
+{
+	dec->npieces = 1;
+	dec->cur = 0;
+	dec->off = 0;
+	dec->nwrites = 0;
+	dec->wnext = 0;
+	dec->pieces[0] = (struct rpcrdma_xdr_piece){
+		.p = base, .len = len, .span = len, .pos = 0, .chunk = false
+	};
+}
 
 /**
  * Insert a read chunk's data at its XDR position (rfc5666bis 4.4.5):
