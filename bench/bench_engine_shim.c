@@ -368,6 +368,27 @@ int bench_engine_stop(struct bench_engine *b)
 	return bad ? -1 : 0;
 }
 
+int bench_engine_pause(struct bench_engine *b)
+{
+	if (b->launched) {
+		b->stop = 1;
+		rte_eal_wait_lcore(b->lcore);
+		b->launched = false;
+		b->stop = 0;
+	}
+	return 0;
+}
+
+int bench_engine_resume(struct bench_engine *b)
+{
+	if (!b->launched && b->mode != BENCH_ENGINE_NULL_1LCORE) {
+		if (rte_eal_remote_launch(serve, b, b->lcore) != 0)
+			return -1;
+		b->launched = true;
+	}
+	return 0;
+}
+
 /* ---------------- the client's calls ---------------- */
 
 static void call_cb(void *arg, struct rpcrdma_xprt_call *call, int status,

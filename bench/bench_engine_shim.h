@@ -57,6 +57,14 @@ struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t si
  */
 int bench_engine_stop(struct bench_engine *b);
 
+/**
+ * Park the server's lcore (it returns from its poll loop) or launch it
+ * again (bench_pmd_pause()). No call may be in flight when parking.
+ * 0, or -1: the lcore is busy.
+ */
+int bench_engine_pause(struct bench_engine *b);
+int bench_engine_resume(struct bench_engine *b);
+
 /** One call, to its reply (checked). @return TSC cycles it took, 0 on error. */
 uint64_t bench_engine_call(struct bench_engine *b);
 

@@ -399,6 +399,27 @@ int bench_pmd_stop(struct bench_pmd *b)
 	return bad ? -1 : 0;
 }
 
+int bench_pmd_pause(struct bench_pmd *b)
+{
+	if (b->launched) {
+		b->stop = 1;
+		rte_eal_wait_lcore(b->lcore);
+		b->launched = false;
+		b->stop = 0;
+	}
+	return 0;
+}
+
+int bench_pmd_resume(struct bench_pmd *b)
+{
+	if (!b->launched && b->mode != BENCH_PMD_COPY) {
+		if (rte_eal_remote_launch(respond, b, b->lcore) != 0)
+			return -1;
+		b->launched = true;
+	}
+	return 0;
+}
+
 /* ---------------- measured operations (client lcore) ---------------- */
 
 uint64_t bench_pmd_pingpong(struct bench_pmd *b)

@@ -32,6 +32,14 @@ struct bench_pmd *bench_pmd_start(enum bench_pmd_mode mode);
 /** Stop the responder, check that every buffer came back, free everything. 0 or -1. */
 int bench_pmd_stop(struct bench_pmd *b);
 
+/**
+ * Park the responder's lcore (it returns from its loop) or launch it again,
+ * so that another benchmark's responder can take the lcore in between.
+ * Nothing may be in flight when parking. 0, or -1: the lcore is busy.
+ */
+int bench_pmd_pause(struct bench_pmd *b);
+int bench_pmd_resume(struct bench_pmd *b);
+
 /** One round trip (RAW, SEND, WRITE). @return TSC cycles it took, 0 on error. */
 uint64_t bench_pmd_pingpong(struct bench_pmd *b);
 
