@@ -199,8 +199,8 @@ static void side_close(struct bench_side *s, uint32_t *bad)
 	}
 	if (s->pd != NULL)
 		rpcrdma_pmd_pd_free(s->pd);
-	if (s->dev != NULL)
-		rpcrdma_pmd_dev_close(s->dev);
+	if (s->dev != NULL && rpcrdma_pmd_dev_close(s->dev) != 0)
+		(*bad)++;
 }
 
 /* Both ends from this lcore (set-up and tear-down only). */
@@ -355,10 +355,11 @@ int bench_engine_stop(struct bench_engine *b)
 	if (b->cli.xprt != NULL && rpcrdma_xprt_disconnect(b->cli.xprt) == 0 &&
 	    !pump_until_state(b, RPCRDMA_XPRT_CLOSED))
 		bad++;
-	side_close(&b->cli, &bad);
-	side_close(&b->srv, &bad);
+	/* the listener first: a device with one open refuses to close (-EBUSY) */
 	if (b->listener != NULL)
 		rpcrdma_pmd_listener_close(b->listener);
+	side_close(&b->cli, &bad);
+	side_close(&b->srv, &bad);
 	rpcrdma_svc_registry_free(b->reg);
 	if (b->bad || b->srv_bad || bad)
 		fprintf(stderr, "bench_engine: %u bad replies, %u tear-down errors\n", b->bad, bad);

@@ -154,8 +154,8 @@ static void ep_close(struct bench_ep *ep, int *bad)
 		rpcrdma_pmd_cq_destroy(ep->cq);
 	if (ep->pd != NULL)
 		rpcrdma_pmd_pd_free(ep->pd);
-	if (ep->dev != NULL)
-		rpcrdma_pmd_dev_close(ep->dev);
+	if (ep->dev != NULL && rpcrdma_pmd_dev_close(ep->dev) != 0)
+		*bad = 1;
 }
 
 /* Post every receive buffer; their wr_id is the slot in recv_bufs. */
@@ -385,10 +385,11 @@ int bench_pmd_stop(struct bench_pmd *b)
 	b->stop = 1;
 	if (b->launched)
 		rte_eal_wait_lcore(b->lcore);
-	ep_close(&b->cli, &bad);
-	ep_close(&b->srv, &bad);
+	/* the listener first: a device with one open refuses to close (-EBUSY) */
 	if (b->listener != NULL)
 		rpcrdma_pmd_listener_close(b->listener);
+	ep_close(&b->cli, &bad);
+	ep_close(&b->srv, &bad);
 	rte_free(b->line);
 	if (b->resp_err)
 		fprintf(stderr, "bench_pmd: the responder saw an error completion\n");
