@@ -21,10 +21,13 @@
 //   engine/null_rtt_percall_mr      the same, the chunk registered and
 //                                   invalidated per call (PER_CALL_MR)
 //   engine/null_pipelined_depth32   32 NULL calls in flight: calls_per_s
-//   engine/null_vs_shm_send         shm_send_rtt and null_rtt in alternating
-//                                   blocks of 2,000 on the same lcores:
-//                                   ratio_mean, ratio_p50, ratio_block_median
-//                                   (steady where the machine's speed drifts)
+//   engine/null_vs_shm_send         shm_send_rtt, the same with both ends
+//                                   reading what they receive (echo), and
+//                                   null_rtt, in alternating blocks of 2,000
+//                                   on the same lcores: ratio_mean, ratio_p50,
+//                                   ratio_block_median (null over send),
+//                                   ratio_echo_mean (steady where the
+//                                   machine's speed drifts)
 //   engine/read_<size>              READ-like: the result comes back through
 //                                   the client's write chunk (RDMA Write)
 //   engine/write_<size>             WRITE-like: the argument goes out through
@@ -126,82 +129,113 @@ void pipelined(benchmark::State &state, uint32_t depth)
 }
 
 /*
- * The two round trips of issue 4's measure in alternating blocks on the
- * same two lcores: the responder's lcore is handed back and forth between
- * the PMD's ping-pong responder and the engine's server between blocks.
- * A machine whose speed changes from one second to the next (a shared VM)
- * moves both alike, so the ratio holds where two separate benchmarks a
- * second apart disagree. Each iteration is one block of each; the counters
- * are over all blocks, ratio_block_median the median of the per-block
- * ratios of means.
+ * Issue 4's measure in alternating blocks on the same two lcores: the
+ * PMD's SEND/RECV round trip, the same with both ends reading what they
+ * receive (ECHO: the floor of any request and reply), and the NULL call.
+ * The responder's lcore is handed from one responder to the next between
+ * blocks (the shims park and relaunch them). A machine whose speed drifts
+ * from one second to the next (a shared VM) moves all three alike, so the
+ * ratios hold where separate benchmarks a second apart disagree. Each
+ * iteration is one block of each; the counters are over all blocks, and
+ * ratio_block_median is the median of the per-block ratios of means.
  */
+struct rtt_block {
+	std::vector<uint64_t> cycles;
+	uint64_t sum = 0;
+
+	double p50_ns()
+	{
+		std::sort(cycles.begin(), cycles.end());
+		return static_cast<double>(cycles[cycles.size() / 2]) * bench_pmd_ns_per_cycle();
+	}
+};
+
+/*
+ * kWarm round trips first, not counted: the responder's lcore has just
+ * come from another responder's working set, and the first round trips
+ * after the switch are slower (caches, TLB) for every kind alike.
+ */
+template <typename F> bool run_block(rtt_block &r, uint32_t n, uint64_t &block, F rtt)
+{
+	constexpr uint32_t kWarm = 500;
+
+	for (uint32_t i = 0; i < kWarm; i++)
+		if (rtt() == 0)
+			return false;
+	block = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t c = rtt();
+
+		if (c == 0)
+			return false;
+		block += c;
+		if (r.cycles.size() < kMaxSamples)
+			r.cycles.push_back(c);
+	}
+	r.sum += block;
+	return true;
+}
+
 void null_vs_send(benchmark::State &state)
 {
 	constexpr uint32_t kBlock = 2000;
 	bench_pmd *p = bench_pmd_start(BENCH_PMD_SEND);
+	bench_pmd *q = nullptr;
 	bench_engine *e = nullptr;
-	std::vector<uint64_t> pc, ec;
+	rtt_block send, echo, null;
 	std::vector<double> ratios;
-	uint64_t psum = 0, esum = 0;
 	bool ok = p != nullptr && bench_pmd_pause(p) == 0;
 
+	if (ok) {
+		q = bench_pmd_start(BENCH_PMD_ECHO);
+		ok = q != nullptr && bench_pmd_pause(q) == 0;
+	}
 	if (ok) {
 		e = bench_engine_start(BENCH_ENGINE_NULL, 0, 0);
 		ok = e != nullptr && bench_engine_pause(e) == 0;
 	}
 	if (!ok) {
 		state.SkipWithError("set-up failed");
-		if (e != nullptr)
-			bench_engine_stop(e);
-		if (p != nullptr)
-			bench_pmd_stop(p);
+		bench_engine_stop(e);
+		bench_pmd_stop(q);
+		bench_pmd_stop(p);
 		return;
 	}
-	pc.reserve(kMaxSamples);
-	ec.reserve(kMaxSamples);
 	for (auto _ : state) {
-		uint64_t bp = 0, be = 0, c = 1;
+		uint64_t bs, be, bn;
 
-		ok = bench_pmd_resume(p) == 0;
-		for (uint32_t i = 0; ok && i < kBlock && c != 0; i++) {
-			c = bench_pmd_pingpong(p);
-			bp += c;
-			if (pc.size() < kMaxSamples)
-				pc.push_back(c);
-		}
-		ok = ok && c != 0 && bench_pmd_pause(p) == 0 && bench_engine_resume(e) == 0;
-		for (uint32_t i = 0; ok && i < kBlock && c != 0; i++) {
-			c = bench_engine_call(e);
-			be += c;
-			if (ec.size() < kMaxSamples)
-				ec.push_back(c);
-		}
-		ok = ok && c != 0 && bench_engine_pause(e) == 0;
+		ok = bench_pmd_resume(p) == 0 &&
+		     run_block(send, kBlock, bs, [p] { return bench_pmd_pingpong(p); }) &&
+		     bench_pmd_pause(p) == 0 && bench_pmd_resume(q) == 0 &&
+		     run_block(echo, kBlock, be, [q] { return bench_pmd_pingpong(q); }) &&
+		     bench_pmd_pause(q) == 0 && bench_engine_resume(e) == 0 &&
+		     run_block(null, kBlock, bn, [e] { return bench_engine_call(e); }) &&
+		     bench_engine_pause(e) == 0;
 		if (!ok) {
 			state.SkipWithError("a round trip failed");
 			break;
 		}
-		psum += bp;
-		esum += be;
-		ratios.push_back(static_cast<double>(be) / static_cast<double>(bp));
+		ratios.push_back(static_cast<double>(bn) / static_cast<double>(bs));
 	}
-	if (bench_engine_stop(e) != 0 || bench_pmd_stop(p) != 0)
+	if (bench_engine_stop(e) != 0 || bench_pmd_stop(q) != 0 || bench_pmd_stop(p) != 0)
 		state.SkipWithError("tear-down found an error");
-	if (ratios.empty() || pc.empty() || ec.empty())
+	if (ratios.empty())
 		return;
 	double ns = bench_pmd_ns_per_cycle(), n = static_cast<double>(ratios.size()) * kBlock;
-	std::sort(pc.begin(), pc.end());
-	std::sort(ec.begin(), ec.end());
+	double sp50 = send.p50_ns(), ep50 = echo.p50_ns(), np50 = null.p50_ns();
 	std::sort(ratios.begin(), ratios.end());
-	double p50 = static_cast<double>(pc[pc.size() / 2]) * ns;
-	double e50 = static_cast<double>(ec[ec.size() / 2]) * ns;
-	state.counters["shm_send_mean_ns"] = static_cast<double>(psum) * ns / n;
-	state.counters["null_mean_ns"] = static_cast<double>(esum) * ns / n;
-	state.counters["ratio_mean"] = static_cast<double>(esum) / static_cast<double>(psum);
-	state.counters["shm_send_p50_ns"] = p50;
-	state.counters["null_p50_ns"] = e50;
-	state.counters["ratio_p50"] = e50 / p50;
+	state.counters["shm_send_mean_ns"] = static_cast<double>(send.sum) * ns / n;
+	state.counters["shm_echo_mean_ns"] = static_cast<double>(echo.sum) * ns / n;
+	state.counters["null_mean_ns"] = static_cast<double>(null.sum) * ns / n;
+	state.counters["shm_send_p50_ns"] = sp50;
+	state.counters["shm_echo_p50_ns"] = ep50;
+	state.counters["null_p50_ns"] = np50;
+	state.counters["ratio_mean"] =
+		static_cast<double>(null.sum) / static_cast<double>(send.sum);
+	state.counters["ratio_p50"] = np50 / sp50;
 	state.counters["ratio_block_median"] = ratios[ratios.size() / 2];
+	state.counters["ratio_echo_mean"] =
+		static_cast<double>(null.sum) / static_cast<double>(echo.sum);
 }
 
 void copy(benchmark::State &state, uint32_t size)

@@ -5,6 +5,8 @@
 //
 //   pingpong/raw_cacheline  two lcores bounce one cache line: the floor
 //   pingpong/shm_send       64-byte SEND, 64-byte SEND back
+//   pingpong/shm_echo       the same, each end reading what it received (the
+//                           reply carries the request's sequence number back)
 //   pingpong/shm_write      64-byte RDMA WRITE, the peer polls its last word
 //                           and writes back
 //   rate/shm_send_batch32   one-way 64-byte SENDs, 32 per doorbell
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
 	benchmark::RegisterBenchmark("pingpong/raw_cacheline", pmd_pingpong, BENCH_PMD_RAW)
 		->UseRealTime();
 	benchmark::RegisterBenchmark("pingpong/shm_send", pmd_pingpong, BENCH_PMD_SEND)
+		->UseRealTime();
+	benchmark::RegisterBenchmark("pingpong/shm_echo", pmd_pingpong, BENCH_PMD_ECHO)
 		->UseRealTime();
 	benchmark::RegisterBenchmark("pingpong/shm_write", pmd_pingpong, BENCH_PMD_WRITE)
 		->UseRealTime();

@@ -55,6 +55,7 @@ struct raw_line {
 struct bench_pmd {
 	/* set-up, then read-only */
 	enum bench_pmd_mode mode;
+	unsigned int id; /* names of its pools and address */
 	struct rpcrdma_pmd_listener *listener;
 	unsigned int lcore;
 	bool launched;
@@ -87,7 +88,7 @@ double bench_pmd_ns_per_cycle(void)
 	return 1e9 / (double)rte_get_tsc_hz();
 }
 
-static int ep_open(struct bench_ep *ep, const char *name)
+static int ep_open(struct bench_ep *ep, const char *name, uint32_t qp_flags)
 {
 	struct rpcrdma_mempool_set_params sp;
 	struct rpcrdma_pmd_qp_attr attr;
@@ -120,6 +121,7 @@ static int ep_open(struct bench_ep *ep, const char *name)
 	attr.max_recv_sge = 1;
 	attr.rnr_retry = 7;
 	attr.rnr_timer_us = 0;
+	attr.flags = qp_flags;
 	ret = rpcrdma_pmd_qp_create(ep->pd, &attr, &ep->qp);
 	if (ret < 0)
 		return ret;
@@ -248,14 +250,20 @@ static int respond(void *arg)
 				b->line->v = b->line->v + 1;
 			break;
 		case BENCH_PMD_SEND:
+		case BENCH_PMD_ECHO:
 			n = rpcrdma_pmd_poll_cq_burst(ep->cq, wc, BATCH);
 			if (n == 0)
 				break;
 			for (i = 0; i < n; i++) {
 				if (wc[i].status != RPCRDMA_PMD_WC_SUCCESS)
 					b->resp_err = 1;
-				if (wc[i].opcode == RPCRDMA_PMD_WC_RECV)
-					queue_send(ep);
+				if (wc[i].opcode != RPCRDMA_PMD_WC_RECV)
+					continue;
+				/* the Send copies at the doorbell below: the buffer is free again after it */
+				if (b->mode == BENCH_PMD_ECHO)
+					*(uint64_t *)ep->msg =
+						*(const uint64_t *)ep->recv_bufs[wc[i].wr_id];
+				queue_send(ep);
 			}
 			rpcrdma_pmd_flush(ep->qp);
 			/* reply first, repost after: the repost is off the round trip */
@@ -308,7 +316,7 @@ static int connect_pair(struct bench_pmd *b)
 	uint64_t end;
 	int ret;
 
-	snprintf(addr, sizeof(addr), "@rpcrdma-bench-%d", getpid());
+	snprintf(addr, sizeof(addr), "@rpcrdma-bench-%d-%u", getpid(), b->id);
 	ret = rpcrdma_pmd_listen(b->srv.dev, addr, &b->listener);
 	if (ret < 0)
 		return ret;
@@ -337,6 +345,9 @@ static int connect_pair(struct bench_pmd *b)
 struct bench_pmd *bench_pmd_start(enum bench_pmd_mode mode)
 {
 	struct bench_pmd *b;
+	static unsigned int next_id;
+	uint32_t qp_flags;
+	char name[32];
 	int ret, bad = 0;
 
 	b = rte_zmalloc("bench_pmd", sizeof(*b), 64);
@@ -351,9 +362,15 @@ struct bench_pmd *bench_pmd_start(enum bench_pmd_mode mode)
 	b->line = rte_zmalloc("bench_pmd_line", sizeof(*b->line), 64);
 	if (b->line == NULL)
 		goto err;
-	ret = ep_open(&b->srv, "bsrv");
+	/* ECHO: both ends read each message at once (as the engine's QPs say) */
+	qp_flags = mode == BENCH_PMD_ECHO ? RPCRDMA_PMD_QP_F_RECV_PREFETCH : 0;
+	/* benches may be set up side by side (pause/resume): names of their own */
+	b->id = next_id++;
+	snprintf(name, sizeof(name), "bsrv%u", b->id);
+	ret = ep_open(&b->srv, name, qp_flags);
+	snprintf(name, sizeof(name), "bcli%u", b->id);
 	if (ret == 0)
-		ret = ep_open(&b->cli, "bcli");
+		ret = ep_open(&b->cli, name, qp_flags);
 	if (ret == 0)
 		ret = ep_post_all(&b->srv);
 	if (ret == 0)
@@ -441,6 +458,9 @@ uint64_t bench_pmd_pingpong(struct bench_pmd *b)
 				return 0;
 		break;
 	case BENCH_PMD_SEND:
+	case BENCH_PMD_ECHO:
+		if (b->mode == BENCH_PMD_ECHO)
+			*(uint64_t *)ep->msg = ++b->seq;
 		queue_send(ep);
 		rpcrdma_pmd_flush(ep->qp);
 		/* repost the previous round trip's receive while this one flies */
@@ -452,6 +472,9 @@ uint64_t bench_pmd_pingpong(struct bench_pmd *b)
 				if (wc[i].status != RPCRDMA_PMD_WC_SUCCESS)
 					return 0;
 				if (wc[i].opcode == RPCRDMA_PMD_WC_RECV) {
+					if (b->mode == BENCH_PMD_ECHO &&
+					    *(const uint64_t *)ep->recv_bufs[wc[i].wr_id] != b->seq)
+						return 0;
 					got = true;
 					b->pending[b->nb_pending++] = wc[i];
 				}

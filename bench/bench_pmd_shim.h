@@ -14,8 +14,14 @@ extern "C" {
 #endif
 
 enum bench_pmd_mode {
-	BENCH_PMD_RAW,	 /* two lcores bounce one cache line */
-	BENCH_PMD_SEND,	 /* 64-byte SEND/RECV round trip */
+	BENCH_PMD_RAW,	/* two lcores bounce one cache line */
+	BENCH_PMD_SEND, /* 64-byte SEND/RECV round trip */
+	/*
+	 * The same, but each end reads what it received: the responder's
+	 * message carries the request's sequence number back, the client
+	 * checks it (the floor of any request and reply that reads the request)
+	 */
+	BENCH_PMD_ECHO,
 	BENCH_PMD_WRITE, /* 64-byte RDMA WRITE, the responder polls the last word, writes back */
 	BENCH_PMD_RATE,	 /* one-way SENDs, 32 per doorbell; the responder reposts */
 	BENCH_PMD_COPY,	 /* 1 MiB: memcpy, or RDMA WRITE; no responder */
