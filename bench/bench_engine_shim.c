@@ -24,6 +24,7 @@
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #include "bench_engine_shim.h"
+#include "bench_responder.h"
 
 #define PROG	    0x20000200u
 #define P_READ	    1
@@ -329,11 +330,9 @@ struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t si
 		ret = settle(b);
 	if (ret)
 		goto err_log;
-	if (mode == BENCH_ENGINE_NULL_1LCORE)
-		return b; /* bench_engine_call() polls the server too */
-	if (rte_eal_remote_launch(serve, b, b->lcore) != 0)
+	/* NULL_1LCORE: none, bench_engine_call() polls the server too */
+	if (bench_engine_resume(b) != 0)
 		goto err;
-	b->launched = true;
 	return b;
 
 err_log:
@@ -349,9 +348,7 @@ int bench_engine_stop(struct bench_engine *b)
 
 	if (b == NULL)
 		return -1;
-	b->stop = 1;
-	if (b->launched)
-		rte_eal_wait_lcore(b->lcore);
+	bench_responder_park(b->lcore, &b->launched, &b->stop);
 	if (b->cli.xprt != NULL && rpcrdma_xprt_disconnect(b->cli.xprt) == 0 &&
 	    !pump_until_state(b, RPCRDMA_XPRT_CLOSED))
 		bad++;
@@ -371,23 +368,15 @@ int bench_engine_stop(struct bench_engine *b)
 
 int bench_engine_pause(struct bench_engine *b)
 {
-	if (b->launched) {
-		b->stop = 1;
-		rte_eal_wait_lcore(b->lcore);
-		b->launched = false;
-		b->stop = 0;
-	}
+	bench_responder_park(b->lcore, &b->launched, &b->stop);
 	return 0;
 }
 
 int bench_engine_resume(struct bench_engine *b)
 {
-	if (!b->launched && b->mode != BENCH_ENGINE_NULL_1LCORE) {
-		if (rte_eal_remote_launch(serve, b, b->lcore) != 0)
-			return -1;
-		b->launched = true;
-	}
-	return 0;
+	if (!(b->mode != BENCH_ENGINE_NULL_1LCORE))
+		return 0;
+	return bench_responder_launch(serve, b, b->lcore, &b->launched);
 }
 
 /* ---------------- the client's calls ---------------- */

@@ -23,6 +23,7 @@
 #include <rpcrdma/rpcrdma_pmd.h>
 
 #include "bench_pmd_shim.h"
+#include "bench_responder.h"
 
 #define MSG_LEN	     64
 #define RQ_DEPTH     256
@@ -381,11 +382,8 @@ struct bench_pmd *bench_pmd_start(enum bench_pmd_mode mode)
 		bench_log("set-up", ret);
 		goto err;
 	}
-	if (mode != BENCH_PMD_COPY) {
-		if (rte_eal_remote_launch(respond, b, b->lcore) != 0)
-			goto err;
-		b->launched = true;
-	}
+	if (bench_pmd_resume(b) != 0)
+		goto err;
 	return b;
 err:
 	bench_pmd_stop(b);
@@ -399,9 +397,7 @@ int bench_pmd_stop(struct bench_pmd *b)
 
 	if (b == NULL)
 		return -1;
-	b->stop = 1;
-	if (b->launched)
-		rte_eal_wait_lcore(b->lcore);
+	bench_responder_park(b->lcore, &b->launched, &b->stop);
 	/* the listener first: a device with one open refuses to close (-EBUSY) */
 	if (b->listener != NULL)
 		rpcrdma_pmd_listener_close(b->listener);
@@ -419,23 +415,15 @@ int bench_pmd_stop(struct bench_pmd *b)
 
 int bench_pmd_pause(struct bench_pmd *b)
 {
-	if (b->launched) {
-		b->stop = 1;
-		rte_eal_wait_lcore(b->lcore);
-		b->launched = false;
-		b->stop = 0;
-	}
+	bench_responder_park(b->lcore, &b->launched, &b->stop);
 	return 0;
 }
 
 int bench_pmd_resume(struct bench_pmd *b)
 {
-	if (!b->launched && b->mode != BENCH_PMD_COPY) {
-		if (rte_eal_remote_launch(respond, b, b->lcore) != 0)
-			return -1;
-		b->launched = true;
-	}
-	return 0;
+	if (!(b->mode != BENCH_PMD_COPY))
+		return 0;
+	return bench_responder_launch(respond, b, b->lcore, &b->launched);
 }
 
 /* ---------------- measured operations (client lcore) ---------------- */
