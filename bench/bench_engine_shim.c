@@ -25,6 +25,7 @@
 
 #include "bench_engine_shim.h"
 #include "bench_responder.h"
+#include "test_side.h"
 
 #define PROG	    0x20000200u
 #define P_READ	    1
@@ -162,21 +163,10 @@ static int serve(void *arg)
 
 static int side_open(struct bench_side *s, const char *name, uint32_t size)
 {
-	struct rpcrdma_mempool_set_params sp;
+	const struct test_side_pools p = { name, 1024, 64, 8, 32, false };
 	int ret;
 
-	ret = rpcrdma_pmd_dev_open("shm", NULL, &s->dev);
-	if (ret == 0)
-		ret = rpcrdma_pmd_pd_alloc(s->dev, &s->pd);
-	if (ret)
-		return ret;
-	rpcrdma_mempool_set_params_init(&sp);
-	sp.name = name;
-	sp.inline_count = 1024;
-	sp.classes[0].count = 64;
-	sp.classes[1].count = 8;
-	sp.cache_size = 32;
-	ret = rpcrdma_mempool_set_create(&sp, s->pd, &s->pools);
+	ret = test_side_open(NULL, &p, &s->dev, &s->pd, &s->pools);
 	if (ret)
 		return ret;
 	s->cpool = rpcrdma_mempool_set_chunk_pool(s->pools, size ? size : 1);
@@ -193,15 +183,7 @@ static void side_close(struct bench_side *s, uint32_t *bad)
 		(*bad)++;
 	if (s->buf != NULL)
 		rpcrdma_mempool_put(s->cpool, s->buf);
-	if (s->pools != NULL) {
-		if (rpcrdma_mempool_set_check_all_back(s->pools) != 0)
-			(*bad)++;
-		rpcrdma_mempool_set_free(s->pools);
-	}
-	if (s->pd != NULL)
-		rpcrdma_pmd_pd_free(s->pd);
-	if (s->dev != NULL && rpcrdma_pmd_dev_close(s->dev) != 0)
-		(*bad)++;
+	*bad += test_side_close(&s->dev, &s->pd, &s->pools);
 }
 
 /* Both ends from this lcore (set-up and tear-down only). */

@@ -35,6 +35,7 @@
 #include <rpcrdma/rpcrdma_xprt.h>
 
 #include "test_check.h"
+#include "test_side.h"
 
 #define PROG	   0x20000099u
 #define PROC_NULL  0
@@ -67,22 +68,10 @@ static unsigned int env_seq;
 
 static int side_open(struct side *s, const char *name, const char *devargs)
 {
-	struct rpcrdma_mempool_set_params sp;
-	int ret;
+	/* no per-lcore cache: the counters are exact at every check */
+	const struct test_side_pools p = { name, 512, 16, 4, 0, false };
 
-	ret = rpcrdma_pmd_dev_open("shm", devargs, &s->dev);
-	if (ret)
-		return ret;
-	ret = rpcrdma_pmd_pd_alloc(s->dev, &s->pd);
-	if (ret)
-		return ret;
-	rpcrdma_mempool_set_params_init(&sp);
-	sp.name = name;
-	sp.inline_count = 512;
-	sp.classes[0].count = 16;
-	sp.classes[1].count = 4;
-	sp.cache_size = 0; /* so the counters are exact at every check */
-	return rpcrdma_mempool_set_create(&sp, s->pd, &s->pools);
+	return test_side_open(devargs, &p, &s->dev, &s->pd, &s->pools);
 }
 
 static void side_close(struct side *s)
@@ -93,14 +82,7 @@ static void side_close(struct side *s)
 		rpcrdma_pmd_cq_destroy(s->cq);
 	if (s->listener)
 		rpcrdma_pmd_listener_close(s->listener);
-	if (s->pools) {
-		CHECK(rpcrdma_mempool_set_check_all_back(s->pools) == 0, "every buffer back");
-		rpcrdma_mempool_set_free(s->pools);
-	}
-	if (s->pd)
-		rpcrdma_pmd_pd_free(s->pd);
-	if (s->dev)
-		rpcrdma_pmd_dev_close(s->dev);
+	CHECK(test_side_close(&s->dev, &s->pd, &s->pools) == 0, "every buffer back, closed");
 	memset(s, 0, sizeof(*s));
 }
 

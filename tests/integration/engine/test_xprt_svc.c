@@ -21,6 +21,7 @@
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #include "test_check.h"
+#include "test_side.h"
 
 #define PROG	  0x20000100u /* versions 1 and 2 */
 #define PROG_SYS  0x20000101u /* requires AUTH_SYS */
@@ -179,21 +180,9 @@ static struct rpcrdma_svc_registry *reg;
 
 static int side_open(struct side *s, const char *name)
 {
-	struct rpcrdma_mempool_set_params sp;
-	int ret;
+	const struct test_side_pools p = { name, 256, 8, 2, 0, false };
 
-	ret = rpcrdma_pmd_dev_open("shm", NULL, &s->dev);
-	if (ret == 0)
-		ret = rpcrdma_pmd_pd_alloc(s->dev, &s->pd);
-	if (ret)
-		return ret;
-	rpcrdma_mempool_set_params_init(&sp);
-	sp.name = name;
-	sp.inline_count = 256;
-	sp.classes[0].count = 8;
-	sp.classes[1].count = 2;
-	sp.cache_size = 0;
-	return rpcrdma_mempool_set_create(&sp, s->pd, &s->pools);
+	return test_side_open(NULL, &p, &s->dev, &s->pd, &s->pools);
 }
 
 static void side_events(struct side *s, bool server)
@@ -528,15 +517,9 @@ int main(int argc, char **argv)
 	CHECK(rpcrdma_xprt_destroy(cli.xprt) == 0 && rpcrdma_xprt_destroy(srv.xprt) == 0,
 	      "destroy");
 	rpcrdma_pmd_listener_close(srv.listener);
-	CHECK(rpcrdma_mempool_set_check_all_back(cli.pools) == 0 &&
-		      rpcrdma_mempool_set_check_all_back(srv.pools) == 0,
-	      "every buffer back");
-	rpcrdma_mempool_set_free(cli.pools);
-	rpcrdma_mempool_set_free(srv.pools);
-	rpcrdma_pmd_pd_free(cli.pd);
-	rpcrdma_pmd_pd_free(srv.pd);
-	rpcrdma_pmd_dev_close(cli.dev);
-	rpcrdma_pmd_dev_close(srv.dev);
+	CHECK(test_side_close(&cli.dev, &cli.pd, &cli.pools) == 0 &&
+		      test_side_close(&srv.dev, &srv.pd, &srv.pools) == 0,
+	      "every buffer back, closed");
 	rpcrdma_svc_registry_free(reg);
 	printf("test_xprt_svc: %lu checks, %lu failed\n", test_checks, test_failures);
 	return test_failures ? 1 : 0;

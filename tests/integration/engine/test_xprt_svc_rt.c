@@ -51,6 +51,7 @@
 
 #include "rt_common.h"
 #include "test_check.h"
+#include "test_side.h"
 
 #define NB_LCORES  5
 #define PROG	   0x20000200u /* versions 1 and 2 */
@@ -271,29 +272,14 @@ static bool srv_on_main = true; /* false while a runtime polls the servers */
 
 static int side_open(struct side *s, const char *name)
 {
-	struct rpcrdma_mempool_set_params sp;
-	int ret;
+	const struct test_side_pools p = { name, 256, 8, 2, 0, false };
 
-	ret = rpcrdma_pmd_dev_open("shm", NULL, &s->dev);
-	if (ret == 0)
-		ret = rpcrdma_pmd_pd_alloc(s->dev, &s->pd);
-	if (ret)
-		return ret;
-	rpcrdma_mempool_set_params_init(&sp);
-	sp.name = name;
-	sp.inline_count = 256;
-	sp.classes[0].count = 8;
-	sp.classes[1].count = 2;
-	sp.cache_size = 0;
-	return rpcrdma_mempool_set_create(&sp, s->pd, &s->pools);
+	return test_side_open(NULL, &p, &s->dev, &s->pd, &s->pools);
 }
 
 static void side_close(struct side *s)
 {
-	CHECK(rpcrdma_mempool_set_check_all_back(s->pools) == 0, "every buffer back");
-	rpcrdma_mempool_set_free(s->pools);
-	rpcrdma_pmd_pd_free(s->pd);
-	rpcrdma_pmd_dev_close(s->dev);
+	CHECK(test_side_close(&s->dev, &s->pd, &s->pools) == 0, "every buffer back, closed");
 	memset(s, 0, sizeof(*s)); /* pump() passes it by */
 }
 

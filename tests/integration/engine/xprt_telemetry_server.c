@@ -25,6 +25,7 @@
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #include "rt_common.h"
+#include "test_side.h"
 
 #define PROG   0x20000102u
 #define NCALLS 10
@@ -42,21 +43,9 @@ static unsigned int replies;
 
 static int side_open(struct side *s, const char *name)
 {
-	struct rpcrdma_mempool_set_params sp;
-	int ret;
+	const struct test_side_pools p = { name, 128, 2, 1, 32, true };
 
-	ret = rpcrdma_pmd_dev_open("shm", NULL, &s->dev);
-	if (ret == 0)
-		ret = rpcrdma_pmd_pd_alloc(s->dev, &s->pd);
-	if (ret)
-		return ret;
-	rpcrdma_mempool_set_params_init(&sp);
-	sp.name = name;
-	sp.inline_count = 128;
-	sp.classes[0].count = 2;
-	sp.classes[1].count = 1;
-	sp.no_hugepages = true;
-	return rpcrdma_mempool_set_create(&sp, s->pd, &s->pools);
+	return test_side_open(NULL, &p, &s->dev, &s->pd, &s->pools);
 }
 
 static void pump(void)
@@ -150,6 +139,7 @@ int main(int argc, char **argv)
 	struct rpcrdma_pmd_listener *lis;
 	struct rpcrdma_xprt_svc glue;
 	char line[32], addr[64];
+	unsigned int bad;
 	int ret, i;
 
 	if (argc < 2) {
@@ -206,13 +196,9 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	rpcrdma_pmd_listener_close(lis);
-	rpcrdma_mempool_set_free(cli.pools);
-	rpcrdma_mempool_set_free(srv.pools);
-	rpcrdma_pmd_pd_free(cli.pd);
-	rpcrdma_pmd_pd_free(srv.pd);
-	rpcrdma_pmd_dev_close(cli.dev);
-	rpcrdma_pmd_dev_close(srv.dev);
+	bad = test_side_close(&cli.dev, &cli.pd, &cli.pools) +
+	      test_side_close(&srv.dev, &srv.pd, &srv.pools);
 	rpcrdma_svc_registry_free(reg);
 	rte_eal_cleanup();
-	return 0;
+	return bad ? 1 : 0;
 }
