@@ -20,6 +20,7 @@
 #include <rpcrdma/rpcrdma_xprt.h>
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
+#include "svc_test_prog.h"
 #include "test_check.h"
 #include "test_side.h"
 
@@ -35,98 +36,35 @@
 
 /* ------------------------------------------------------------ the program */
 
-struct args {
-	uint32_t seed, len;
-};
-
-struct res {
-	uint32_t seed, len;
-	void *buf; /* P_DDP: a chunk buffer, back in its pool at reply_done */
-	struct rpcrdma_mempool *pool;
-};
-
 static struct rpcrdma_mempool_set *srv_pools;
 static struct rpcrdma_svc_req *pending[8];
 static unsigned int npending, ddp_out, ddp_done_ok;
 
-static int dec_args(struct rpcrdma_xdr_dec *d, void *a)
-{
-	struct args *x = a;
-
-	if (rpcrdma_xdr_get_u32(d, &x->seed) || rpcrdma_xdr_get_u32(d, &x->len) ||
-	    x->len > (1u << 20))
-		return -1;
-	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -1;
-}
-
-static int dec_seed(struct rpcrdma_xdr_dec *d, void *a)
-{
-	return rpcrdma_xdr_get_u32(d, &((struct args *)a)->seed);
-}
-
 static int h_copy(struct rpcrdma_svc_req *req, void *a, void *r)
 {
-	const struct args *x = a;
-	struct res *y = r;
+	const struct svc_args *x = a;
+	struct svc_res *y = r;
 
 	y->seed = x->seed;
 	y->len = x->len;
 	return RPCRDMA_SVC_OK;
-}
-
-static int enc_inline(struct rpcrdma_xdr_enc *e, const void *r)
-{
-	const struct res *y = r;
-	uint8_t *p;
-
-	if (rpcrdma_xdr_put_u32(e, y->len))
-		return -ENOSPC;
-	p = rpcrdma_xdr_reserve(e, rpcrdma_xdr_pad4(y->len));
-	if (p == NULL)
-		return -ENOSPC;
-	for (uint32_t i = 0; i < rpcrdma_xdr_pad4(y->len); i++)
-		p[i] = i < y->len ? test_pattern(y->seed, i) : 0;
-	return 0;
 }
 
 static int h_ddp(struct rpcrdma_svc_req *req, void *a, void *r)
 {
-	const struct args *x = a;
-	struct res *y = r;
-
-	y->pool = rpcrdma_mempool_set_chunk_pool(srv_pools, x->len);
-	y->buf = y->pool ? rpcrdma_mempool_get(y->pool) : NULL;
-	if (y->buf == NULL)
+	if (svc_res_ddp_fill(r, srv_pools, a) != 0)
 		return -ENOMEM;
 	ddp_out++;
-	for (uint32_t i = 0; i < x->len; i++)
-		((uint8_t *)y->buf)[i] = test_pattern(x->seed, i);
-	y->seed = x->seed;
-	y->len = x->len;
 	return RPCRDMA_SVC_OK;
-}
-
-static int enc_ddp(struct rpcrdma_xdr_enc *e, const void *r)
-{
-	const struct res *y = r;
-	struct rpcrdma_xdr_region reg;
-
-	reg = rpcrdma_xdr_region_va(y->buf, y->len, y->pool->lkey, y->pool->rkey);
-	return rpcrdma_xdr_put_ddp(e, &reg) ? -ENOSPC : 0;
 }
 
 static int h_async(struct rpcrdma_svc_req *req, void *a, void *r)
 {
 	if (npending == 8)
 		return -EBUSY;
-	((struct res *)r)->seed = ~((const struct args *)a)->seed;
+	((struct svc_res *)r)->seed = ~((const struct svc_args *)a)->seed;
 	pending[npending++] = req;
 	return RPCRDMA_SVC_PENDING;
-}
-
-static int enc_seed(struct rpcrdma_xdr_enc *e, const void *r)
-{
-	return rpcrdma_xdr_put_u32(e, ((const struct res *)r)->seed);
 }
 
 static int h_fail(struct rpcrdma_svc_req *req, void *a, void *r)
@@ -135,15 +73,15 @@ static int h_fail(struct rpcrdma_svc_req *req, void *a, void *r)
 }
 
 static const struct rpcrdma_svc_proc procs[] = {
-	[P_INLINE] = { "INLINE", dec_args, h_copy, enc_inline, sizeof(struct args),
-		       sizeof(struct res), false },
-	[P_DDP] = { "DDP", dec_args, h_ddp, enc_ddp, sizeof(struct args), sizeof(struct res),
-		    false },
-	[P_ASYNC] = { "ASYNC", dec_seed, h_async, enc_seed, sizeof(struct args), sizeof(struct res),
-		      false },
+	[P_INLINE] = { "INLINE", svc_dec_args, h_copy, svc_enc_inline, sizeof(struct svc_args),
+		       sizeof(struct svc_res), false },
+	[P_DDP] = { "DDP", svc_dec_args, h_ddp, svc_enc_ddp, sizeof(struct svc_args),
+		    sizeof(struct svc_res), false },
+	[P_ASYNC] = { "ASYNC", svc_dec_seed, h_async, svc_enc_seed, sizeof(struct svc_args),
+		      sizeof(struct svc_res), false },
 	[P_FAIL] = { "FAIL", NULL, h_fail, NULL, 0, 0, false },
-	[6] = { "COPY", dec_args, h_copy, enc_inline, sizeof(struct args), sizeof(struct res),
-		false },
+	[6] = { "COPY", svc_dec_args, h_copy, svc_enc_inline, sizeof(struct svc_args),
+		sizeof(struct svc_res), false },
 };
 
 static const struct rpcrdma_svc_version vers[] = {
@@ -153,7 +91,7 @@ static const struct rpcrdma_svc_version vers[] = {
 
 static void ddp_reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
 {
-	struct res *y = rpcrdma_svc_req_res(req);
+	struct svc_res *y = rpcrdma_svc_req_res(req);
 
 	if (req->proc != &procs[P_DDP] || y->buf == NULL)
 		return;

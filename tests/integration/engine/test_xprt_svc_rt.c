@@ -50,6 +50,7 @@
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #include "rt_common.h"
+#include "svc_test_prog.h"
 #include "test_check.h"
 #include "test_side.h"
 
@@ -80,17 +81,6 @@ enum {
 
 /* ------------------------------------------------------------ the program */
 
-struct args {
-	uint32_t seed, len;
-};
-
-struct res {
-	uint32_t seed, len;
-	int status; /* P_ASYNC: what the completion gives */
-	void *buf;  /* P_DDP: a chunk buffer, back in its pool at reply_done */
-	struct rpcrdma_mempool *pool;
-};
-
 static struct rpcrdma_mempool_set *srv_pools; /* the first server's: P_DDP buffers */
 static struct rte_ring *async_ring;	      /* pending requests, completed on the poller */
 static uint32_t ran_on[RTE_MAX_LCORE];	      /* handlers run, per lcore (atomic) */
@@ -109,91 +99,39 @@ static void ran_here(const struct rpcrdma_svc_req *req)
 		__atomic_fetch_add(&slot_bad, 1, __ATOMIC_RELAXED);
 }
 
-static int dec_args(struct rpcrdma_xdr_dec *d, void *a)
-{
-	struct args *x = a;
-
-	if (rpcrdma_xdr_get_u32(d, &x->seed) || rpcrdma_xdr_get_u32(d, &x->len) || x->len > 8192)
-		return -1;
-	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -1;
-}
-
-static int dec_seed(struct rpcrdma_xdr_dec *d, void *a)
-{
-	return rpcrdma_xdr_get_u32(d, &((struct args *)a)->seed);
-}
-
 static int h_echo(struct rpcrdma_svc_req *req, void *a, void *r)
 {
-	const struct args *x = a;
-	struct res *y = r;
+	const struct svc_args *x = a;
+	struct svc_res *y = r;
 
 	ran_here(req);
 	y->seed = x->seed;
 	y->len = x->len;
 	return RPCRDMA_SVC_OK;
-}
-
-static int enc_inline(struct rpcrdma_xdr_enc *e, const void *r)
-{
-	const struct res *y = r;
-	uint8_t *p;
-
-	if (rpcrdma_xdr_put_u32(e, y->len))
-		return -ENOSPC;
-	p = rpcrdma_xdr_reserve(e, rpcrdma_xdr_pad4(y->len));
-	if (p == NULL)
-		return -ENOSPC;
-	for (uint32_t i = 0; i < rpcrdma_xdr_pad4(y->len); i++)
-		p[i] = i < y->len ? test_pattern(y->seed, i) : 0;
-	return 0;
 }
 
 /* A chunk buffer taken on whichever lcore runs the handler, put back on the poller. */
 static int h_ddp(struct rpcrdma_svc_req *req, void *a, void *r)
 {
-	const struct args *x = a;
-	struct res *y = r;
-
 	ran_here(req);
-	y->pool = rpcrdma_mempool_set_chunk_pool(srv_pools, x->len);
-	y->buf = y->pool ? rpcrdma_mempool_get(y->pool) : NULL;
-	if (y->buf == NULL)
+	if (svc_res_ddp_fill(r, srv_pools, a) != 0)
 		return -ENOMEM;
 	__atomic_fetch_add(&ddp_out, 1, __ATOMIC_RELAXED);
-	for (uint32_t i = 0; i < x->len; i++)
-		((uint8_t *)y->buf)[i] = test_pattern(x->seed, i);
-	y->seed = x->seed;
-	y->len = x->len;
 	return RPCRDMA_SVC_OK;
-}
-
-static int enc_ddp(struct rpcrdma_xdr_enc *e, const void *r)
-{
-	const struct res *y = r;
-	struct rpcrdma_xdr_region reg;
-
-	reg = rpcrdma_xdr_region_va(y->buf, y->len, y->pool->lkey, y->pool->rkey);
-	return rpcrdma_xdr_put_ddp(e, &reg) ? -ENOSPC : 0;
 }
 
 /* Pending: an odd seed completes with an error (SYSTEM_ERR), an even one with ~seed. */
 static int h_async(struct rpcrdma_svc_req *req, void *a, void *r)
 {
-	struct res *y = r;
+	struct svc_res *y = r;
 
 	ran_here(req);
-	y->seed = ~((const struct args *)a)->seed;
-	y->status = (((const struct args *)a)->seed & 1) ? -EIO : RPCRDMA_SVC_OK;
+	y->seed = ~((const struct svc_args *)a)->seed;
+	y->status = (((const struct svc_args *)a)->seed & 1) ? -EIO : RPCRDMA_SVC_OK;
 	/* multi-producer: the workers; the poller dequeues */
 	if (rte_ring_enqueue(async_ring, req) != 0)
 		return -EBUSY;
 	return RPCRDMA_SVC_PENDING;
-}
-
-static int enc_seed(struct rpcrdma_xdr_enc *e, const void *r)
-{
-	return rpcrdma_xdr_put_u32(e, ((const struct res *)r)->seed);
 }
 
 static int h_fail(struct rpcrdma_svc_req *req, void *a, void *r)
@@ -214,12 +152,12 @@ static int h_slow(struct rpcrdma_svc_req *req, void *a, void *r)
 }
 
 static const struct rpcrdma_svc_proc procs[P_COUNT] = {
-	[P_ECHO] = { "ECHO", dec_args, h_echo, enc_inline, sizeof(struct args), sizeof(struct res),
-		     false },
-	[P_DDP] = { "DDP", dec_args, h_ddp, enc_ddp, sizeof(struct args), sizeof(struct res),
-		    false },
-	[P_ASYNC] = { "ASYNC", dec_seed, h_async, enc_seed, sizeof(struct args), sizeof(struct res),
-		      false },
+	[P_ECHO] = { "ECHO", svc_dec_args, h_echo, svc_enc_inline, sizeof(struct svc_args),
+		     sizeof(struct svc_res), false },
+	[P_DDP] = { "DDP", svc_dec_args, h_ddp, svc_enc_ddp, sizeof(struct svc_args),
+		    sizeof(struct svc_res), false },
+	[P_ASYNC] = { "ASYNC", svc_dec_seed, h_async, svc_enc_seed, sizeof(struct svc_args),
+		      sizeof(struct svc_res), false },
 	[P_FAIL] = { "FAIL", NULL, h_fail, NULL, 0, 0, false },
 	[P_SLOW] = { "SLOW", NULL, h_slow, NULL, 0, 0, false },
 };
@@ -238,13 +176,13 @@ static int backend_poll(void)
 	n = rte_ring_dequeue_burst(async_ring, (void **)reqs, 16, NULL);
 	for (i = 0; i < n; i++)
 		rpcrdma_xprt_svc_complete(reqs[i],
-					  ((struct res *)rpcrdma_svc_req_res(reqs[i]))->status);
+					  ((struct svc_res *)rpcrdma_svc_req_res(reqs[i]))->status);
 	return (int)n;
 }
 
 static void ddp_reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
 {
-	struct res *y = rpcrdma_svc_req_res(req);
+	struct svc_res *y = rpcrdma_svc_req_res(req);
 
 	if (req->proc != &procs[P_DDP] || y->buf == NULL)
 		return;
@@ -1218,6 +1156,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	srv_pools = srv[0].pools;
+	svc_args_max_len = 8192;
 	/* a first reply: the clients have their full grants from then on */
 	for (int i = 0; i < 2; i++) {
 		struct tcall *t = &ref_calls[0];
