@@ -141,20 +141,6 @@ const char *app_one_cpu(bool last, char *buf, size_t len)
 	return buf;
 }
 
-int app_put_call(struct rpcrdma_xprt_call *call, uint32_t prog, uint32_t vers, uint32_t proc)
-{
-	struct rpcrdma_rpc_msg m;
-
-	memset(&m, 0, sizeof(m)); /* AUTH_NONE credential and verifier */
-	m.xid = rpcrdma_xprt_call_xid(call);
-	m.type = RPCRDMA_RPC_CALL;
-	m.call.rpcvers = RPCRDMA_RPC_VERS;
-	m.call.prog = prog;
-	m.call.vers = vers;
-	m.call.proc = proc;
-	return rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(call), &m);
-}
-
 int app_ep_open(struct app_ep *ep, const char *pmd, const char *devargs,
 		struct rpcrdma_mempool_set_params *sp)
 {

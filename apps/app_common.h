@@ -65,14 +65,6 @@ int app_eal_start(const char *argv0, const char *lcores, int eal_argc, char **ea
  */
 const char *app_one_cpu(bool last, char *buf, size_t len);
 
-/*
- * Write the RPC call header of procedure @p proc of program @p prog,
- * version @p vers, with the AUTH_NONE credential and verifier, at the
- * start of a new call's stream (its XID is the call's).
- * @return 0, or the error of rpcrdma_xprt_put_rpc().
- */
-int app_put_call(struct rpcrdma_xprt_call *call, uint32_t prog, uint32_t vers, uint32_t proc);
-
 /* One side of a connection: a device, its protection domain, its registered pools. */
 struct app_ep {
 	struct rpcrdma_pmd_dev *dev;

@@ -255,7 +255,7 @@ static int bs_call(struct bs_client *c, uint32_t proc,
 		fprintf(stderr, PROG ": no call slot: %s\n", strerror(-ret));
 		return ret;
 	}
-	ret = app_put_call(call, BLOCKSTORE_PROG, BLOCKSTORE_V1, proc);
+	ret = rpcrdma_xprt_call_put_header(call, BLOCKSTORE_PROG, BLOCKSTORE_V1, proc);
 	if (ret == 0 && encode)
 		ret = encode(rpcrdma_xprt_call_enc(call), enc_arg);
 	if (ret) {

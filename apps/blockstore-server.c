@@ -619,7 +619,8 @@ static void notify_one(struct bs_server *s, struct rpcrdma_xprt *x, const struct
 		s->nst.skipped++;
 		return;
 	}
-	ret = app_put_call(call, BLOCKSTORE_CB_PROG, BLOCKSTORE_CB_V1, BS_CB_NOTIFY);
+	ret = rpcrdma_xprt_call_put_header(call, BLOCKSTORE_CB_PROG, BLOCKSTORE_CB_V1,
+					   BS_CB_NOTIFY);
 	if (ret == 0)
 		ret = bs_put_notify(rpcrdma_xprt_call_enc(call), n);
 	if (ret == 0) {

@@ -750,30 +750,29 @@ static void srv_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 	struct perf_srv *s = ctx;
 	const struct rpcrdma_rpc_msg *m = scall_msg(call);
 	struct rpcrdma_xdr_region reg;
-	struct rpcrdma_rpc_msg rep;
 	struct rpcrdma_xdr_enc *e;
-	uint32_t len = 0;
+	uint32_t len = 0, astat;
 	int ret;
 
 	s->calls++;
-	memset(&rep, 0, sizeof(rep));
-	rep.xid = m->xid;
-	rep.type = RPCRDMA_RPC_REPLY;
-	rep.reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
-	rep.reply.accept_stat = srv_args(call, m, &len);
-	rep.reply.low = PERF_RPC_VERS;
-	rep.reply.high = PERF_RPC_VERS;
-	if (rep.reply.accept_stat != RPCRDMA_RPC_SUCCESS)
+	astat = srv_args(call, m, &len);
+	if (astat != RPCRDMA_RPC_SUCCESS)
 		s->bad++;
-	e = scall_reply_enc(call);
-	if (e == NULL) {
+	ret = rpcrdma_xprt_svc_call_put_reply_header(call, astat);
+	if (ret == -ENOBUFS) {
 		/* no inline buffer: the client's watchdog reports the lost call */
 		s->nomem++;
 		scall_drop(call);
 		return;
 	}
-	ret = rpcrdma_xprt_put_rpc(e, &rep);
-	if (ret == 0 && rep.reply.accept_stat == RPCRDMA_RPC_SUCCESS) {
+	e = scall_reply_enc(call);
+	if (ret == 0 && astat == RPCRDMA_RPC_PROG_MISMATCH) {
+		/* the lowest and highest versions served */
+		ret = rpcrdma_xdr_put_u32(e, PERF_RPC_VERS);
+		if (ret == 0)
+			ret = rpcrdma_xdr_put_u32(e, PERF_RPC_VERS);
+	}
+	if (ret == 0 && astat == RPCRDMA_RPC_SUCCESS) {
 		if (m->call.proc == PERF_PROC_READ) {
 			/* opaque data<>, DDP-eligible: a write chunk, or inline */
 			reg = rpcrdma_xdr_region_va(s->src, len, s->src_pool->lkey,
@@ -938,10 +937,10 @@ static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 	if (ret)
 		return ret;
 	x = rpcrdma_xprt_call_enc(call);
-	ret = app_put_call(call, PERF_RPC_PROG, PERF_RPC_VERS,
-			   o->op == OP_READ    ? PERF_PROC_READ
-			   : o->op == OP_WRITE ? PERF_PROC_WRITE
-					       : PERF_PROC_NULL);
+	ret = rpcrdma_xprt_call_put_header(call, PERF_RPC_PROG, PERF_RPC_VERS,
+					   o->op == OP_READ    ? PERF_PROC_READ
+					   : o->op == OP_WRITE ? PERF_PROC_WRITE
+							       : PERF_PROC_NULL);
 	spec = rpcrdma_xprt_call_reply_spec(call);
 	spec->max_len = RPC_REPLY_HDR;
 	if (ret == 0 && o->op == OP_READ) {
@@ -1168,7 +1167,8 @@ static int cli_negotiate(struct perf_cli *c)
 		ret = rpcrdma_xprt_call_alloc(c->ep.xprt, &call);
 		if (ret)
 			return ret;
-		ret = app_put_call(call, PERF_RPC_PROG, PERF_RPC_VERS, PERF_PROC_NULL);
+		ret = rpcrdma_xprt_call_put_header(call, PERF_RPC_PROG, PERF_RPC_VERS,
+						   PERF_PROC_NULL);
 		rpcrdma_xprt_call_reply_spec(call)->max_len = RPC_REPLY_HDR;
 		if (ret == 0)
 			ret = rpcrdma_xprt_call_set_timeout(call,

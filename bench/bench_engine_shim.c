@@ -124,8 +124,6 @@ static void bench_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 {
 	struct bench_engine *b = ctx;
 	const struct rpcrdma_rpc_msg *m = rpcrdma_xprt_svc_call_msg(call);
-	struct rpcrdma_rpc_msg r;
-	struct rpcrdma_xdr_enc *x;
 
 	if (b->mode == BENCH_ENGINE_NULL_SVC || b->mode == BENCH_ENGINE_READ ||
 	    b->mode == BENCH_ENGINE_WRITE || rpcrdma_xprt_svc_call_rpc_status(call) != 0 ||
@@ -133,20 +131,12 @@ static void bench_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 		rpcrdma_xprt_svc_recv_call(&b->glue, call);
 		return;
 	}
-	x = rpcrdma_xprt_svc_call_reply_enc(call);
-	if (x == NULL) {
+	if (rpcrdma_xprt_svc_call_put_reply_header(call, RPCRDMA_RPC_SUCCESS) != 0) {
 		b->srv_bad++;
 		rpcrdma_xprt_svc_call_drop(call);
 		return;
 	}
-	r.xid = m->xid;
-	r.type = RPCRDMA_RPC_REPLY;
-	r.reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
-	r.reply.verf.flavor = RPCRDMA_RPC_AUTH_NONE;
-	r.reply.verf.len = 0;
-	r.reply.verf.body = NULL;
-	r.reply.accept_stat = RPCRDMA_RPC_SUCCESS;
-	if (rpcrdma_xprt_put_rpc(x, &r) != 0 || rpcrdma_xprt_svc_call_reply(call) != 0)
+	if (rpcrdma_xprt_svc_call_reply(call) != 0)
 		b->srv_bad++;
 }
 
@@ -372,24 +362,12 @@ static int submit_one(struct bench_engine *b)
 	struct rpcrdma_xdr_reply_spec *spec;
 	struct rpcrdma_xprt_call *c;
 	struct rpcrdma_xdr_region reg;
-	struct rpcrdma_xdr_enc *x;
-	struct rpcrdma_rpc_msg m;
+	uint32_t proc = 0;
 	int ret;
 
 	ret = rpcrdma_xprt_call_alloc(s->xprt, &c);
 	if (ret)
 		return ret;
-	x = rpcrdma_xprt_call_enc(c);
-	m.xid = rpcrdma_xprt_call_xid(c);
-	m.type = RPCRDMA_RPC_CALL;
-	m.call.rpcvers = RPCRDMA_RPC_VERS;
-	m.call.prog = PROG;
-	m.call.vers = 1;
-	m.call.proc = 0;
-	m.call.cred.flavor = RPCRDMA_RPC_AUTH_NONE;
-	m.call.cred.len = 0;
-	m.call.cred.body = NULL;
-	m.call.verf = m.call.cred;
 	spec = rpcrdma_xprt_call_reply_spec(c);
 	spec->max_len = 64;
 	reg = rpcrdma_xdr_region_va(s->buf, b->size, s->cpool->lkey, s->cpool->rkey);
@@ -406,18 +384,21 @@ static int submit_one(struct bench_engine *b)
 		spec->max_len += CHUNK_OFFER;
 		break;
 	case BENCH_ENGINE_READ:
-		m.call.proc = P_READ;
+		proc = P_READ;
 		spec->ddp[0] = reg;
 		spec->nddp = 1;
 		spec->max_len += b->size;
 		break;
 	case BENCH_ENGINE_WRITE:
-		m.call.proc = P_WRITE;
+		proc = P_WRITE;
 		break;
 	}
-	rpcrdma_xprt_put_rpc(x, &m);
-	if (b->mode == BENCH_ENGINE_WRITE && rpcrdma_xdr_put_ddp(x, &reg) != 0)
+	if (rpcrdma_xprt_call_put_header(c, PROG, 1, proc) != 0 ||
+	    (b->mode == BENCH_ENGINE_WRITE &&
+	     rpcrdma_xdr_put_ddp(rpcrdma_xprt_call_enc(c), &reg) != 0)) {
+		rpcrdma_xprt_call_release(c);
 		return -ENOSPC;
+	}
 	ret = rpcrdma_xprt_call_submit(c, 0, call_cb, b);
 	if (ret == 0) {
 		b->inflight++;

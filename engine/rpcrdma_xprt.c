@@ -1805,6 +1805,39 @@ written:
 	return 0;
 }
 
+/* Room for @p n more bytes in an inline stream: where they go, or NULL. */
+static uint8_t *enc_room(struct rpcrdma_xdr_enc *xdr, uint32_t n)
+{
+	if (xdr->mem.len - xdr->len < n || n > RPCRDMA_XDR_POS_MAX - xdr->pos)
+		return NULL;
+	return (uint8_t *)xdr->mem.addr + xdr->len;
+}
+
+static void enc_claim(struct rpcrdma_xdr_enc *xdr, uint32_t n)
+{
+	xdr->len += n;
+	xdr->pos += n;
+}
+
+int rpcrdma_xprt_call_put_header(struct rpcrdma_xprt_call *call, uint32_t prog, uint32_t vers,
+				 uint32_t proc)
+{
+	uint8_t *p = enc_room(&call->enc, 40);
+
+	if (p == NULL)
+		return -ENOSPC;
+	/* xid CALL 2 prog vers proc AUTH_NONE 0 AUTH_NONE 0 */
+	rpcrdma_wire_put32(p, 0, call->xid);
+	rpcrdma_wire_put32(p, 1, RPCRDMA_RPC_CALL);
+	rpcrdma_wire_put32(p, 2, RPCRDMA_RPC_VERS);
+	rpcrdma_wire_put32(p, 3, prog);
+	rpcrdma_wire_put32(p, 4, vers);
+	rpcrdma_wire_put32(p, 5, proc);
+	memset(p + 24, 0, 16);
+	enc_claim(&call->enc, 40);
+	return 0;
+}
+
 int rpcrdma_xprt_get_rpc(struct rpcrdma_xdr_dec *dec, struct rpcrdma_rpc_msg *msg)
 {
 	const struct rpcrdma_xdr_piece *pc;
@@ -2714,6 +2747,27 @@ struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_
 		inline_stream(&s->reply, pool, s->reply_buf);
 	}
 	return &s->reply;
+}
+
+int rpcrdma_xprt_svc_call_put_reply_header(struct rpcrdma_xprt_svc_call *s, uint32_t accept_stat)
+{
+	struct rpcrdma_xdr_enc *xdr = rpcrdma_xprt_svc_call_reply_enc(s);
+	uint8_t *p;
+
+	if (xdr == NULL)
+		return -ENOBUFS;
+	p = enc_room(xdr, 24);
+	if (p == NULL)
+		return -ENOSPC;
+	/* xid REPLY MSG_ACCEPTED AUTH_NONE 0 accept_stat */
+	rpcrdma_wire_put32(p, 0, s->msg.xid);
+	rpcrdma_wire_put32(p, 1, RPCRDMA_RPC_REPLY);
+	rpcrdma_wire_put32(p, 2, RPCRDMA_RPC_MSG_ACCEPTED);
+	rpcrdma_wire_put32(p, 3, RPCRDMA_RPC_AUTH_NONE);
+	rpcrdma_wire_put32(p, 4, 0);
+	rpcrdma_wire_put32(p, 5, accept_stat);
+	enc_claim(xdr, 24);
+	return 0;
 }
 
 static void svc_wait(struct rpcrdma_xprt_svc_call *s)

@@ -748,6 +748,18 @@ int rpcrdma_xprt_call_test(struct rpcrdma_xprt_call *call, struct rpcrdma_xdr_de
 int rpcrdma_xprt_call_wait(struct rpcrdma_xprt_call *call, struct rpcrdma_xdr_dec **reply);
 
 /**
+ * Write the call's RPC header into its stream, first: its XID, CALL, RPC
+ * version 2, @p prog, @p vers, @p proc, and an AUTH_NONE credential and
+ * verifier (RFC 5531 9). The same 40 bytes rpcrdma_xprt_put_rpc() writes
+ * for such a message, without building one.
+ *
+ * @return
+ *   0; -ENOSPC: no room (the stream unchanged).
+ */
+int rpcrdma_xprt_call_put_header(struct rpcrdma_xprt_call *call, uint32_t prog, uint32_t vers,
+				 uint32_t proc);
+
+/**
  * Release a call: after its callback, or instead of submitting it. Its
  * receive buffer is reposted, its send buffer and credit returned.
  *
@@ -835,6 +847,18 @@ struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call 
  *   The stream, or NULL when the inline pool is empty (try again later).
  */
 struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_call *call);
+
+/**
+ * Write an accepted reply's RPC header into the reply's stream
+ * (rpcrdma_xprt_svc_call_reply_enc()), first: the call's XID, REPLY,
+ * MSG_ACCEPTED, an AUTH_NONE verifier and @p accept_stat (RFC 5531 9).
+ * The results, or PROG_MISMATCH's lowest and highest versions, follow.
+ *
+ * @return
+ *   0; -ENOBUFS: the inline pool is empty (try again later); -ENOSPC.
+ */
+int rpcrdma_xprt_svc_call_put_reply_header(struct rpcrdma_xprt_svc_call *call,
+					   uint32_t accept_stat);
 
 /**
  * How the call's RPC header decoded: 0, or (with RPCRDMA_XPRT_F_RPC_ERRORS

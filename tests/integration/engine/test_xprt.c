@@ -133,6 +133,7 @@ static int srv_answer_from(struct rpcrdma_xprt_svc_call *call, struct rpcrdma_me
 	uint32_t seed = 0, w, k, r, rw, mode = 0, v, i, lens[MAXI];
 	struct rpcrdma_rpc_msg rep;
 	struct rpcrdma_xdr_enc *e;
+	uint8_t hdr[64];
 	struct res_bufs *rb = NULL;
 	const void *p;
 	uint32_t n;
@@ -161,16 +162,18 @@ static int srv_answer_from(struct rpcrdma_xprt_svc_call *call, struct rpcrdma_me
 	} else {
 		r = rw = 0;
 	}
-	e = rpcrdma_xprt_svc_call_reply_enc(call);
-	if (e == NULL)
+	if (rpcrdma_xprt_svc_call_put_reply_header(call, RPCRDMA_RPC_SUCCESS))
 		return -1;
+	e = rpcrdma_xprt_svc_call_reply_enc(call);
+	/* the codec's bytes for the same header */
 	memset(&rep, 0, sizeof(rep));
 	rep.xid = m->xid;
 	rep.type = RPCRDMA_RPC_REPLY;
 	rep.reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
 	rep.reply.accept_stat = RPCRDMA_RPC_SUCCESS;
-	if (rpcrdma_xprt_put_rpc(e, &rep))
-		return -1;
+	CHECK(e->len == 24 && rpcrdma_rpc_encode(&rep, hdr, sizeof(hdr)) == 24 &&
+		      memcmp(e->mem.addr, hdr, 24) == 0,
+	      "reply header as the codec's");
 	if (m->call.proc == PROC_NULL)
 		return 0;
 	rpcrdma_xdr_put_u32(e, rw);
@@ -490,6 +493,7 @@ static int tcall_submit_on(struct side *sd, struct tcall *t)
 	struct rpcrdma_xdr_reply_spec *spec;
 	struct rpcrdma_xdr_enc *x;
 	struct rpcrdma_rpc_msg m;
+	uint8_t hdr[64];
 	uint32_t i;
 	int ret;
 
@@ -502,6 +506,8 @@ static int tcall_submit_on(struct side *sd, struct tcall *t)
 	t->call = c;
 	t->seed = seed_next++;
 	x = rpcrdma_xprt_call_enc(c);
+	CHECK(rpcrdma_xprt_call_put_header(c, PROG, 1, t->proc) == 0, "call header");
+	/* the codec's bytes for the same header */
 	memset(&m, 0, sizeof(m));
 	m.xid = rpcrdma_xprt_call_xid(c);
 	m.type = RPCRDMA_RPC_CALL;
@@ -509,7 +515,9 @@ static int tcall_submit_on(struct side *sd, struct tcall *t)
 	m.call.prog = PROG;
 	m.call.vers = 1;
 	m.call.proc = t->proc;
-	CHECK(rpcrdma_xprt_put_rpc(x, &m) == 0, "put rpc");
+	CHECK(x->len == 40 && x->pos == 40 && rpcrdma_rpc_encode(&m, hdr, sizeof(hdr)) == 40 &&
+		      memcmp(x->mem.addr, hdr, 40) == 0,
+	      "call header as the codec's");
 	spec = rpcrdma_xprt_call_reply_spec(c);
 	spec->max_len = 24 + 64;
 	if (t->proc == PROC_TEST) {
@@ -1252,6 +1260,18 @@ static void test_polling(void)
 	/* submitted without a callback; tested until done */
 	CHECK(rpcrdma_xprt_call_alloc(e.cli.xprt, &c) == 0, "alloc");
 	CHECK(rpcrdma_xprt_call_test(c, NULL) == -EINVAL, "a call not submitted");
+	{
+		/* no room for the header: nothing written */
+		struct rpcrdma_xdr_enc *x = rpcrdma_xprt_call_enc(c);
+		uint32_t room = x->mem.len - x->len;
+
+		CHECK(rpcrdma_xdr_reserve(x, room - 36) != NULL, "fill the stream");
+		CHECK(rpcrdma_xprt_call_put_header(c, PROG, 1, PROC_NULL) == -ENOSPC &&
+			      x->len == room - 36,
+		      "call header without room");
+		CHECK(rpcrdma_xprt_call_release(c) == 0, "release unsubmitted");
+		CHECK(rpcrdma_xprt_call_alloc(e.cli.xprt, &c) == 0, "alloc");
+	}
 	memset(&m, 0, sizeof(m));
 	m.xid = rpcrdma_xprt_call_xid(c);
 	m.type = RPCRDMA_RPC_CALL;
