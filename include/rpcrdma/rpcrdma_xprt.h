@@ -16,9 +16,9 @@
  * Requester (RPCRDMA_XPRT_CLIENT): rpcrdma_xprt_call_alloc() gives a call
  * with an XID and an XDR encoding stream over a registered inline buffer;
  * the caller writes the RPC call header (rpcrdma_xprt_call_put_header(),
- * or rpcrdma_xprt_put_rpc() for any credential) and the arguments, marks DDP-eligible arguments with rpcrdma_xdr_put_ddp(),
- * describes the reply in the call's struct rpcrdma_xdr_reply_spec, and
- * submits. The engine picks the message form (Short, Chunked, Long Call,
+ * or rpcrdma_xprt_put_rpc() for any credential) and the arguments, marks
+ * DDP-eligible arguments with rpcrdma_xdr_put_ddp(), describes the reply
+ * in the call's struct rpcrdma_xdr_reply_spec, and submits. The engine picks the message form (Short, Chunked, Long Call,
  * Long Reply), waits for a credit, sends, and completes the call with the
  * reply's decoding stream (zero copy: it points at the receive buffer and
  * at the caller's write-chunk buffers). rpcrdma_xprt_call_release() gives
