@@ -18,8 +18,9 @@
  * the caller writes the RPC call header (rpcrdma_xprt_call_put_header(),
  * or rpcrdma_xprt_put_rpc() for any credential) and the arguments, marks
  * DDP-eligible arguments with rpcrdma_xdr_put_ddp(), describes the reply
- * in the call's struct rpcrdma_xdr_reply_spec, and submits. The engine picks the message form (Short, Chunked, Long Call,
- * Long Reply), waits for a credit, sends, and completes the call with the
+ * in the call's struct rpcrdma_xdr_reply_spec, and submits. The engine
+ * picks the message form (Short, Chunked, Long Call, Long Reply), waits
+ * for a credit, sends, and completes the call with the
  * reply's decoding stream (zero copy: it points at the receive buffer and
  * at the caller's write-chunk buffers). rpcrdma_xprt_call_release() gives
  * the call back.
@@ -839,9 +840,9 @@ struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call 
 
 /**
  * The reply's encoding stream over an inline buffer: write the RPC reply
- * header (rpcrdma_xprt_svc_call_put_reply_header(), or rpcrdma_xprt_put_rpc()
- * for any reply) and the results; rpcrdma_xdr_put_ddp()
- * for DDP-eligible results in registered memory (they go into the call's
+ * header (rpcrdma_xprt_svc_call_put_reply_header(), or
+ * rpcrdma_xprt_put_rpc() for any reply) and the results;
+ * rpcrdma_xdr_put_ddp() for DDP-eligible results in registered memory (they go into the call's
  * write chunks). As a call's, the stream starts 32 bytes into its buffer.
  *
  * @return
