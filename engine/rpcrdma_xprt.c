@@ -1822,8 +1822,11 @@ static void enc_claim(struct rpcrdma_xdr_enc *xdr, uint32_t n)
 int rpcrdma_xprt_call_put_header(struct rpcrdma_xprt_call *call, uint32_t prog, uint32_t vers,
 				 uint32_t proc)
 {
-	uint8_t *p = enc_room(&call->enc, 40);
+	uint8_t *p;
 
+	if (call->state != CALL_BUILDING)
+		return -EINVAL;
+	p = enc_room(&call->enc, 40);
 	if (p == NULL)
 		return -ENOSPC;
 	/* xid CALL 2 prog vers proc AUTH_NONE 0 AUTH_NONE 0 */

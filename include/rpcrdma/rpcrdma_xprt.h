@@ -755,7 +755,8 @@ int rpcrdma_xprt_call_wait(struct rpcrdma_xprt_call *call, struct rpcrdma_xdr_de
  * for such a message, without building one.
  *
  * @return
- *   0; -ENOSPC: no room (the stream unchanged).
+ *   0; -ENOSPC: no room (the stream unchanged); -EINVAL: the call is not
+ *   being built (submitted already, or released).
  */
 int rpcrdma_xprt_call_put_header(struct rpcrdma_xprt_call *call, uint32_t prog, uint32_t vers,
 				 uint32_t proc);

@@ -1294,6 +1294,8 @@ static void test_polling(void)
 		      ret);
 	}
 	CHECK(rpcrdma_xprt_call_test(c, &reply) == 0, "the status stays until release");
+	CHECK(rpcrdma_xprt_call_put_header(c, PROG, 1, PROC_NULL) == -EINVAL,
+	      "no header into a call done");
 	CHECK(rpcrdma_xprt_call_release(c) == 0, "release");
 
 	/* call_wait() polls the connection: with a server that never answers, the timeout ends it */
