@@ -11,6 +11,11 @@ aggregates, else the mean of the runs) and the ratio rpcgen / rpcrdma, then
 how the run stands against the codec's targets:
   - v1_msg_nullcall/roundtrip/rpcrdma under 20 ns;
   - every shape and operation at least 10 times faster than rpcgen.
+For the other programs it prints each benchmark's median time and counters,
+and for bench-engine the engine's targets:
+  - engine/null_vs_shm_send: the NULL call's round trip at most 1.5 times
+    the PMD's SEND/RECV round trip measured alongside (ratio_block_median);
+  - engine/null_pipelined_depth32: at least 3 million calls per second.
 Exits 0 whatever the figures (it reports; it does not judge a run), 1 when
 a file cannot be read.
 """
@@ -21,6 +26,8 @@ from collections import OrderedDict
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 ROUNDTRIP_TARGET_NS = 20.0
 RATIO_TARGET = 10.0
+ENGINE_RTT_RATIO_TARGET = 1.5
+ENGINE_CALLS_TARGET = 3e6
 
 
 def load(path):
@@ -64,6 +71,29 @@ def generic(path, ctx):
             else:
                 extra.append(f"{k}={v:g}")
         print(f"{b.get('run_name', b['name']):<44} {ns:>12.1f} ns  {' '.join(extra)}")
+    engine_targets(doc)
+
+
+def engine_targets(doc):
+    """bench-engine's targets, from the medians (or the single runs)."""
+    found = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        found[b.get("run_name", b["name"])] = b
+    vs = found.get("engine/null_vs_shm_send/real_time")
+    if vs is not None and "ratio_block_median" in vs:
+        r = vs["ratio_block_median"]
+        verdict = "met" if r <= ENGINE_RTT_RATIO_TARGET else "MISSED"
+        print(f"target: NULL round trip <= {ENGINE_RTT_RATIO_TARGET}x the SEND/RECV round "
+              f"trip: {r:.2f}x (p50 {vs.get('ratio_p50', 0):.2f}x, echo "
+              f"{vs.get('ratio_echo_mean', 0):.2f}x): {verdict}")
+    pl = found.get("engine/null_pipelined_depth32/real_time")
+    if pl is not None and "calls_per_s" in pl:
+        c = pl["calls_per_s"]
+        verdict = "met" if c >= ENGINE_CALLS_TARGET else "MISSED"
+        print(f"target: >= {ENGINE_CALLS_TARGET / 1e6:.0f} M pipelined calls/s: "
+              f"{c / 1e6:.2f} M: {verdict}")
 
 
 def main(argv):
