@@ -150,7 +150,11 @@ int app_ep_open(struct app_ep *ep, const char *pmd, const char *devargs,
 	ret = rpcrdma_pmd_dev_open(pmd, devargs, &ep->dev);
 	if (ret) {
 		ep->dev = NULL;
-		fprintf(stderr, "%s: %s device: %s\n", app_name, pmd, strerror(-ret));
+		if (strcmp(pmd, "verbs") == 0)
+			fprintf(stderr, "%s: no RDMA device for --pmd verbs: %s\n", app_name,
+				strerror(-ret));
+		else
+			fprintf(stderr, "%s: %s device: %s\n", app_name, pmd, strerror(-ret));
 		return ret;
 	}
 	ret = rpcrdma_pmd_pd_alloc(ep->dev, &ep->pd);
@@ -162,16 +166,17 @@ int app_ep_open(struct app_ep *ep, const char *pmd, const char *devargs,
 	ret = rpcrdma_mempool_set_create(sp, ep->pd, &ep->pools);
 	if (ret == -ENOMEM && !sp->no_hugepages && rpcrdma_mempool_eal_hugepages()) {
 		fprintf(stderr,
-			"%s: warning: not enough hugepages for the pools; using 4 KiB pages\n",
-			app_name);
+			"%s: warning: not enough hugepages for the %s pools; using 4 KiB pages\n",
+			app_name, sp->name);
 		sp->no_hugepages = true;
 		ret = rpcrdma_mempool_set_create(sp, ep->pd, &ep->pools);
 	}
 	if (ret) {
 		ep->pools = NULL;
-		fprintf(stderr, "%s: pools: %s\n", app_name, strerror(-ret));
+		fprintf(stderr, "%s: %s pools: %s\n", app_name, sp->name, strerror(-ret));
 	} else if (rpcrdma_telemetry_pool_set_add(ep->pools) != 0) {
-		fprintf(stderr, "%s: warning: the pools are not in telemetry\n", app_name);
+		fprintf(stderr, "%s: warning: the %s pools are not in telemetry\n", app_name,
+			sp->name);
 	}
 	return ret;
 }

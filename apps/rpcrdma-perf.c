@@ -583,64 +583,19 @@ static void on_signal(int sig)
 
 /* One side: a device, its PD and pools, a listener (server), a connection. */
 struct perf_ep {
-	struct rpcrdma_pmd_dev *dev;
-	struct rpcrdma_pmd_pd *pd;
-	struct rpcrdma_mempool_set *pools;
+	struct app_ep base; /* device, PD, pools */
 	struct rpcrdma_pmd_listener *listener;
 	struct rpcrdma_xprt *xprt;
 };
-
-static int ep_open(struct perf_ep *ep, const struct perf_opts *o,
-		   struct rpcrdma_mempool_set_params *sp)
-{
-	int ret;
-
-	ret = rpcrdma_pmd_dev_open(o->pmd, o->devargs, &ep->dev);
-	if (ret) {
-		if (strcmp(o->pmd, "verbs") == 0)
-			fprintf(stderr, PROG ": no RDMA device for --pmd verbs: %s\n",
-				strerror(-ret));
-		else
-			fprintf(stderr, PROG ": %s device: %s\n", o->pmd, strerror(-ret));
-		return ret;
-	}
-	ret = rpcrdma_pmd_pd_alloc(ep->dev, &ep->pd);
-	if (ret) {
-		fprintf(stderr, PROG ": protection domain: %s\n", strerror(-ret));
-		return ret;
-	}
-	ret = rpcrdma_mempool_set_create(sp, ep->pd, &ep->pools);
-	if (ret == -ENOMEM && !sp->no_hugepages && rpcrdma_mempool_eal_hugepages()) {
-		fprintf(stderr,
-			PROG ": warning: not enough hugepages for the %s pools; "
-			     "using 4 KiB pages\n",
-			sp->name);
-		sp->no_hugepages = true;
-		ret = rpcrdma_mempool_set_create(sp, ep->pd, &ep->pools);
-	}
-	if (ret)
-		fprintf(stderr, PROG ": %s pools: %s\n", sp->name, strerror(-ret));
-	else if (rpcrdma_telemetry_pool_set_add(ep->pools) != 0)
-		fprintf(stderr, PROG ": warning: the %s pools are not in telemetry\n", sp->name);
-	return ret;
-}
 
 static void ep_close(struct perf_ep *ep)
 {
 	if (ep->xprt && rpcrdma_xprt_destroy(ep->xprt) != 0)
 		fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
+	/* the listener first: a device with one open refuses to close */
 	if (ep->listener)
 		rpcrdma_pmd_listener_close(ep->listener);
-	if (ep->pools) {
-		if (rpcrdma_mempool_set_check_all_back(ep->pools) != 0)
-			fprintf(stderr, PROG ": warning: buffers not back in their pools\n");
-		rpcrdma_telemetry_pool_set_del(ep->pools);
-		rpcrdma_mempool_set_free(ep->pools);
-	}
-	if (ep->pd)
-		rpcrdma_pmd_pd_free(ep->pd);
-	if (ep->dev)
-		rpcrdma_pmd_dev_close(ep->dev);
+	app_ep_close(&ep->base);
 	memset(ep, 0, sizeof(*ep));
 }
 
@@ -805,7 +760,7 @@ static int srv_poll(void *arg)
 	if (now < s->next_ev && s->connected)
 		return work;
 	s->next_ev = now + rte_get_tsc_hz() / 1000;
-	n = rpcrdma_pmd_event_poll(s->ep.dev, ev, 4);
+	n = rpcrdma_pmd_event_poll(s->ep.base.dev, ev, 4);
 	for (i = 0; i < n; i++) {
 		if (ev[i].type != RPCRDMA_PMD_EVENT_CONNECT_REQUEST) {
 			rpcrdma_xprt_event(&ev[i]);
@@ -851,10 +806,10 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	sp.classes[0].count = 128;
 	sp.classes[1].size = PERF_SIZE_MAX;
 	sp.classes[1].count = 40;
-	ret = ep_open(&s->ep, o, &sp);
+	ret = app_ep_open(&s->ep.base, o->pmd, o->devargs, &sp);
 	if (ret)
 		return ret;
-	s->src_pool = rpcrdma_mempool_set_chunk_pool(s->ep.pools, PERF_SIZE_MAX);
+	s->src_pool = rpcrdma_mempool_set_chunk_pool(s->ep.base.pools, PERF_SIZE_MAX);
 	s->src = s->src_pool ? rpcrdma_mempool_get(s->src_pool) : NULL;
 	if (s->src == NULL) {
 		fprintf(stderr, PROG ": server: no buffer for READ replies\n");
@@ -865,9 +820,9 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	/* version 2: both versions (a version 2 responder serves version 1 requesters too) */
 	s->params.vers = o->version;
 	s->params.vers_min = RPCRDMA_VERS_1;
-	s->params.dev = s->ep.dev;
-	s->params.pd = s->ep.pd;
-	s->params.pools = s->ep.pools;
+	s->params.dev = s->ep.base.dev;
+	s->params.pd = s->ep.base.pd;
+	s->params.pools = s->ep.base.pools;
 	s->params.max_credits = PERF_SRV_CREDITS;
 	s->params.credits = PERF_SRV_CREDITS;
 	if (capture && o->role == ROLE_SERVER) {
@@ -879,7 +834,7 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	s->params.ctx = s;
 	if (strcmp(o->pmd, "shm") != 0)
 		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
-	ret = rpcrdma_pmd_listen(s->ep.dev, addr, &s->ep.listener);
+	ret = rpcrdma_pmd_listen(s->ep.base.dev, addr, &s->ep.listener);
 	if (ret)
 		fprintf(stderr, PROG ": server: listen on %s: %s\n", addr, strerror(-ret));
 	return ret;
@@ -1047,7 +1002,7 @@ static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 static void cli_events(struct perf_cli *c)
 {
 	struct rpcrdma_pmd_event ev[4];
-	int n = rpcrdma_pmd_event_poll(c->ep.dev, ev, 4);
+	int n = rpcrdma_pmd_event_poll(c->ep.base.dev, ev, 4);
 
 	for (int i = 0; i < n; i++)
 		rpcrdma_xprt_event(&ev[i]);
@@ -1075,10 +1030,10 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	sp.classes[0].size = (buf + 4095) & ~4095u;
 	sp.classes[0].count = o->op == OP_NULL ? 2 : o->depth + 2;
 	sp.cache_size = 0;
-	ret = ep_open(&c->ep, o, &sp);
+	ret = app_ep_open(&c->ep.base, o->pmd, o->devargs, &sp);
 	if (ret)
 		return ret;
-	c->chunk_pool = c->ep.pools->chunk[0];
+	c->chunk_pool = c->ep.base.pools->chunk[0];
 	c->src = rpcrdma_mempool_get(c->chunk_pool);
 	for (uint32_t i = 0; i < o->depth; i++) {
 		c->slots[i].cli = c;
@@ -1094,9 +1049,9 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 					  : o->version == RPCRDMA_VERS_2
 						  ? RPCRDMA_V2_INLINE_DEFAULT
 						  : RPCRDMA_V1_INLINE_DEFAULT;
-	xp.dev = c->ep.dev;
-	xp.pd = c->ep.pd;
-	xp.pools = c->ep.pools;
+	xp.dev = c->ep.base.dev;
+	xp.pd = c->ep.base.pd;
+	xp.pools = c->ep.base.pools;
 	xp.max_credits = o->depth > 32 ? o->depth : 32;
 	xp.max_calls = calls;
 	if (strcmp(o->pmd, "shm") != 0)
@@ -1777,6 +1732,7 @@ int main(int argc, char **argv)
 	struct perf_result r;
 	int ret;
 
+	app_init(PROG); /* the name in app_common's messages */
 	ret = parse_opts(&o, argc, argv);
 	if (ret)
 		return ret < 0 ? 0 : ret;
