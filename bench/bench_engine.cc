@@ -146,7 +146,7 @@ struct rtt_block {
 	double p50_ns()
 	{
 		std::sort(cycles.begin(), cycles.end());
-		return static_cast<double>(cycles[cycles.size() / 2]) * bench_pmd_ns_per_cycle();
+		return percentile_ns(cycles, 50);
 	}
 };
 

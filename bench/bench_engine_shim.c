@@ -302,7 +302,6 @@ struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t si
 		ret = settle(b);
 	if (ret)
 		goto err_log;
-	/* NULL_1LCORE: none, bench_engine_call() polls the server too */
 	if (bench_engine_resume(b) != 0)
 		goto err;
 	return b;
@@ -346,8 +345,8 @@ int bench_engine_pause(struct bench_engine *b)
 
 int bench_engine_resume(struct bench_engine *b)
 {
-	if (!(b->mode != BENCH_ENGINE_NULL_1LCORE))
-		return 0;
+	if (b->mode == BENCH_ENGINE_NULL_1LCORE)
+		return 0; /* no server lcore: bench_engine_call() polls both ends */
 	return bench_responder_launch(serve, b, b->lcore, &b->launched);
 }
 

@@ -18,15 +18,20 @@
 // Round trips kept per benchmark run, for the percentiles.
 constexpr size_t kMaxSamples = 1 << 22;
 
+// The pct-th percentile in ns of round trips in TSC cycles, sorted ascending.
+inline double percentile_ns(const std::vector<uint64_t> &sorted, unsigned int pct)
+{
+	return static_cast<double>(sorted[sorted.size() * pct / 100]) * bench_pmd_ns_per_cycle();
+}
+
 // p50_ns and p99_ns of round trips measured in TSC cycles.
 inline void set_percentiles(benchmark::State &state, std::vector<uint64_t> &cycles)
 {
 	if (cycles.empty())
 		return;
 	std::sort(cycles.begin(), cycles.end());
-	double ns = bench_pmd_ns_per_cycle();
-	state.counters["p50_ns"] = static_cast<double>(cycles[cycles.size() / 2]) * ns;
-	state.counters["p99_ns"] = static_cast<double>(cycles[cycles.size() * 99 / 100]) * ns;
+	state.counters["p50_ns"] = percentile_ns(cycles, 50);
+	state.counters["p99_ns"] = percentile_ns(cycles, 99);
 }
 
 // One shm PMD ping-pong (bench_pmd_shim.h) per iteration, with percentiles.

@@ -24,6 +24,7 @@
 
 #include "bench_pmd_shim.h"
 #include "bench_responder.h"
+#include "test_side.h"
 
 #define MSG_LEN	     64
 #define RQ_DEPTH     256
@@ -91,23 +92,11 @@ double bench_pmd_ns_per_cycle(void)
 
 static int ep_open(struct bench_ep *ep, const char *name, uint32_t qp_flags)
 {
-	struct rpcrdma_mempool_set_params sp;
+	const struct test_side_pools p = { name, 1024, 4, 2, 32, false };
 	struct rpcrdma_pmd_qp_attr attr;
 	int ret;
 
-	ret = rpcrdma_pmd_dev_open("shm", NULL, &ep->dev);
-	if (ret < 0)
-		return ret;
-	ret = rpcrdma_pmd_pd_alloc(ep->dev, &ep->pd);
-	if (ret < 0)
-		return ret;
-	rpcrdma_mempool_set_params_init(&sp);
-	sp.name = name;
-	sp.inline_count = 1024;
-	sp.classes[0].count = 4;
-	sp.classes[1].count = 2;
-	sp.cache_size = 32;
-	ret = rpcrdma_mempool_set_create(&sp, ep->pd, &ep->set);
+	ret = test_side_open(NULL, &p, &ep->dev, &ep->pd, &ep->set);
 	if (ret < 0)
 		return ret;
 	ret = rpcrdma_pmd_cq_create(ep->dev, 4096, &ep->cq);
@@ -148,16 +137,9 @@ static void ep_close(struct bench_ep *ep, int *bad)
 		rpcrdma_mempool_put(ep->set->inline_pool, ep->msg);
 	if (ep->chunk != NULL)
 		rpcrdma_mempool_put(ep->set->chunk[1], ep->chunk);
-	if (ep->set != NULL) {
-		if (rpcrdma_mempool_set_check_all_back(ep->set) != 0)
-			*bad = 1;
-		rpcrdma_mempool_set_free(ep->set);
-	}
 	if (ep->cq != NULL)
 		rpcrdma_pmd_cq_destroy(ep->cq);
-	if (ep->pd != NULL)
-		rpcrdma_pmd_pd_free(ep->pd);
-	if (ep->dev != NULL && rpcrdma_pmd_dev_close(ep->dev) != 0)
+	if (test_side_close(&ep->dev, &ep->pd, &ep->set) != 0)
 		*bad = 1;
 }
 
@@ -421,8 +403,8 @@ int bench_pmd_pause(struct bench_pmd *b)
 
 int bench_pmd_resume(struct bench_pmd *b)
 {
-	if (!(b->mode != BENCH_PMD_COPY))
-		return 0;
+	if (b->mode == BENCH_PMD_COPY)
+		return 0; /* no responder */
 	return bench_responder_launch(respond, b, b->lcore, &b->launched);
 }
 
