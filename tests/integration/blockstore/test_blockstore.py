@@ -158,6 +158,15 @@ def test_options(server, client):
         check(err.count("\n") == 1 and err.startswith(name + ": "),
               "%s %s: one-line error, got %r" % (name, args, err))
         check(out == "", "%s %s: nothing on stdout" % (name, args))
+    # --pmd verbs without a device: app_ep_open()'s clear error, exit 1
+    if not os.path.isdir("/sys/class/infiniband"):
+        for exe, args in ((server, ["--listen", "127.0.0.1:20049", "--pmd", "verbs"]),
+                          (client, ["--connect", "127.0.0.1:20049", "--pmd", "verbs",
+                                    "--getattr"])):
+            rc, out, err = run(exe, args)
+            name = os.path.basename(exe)
+            check(rc == 1 and name + ": no RDMA device for --pmd verbs" in err,
+                  "%s --pmd verbs without a device: exit %d %r" % (name, rc, err))
 
 
 # ------------------------------------------------------------ io
