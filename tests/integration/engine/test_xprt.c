@@ -1320,6 +1320,19 @@ static void test_polling(void)
 	CHECK(rpcrdma_xprt_call_release(c) == 0, "release");
 	stats(&e.cli, &st);
 	CHECK(st.timeouts == 1, "timeouts %lu", (unsigned long)st.timeouts);
+	/* a reply header without room in the held call's reply stream: nothing written */
+	CHECK(sctx.async_n == 1, "the server holds the call: %u", sctx.async_n);
+	if (sctx.async_n == 1) {
+		struct rpcrdma_xprt_svc_call *held = sctx.async[0];
+		struct rpcrdma_xdr_enc *r = rpcrdma_xprt_svc_call_reply_enc(held);
+		uint32_t room = r != NULL ? r->mem.len - r->len : 0;
+
+		CHECK(r != NULL && rpcrdma_xdr_reserve(r, room - 20) != NULL, "fill the reply");
+		CHECK(rpcrdma_xprt_svc_call_put_reply_header(held, RPCRDMA_RPC_SUCCESS) ==
+				      -ENOSPC &&
+			      r != NULL && r->len == room - 20,
+		      "reply header without room");
+	}
 	srv_held(false);
 	env_close(&e);
 }
