@@ -101,6 +101,7 @@ struct xprt_rx {
 	bool posted;   /* on the receive queue */
 	uint32_t plen; /* bytes it was posted with */
 	uint32_t inv_rkey;
+	uint8_t hlen; /* rx_classify(): a version 1 Short header's length; else 0 */
 };
 
 /*
@@ -2504,7 +2505,9 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		goto drop;
 	}
 	if (c->fast && x->vers_settled &&
-	    (hl = short_hdr_len(rx->buf, rx->len, x->vers, RPCRDMA_REPLY)) != 0) {
+	    (hl = x->vers == RPCRDMA_VERS_1
+			  ? rx->hlen
+			  : short_hdr_len(rx->buf, rx->len, x->vers, RPCRDMA_REPLY)) != 0) {
 		/* the reply to a Short call without chunks: inline, nothing to check */
 		rpcrdma_xdr_dec_init(&c->dec, (uint8_t *)rx->buf + hl, rx->len - hl);
 		rpcrdma_credit_req_update(&x->creq, rpcrdma_wire_get32(rx->buf, 2));
@@ -2850,15 +2853,29 @@ static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
 
-	if (s->fast)
-		rpcrdma_xdr_dec_init(&s->args, (uint8_t *)s->rx->buf + s->hlen,
-				     s->rx->len - s->hlen);
-	else if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0)
-		goto drop;
 	/* a failed decode leaves these: not taken for a call */
 	s->msg.xid = ~s->xid;
 	s->msg.type = RPCRDMA_RPC_REPLY;
-	s->rpc_ret = rpcrdma_xprt_get_rpc(&s->args, &s->msg);
+	if (s->fast) {
+		/* one inline piece: the header is decoded in place, the cursor set after it */
+		const uint8_t *p = (const uint8_t *)s->rx->buf + s->hlen;
+		uint32_t n = s->rx->len - s->hlen;
+		int ret;
+
+		rpcrdma_xdr_dec_init(&s->args, p, n);
+		ret = rpcrdma_rpc_decode(&s->msg, p, n);
+		if (ret >= 0 && (uint32_t)ret <= n) {
+			s->args.off = (uint32_t)ret;
+			ret = 0;
+		} else if (ret >= 0) {
+			ret = -RPCRDMA_E_TRUNC; /* never from the codec: a header past the piece */
+		}
+		s->rpc_ret = ret;
+	} else if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0) {
+		goto drop;
+	} else {
+		s->rpc_ret = rpcrdma_xprt_get_rpc(&s->args, &s->msg);
+	}
 	if (s->msg.type != RPCRDMA_RPC_CALL || s->msg.xid != s->xid)
 		goto drop;
 	if (s->rpc_ret == 0)
@@ -3050,6 +3067,14 @@ static void svc_release(struct rpcrdma_xprt_svc_call *s)
 		TAILQ_REMOVE(&x->svc_wait, s, link);
 		s->queued = false;
 	}
+	/* what a call starts with, set here: off the next call's round trip */
+	s->lost = s->credited = s->replied = s->in_cb = false;
+	s->err_code = 0;
+	s->nops = s->ops_posted = s->ops_done = 0;
+	s->nwrites = s->writes_done = 0;
+	s->priv = NULL;
+	s->fast = false;
+	s->hlen = 0;
 	s->state = SVC_FREE;
 	s->next_free = x->svc_free;
 	x->svc_free = s;
@@ -3294,17 +3319,9 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	x->svc_free = s->next_free;
 	x->svc_active++;
 	x->st.calls_recv++;
+	/* the other per-call fields were reset when it was released (svc_release()) */
 	s->rx = rx;
-	s->lost = s->credited = s->replied = s->queued = s->in_cb = false;
-	s->err_code = 0;
-	s->nbufs = 0;
-	s->nops = s->ops_posted = s->ops_done = 0;
-	s->nwrites = s->writes_done = 0;
-	s->has_reply = false;
-	s->priv = NULL;
 	s->xid = rpcrdma_wire_get32(rx->buf, 0);
-	s->fast = false;
-	s->hlen = 0;
 	vers = rpcrdma_wire_get32(rx->buf, 1);
 	s->vers = (uint8_t)vers;
 	s->err_vers = (uint8_t)vers; /* errors go in the version of the call */
@@ -3318,7 +3335,10 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		if (!server_vers(x, s, vers))
 			goto process;
 	}
-	s->hlen = (uint8_t)short_hdr_len(rx->buf, rx->len, vers, RPCRDMA_CALL);
+	/* version 1: rx_classify() has looked already */
+	s->hlen = vers == RPCRDMA_VERS_1
+			  ? rx->hlen
+			  : (uint8_t)short_hdr_len(rx->buf, rx->len, vers, RPCRDMA_CALL);
 	s->fast = s->hlen != 0 && (x->p.max_call == 0 || rx->len - s->hlen <= x->p.max_call);
 	if (s->fast) {
 		/* no chunks to map: the header is decoded when a reply needs it */
@@ -3399,13 +3419,14 @@ static bool xid_is_ours(const struct rpcrdma_xprt *x, uint32_t xid)
  * goes the way of the role: a client's replies, a server's calls (their
  * paths count and answer what is malformed).
  */
-static enum rx_kind rx_classify(const struct rpcrdma_xprt *x, const struct xprt_rx *rx)
+static enum rx_kind rx_classify(const struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
 	bool cli = x->p.role == RPCRDMA_XPRT_CLIENT;
 	enum rx_kind other = cli ? RX_CALL : RX_REPLY;
 	const void *b = rx->buf;
 	uint32_t vers, proc;
 
+	rx->hlen = 0;
 	if (rx->len < RPCRDMA_HDR_FIXED_LEN)
 		return cli ? RX_REPLY : RX_CALL;
 	vers = rpcrdma_wire_get32(b, 1);
@@ -3415,8 +3436,9 @@ static enum rx_kind rx_classify(const struct rpcrdma_xprt *x, const struct xprt_
 	if (vers == RPCRDMA_VERS_2 && (proc == RPCRDMA_MSG || proc == RPCRDMA_NOMSG) &&
 	    rx->len >= 20 && rpcrdma_wire_get32(b, 4) == (cli ? RPCRDMA_CALL : RPCRDMA_REPLY))
 		return other;
-	if (vers == RPCRDMA_VERS_1 && rx->len >= XPRT_SHORT_HDR + 8 &&
-	    short_hdr_len(b, rx->len, RPCRDMA_VERS_1, 0) != 0 &&
+	if (vers == RPCRDMA_VERS_1)
+		rx->hlen = (uint8_t)short_hdr_len(b, rx->len, RPCRDMA_VERS_1, 0);
+	if (rx->hlen != 0 && rx->len >= XPRT_SHORT_HDR + 8 &&
 	    rpcrdma_wire_get32(b, 8) == (cli ? RPCRDMA_CALL : RPCRDMA_REPLY))
 		return other;
 	if (!cli && proc == RPCRDMA_ERROR && xid_is_ours(x, rpcrdma_wire_get32(b, 0)))
