@@ -3,6 +3,7 @@
  * Shared set-up of the command-line programs (app_common.h).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,6 +97,57 @@ int app_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, bool
 		return app_usage_error("%s: %s is out of range %llu..%llu", opt, s,
 				       (unsigned long long)lo, (unsigned long long)hi);
 	*out = v * mul;
+	return 0;
+}
+
+int app_parse_address(const char *opt, const char *s, const char **out)
+{
+	if (s[0] == '\0')
+		return app_usage_error("%s: empty address", opt);
+	*out = s;
+	return 0;
+}
+
+int app_opts_init(struct app_opts *o, int argc, char **argv)
+{
+	int nopts;
+
+	memset(o, 0, sizeof(*o));
+	o->pmd = "shm";
+	app_split_eal(argc, argv, &nopts, &o->eal_argc, &o->eal_argv);
+	opterr = 0;
+	optind = 1;
+	return nopts;
+}
+
+int app_opts_common(struct app_opts *o, int c, char **argv, const char *help)
+{
+	switch (c) {
+	case APP_O_PMD:
+		if (strcmp(optarg, "shm") != 0 && strcmp(optarg, "verbs") != 0)
+			return app_usage_error("--pmd: '%s' is not one of shm, verbs", optarg);
+		o->pmd = optarg;
+		return 0;
+	case APP_O_DEVARGS:
+		o->devargs = optarg;
+		return 0;
+	case APP_O_LCORES:
+		o->lcores = optarg;
+		return 0;
+	case APP_O_HELP:
+		fputs(help, stdout);
+		return -1;
+	case ':':
+		return app_usage_error("option '%s' needs a value", argv[optind - 1]);
+	default:
+		return app_usage_error("unknown option '%s'", argv[optind - 1]);
+	}
+}
+
+int app_opts_end(int nopts, char **argv)
+{
+	if (optind < nopts)
+		return app_usage_error("unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 
@@ -194,4 +246,20 @@ void app_ep_close(struct app_ep *ep)
 	if (ep->dev)
 		rpcrdma_pmd_dev_close(ep->dev);
 	memset(ep, 0, sizeof(*ep));
+}
+
+int app_svc_registry(const struct rpcrdma_svc_program *prog, uint32_t nb_slots,
+		     struct rpcrdma_svc_registry **reg)
+{
+	struct rpcrdma_svc_params sp;
+	int ret;
+
+	rpcrdma_svc_params_init(&sp);
+	sp.nb_slots = nb_slots;
+	ret = rpcrdma_svc_registry_create(&sp, reg);
+	if (ret) {
+		*reg = NULL;
+		return ret;
+	}
+	return rpcrdma_svc_register(*reg, prog);
 }

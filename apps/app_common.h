@@ -2,19 +2,23 @@
 /*
  * What every rpcrdma command-line program does the same way: split its
  * arguments at "--" (what follows goes to the EAL), parse numbers with
- * k/m/g suffixes, report a bad option in one line and exit 2, start the
- * EAL, and open a device with its protection domain and registered pools.
+ * k/m/g suffixes, report a bad option in one line and exit 2, take the
+ * options the block store apps share (--pmd, --devargs, --lcores, --help),
+ * start the EAL, open a device with its protection domain and registered
+ * pools, and make the registry that serves an RPC program.
  * Internal to apps/ (not installed).
  */
 #ifndef APP_COMMON_H
 #define APP_COMMON_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 
 #define APP_EXIT_FAIL  1 /* the run failed */
@@ -46,6 +50,81 @@ void app_split_eal(int argc, char **argv, int *argc_opts, int *eal_argc, char **
  */
 int app_parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, bool suffix,
 		  uint64_t *out);
+
+/*
+ * An ADDRESS option's value (--connect, --listen): the PMD parses it, so
+ * only the empty string is refused here.
+ * @return 0 and *out = @p s, or APP_EXIT_USAGE after a one-line error naming @p opt.
+ */
+int app_parse_address(const char *opt, const char *s, const char **out);
+
+/*
+ * The options of a program that parses with app_opts_*() (the block store
+ * apps) besides its own: where it runs, and --help. Their getopt_long()
+ * values come first, above any short option's character; the program's
+ * own options number from APP_O_NEXT.
+ */
+enum {
+	APP_O_PMD = 256,
+	APP_O_DEVARGS,
+	APP_O_LCORES,
+	APP_O_HELP,
+	APP_O_NEXT,
+};
+
+/*
+ * Their getopt_long() entries: the first of a program's long_opts[], at
+ * indexes 0-3 (its own options follow them, then the { NULL } end).
+ */
+#define APP_LONG_OPTS                                                \
+	[0] = { "pmd", required_argument, NULL, APP_O_PMD },         \
+	[1] = { "devargs", required_argument, NULL, APP_O_DEVARGS }, \
+	[2] = { "lcores", required_argument, NULL, APP_O_LCORES },   \
+	[3] = { "help", no_argument, NULL, APP_O_HELP }
+
+/*
+ * The last entries of OPTIONS in such a program's --help. The texts of
+ * --pmd, --devargs and --lcores stay the program's: each names its own
+ * defaults.
+ */
+#define APP_HELP_TAIL          \
+	"    --help\n"         \
+	"        This text.\n" \
+	"    -- EAL ARGS\n"    \
+	"        Arguments for rte_eal_init(), replacing the defaults.\n"
+
+/* What those options and the arguments after "--" say. */
+struct app_opts {
+	const char *pmd;     /* --pmd: "shm" (the default) or "verbs" */
+	const char *devargs; /* --devargs, or NULL */
+	const char *lcores;  /* --lcores, or NULL: the program picks */
+	int eal_argc;	     /* after "--": rte_eal_init()'s (app_eal_start()) */
+	char **eal_argv;
+};
+
+/*
+ * Set @p o to the defaults and its EAL arguments from @p argv (app_split_eal()),
+ * and rewind getopt_long() with its own messages off: app_opts_common()
+ * reports errors in the one-line format of app_usage_error().
+ * @return how many arguments getopt_long() is to see (those before "--").
+ */
+int app_opts_init(struct app_opts *o, int argc, char **argv);
+
+/*
+ * Take @p c, a getopt_long() result that is none of the program's own
+ * options: --pmd, --devargs, --lcores, --help (prints @p help on stdout),
+ * ':' (an option without its value) or anything else (an unknown option).
+ * @return 0, -1 after --help (the program exits 0), or APP_EXIT_USAGE after
+ *   a one-line error.
+ */
+int app_opts_common(struct app_opts *o, int c, char **argv, const char *help);
+
+/*
+ * Once getopt_long() has returned -1: the programs take no operands, so an
+ * argument left before "--" is an error.
+ * @return 0, or APP_EXIT_USAGE after a one-line error.
+ */
+int app_opts_end(int nopts, char **argv);
 
 /*
  * Start the EAL: with @p eal_argc arguments after "--" exactly those,
@@ -84,5 +163,15 @@ int app_ep_open(struct app_ep *ep, const char *pmd, const char *devargs,
 
 /* Free what app_ep_open() made; warns when pool buffers are still out. */
 void app_ep_close(struct app_ep *ep);
+
+/*
+ * A dispatcher registry serving the one program @p prog, with @p nb_slots
+ * counter slots (one for each lcore that dispatches calls).
+ * @return 0, or a negative errno (rpcrdma_svc_registry_create(),
+ *   rpcrdma_svc_register()); *reg, NULL when none was made, is the
+ *   caller's to free in both cases.
+ */
+int app_svc_registry(const struct rpcrdma_svc_program *prog, uint32_t nb_slots,
+		     struct rpcrdma_svc_registry **reg);
 
 #endif /* APP_COMMON_H */

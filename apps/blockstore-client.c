@@ -120,12 +120,7 @@ static const char help_text[] =
 	"        The EAL lcore to poll on (\"-l\" syntax; default the first CPU this\n"
 	"        process may run on).\n"
 	"    --pmd shm|verbs, --devargs ARGS\n"
-	"        The transport and its device arguments (default shm).\n"
-	"    --help\n"
-	"        This text.\n"
-	"    -- EAL ARGS\n"
-	"        Arguments for rte_eal_init(), replacing the defaults.\n"
-	"\n"
+	"        The transport and its device arguments (default shm).\n" APP_HELP_TAIL "\n"
 	"EXIT STATUS\n"
 	"    0 every action succeeded; 1 a call failed, the server answered an\n"
 	"    error status (BS_ERR_RANGE, ...), --verify found a difference, or\n"
@@ -152,18 +147,14 @@ struct bs_action {
 };
 
 struct bs_opts {
+	struct app_opts com; /* --pmd, --devargs, --lcores, EAL arguments */
 	const char *connect;
-	const char *pmd;
-	const char *devargs;
 	const char *capture;
-	const char *lcores;
 	uint32_t timeout;
 	uint64_t seed;
 	bool seed_set;
 	int nactions;
 	struct bs_action actions[BS_ACTIONS_MAX];
-	int eal_argc;
-	char **eal_argv;
 };
 
 /* What a call's callback found, for bs_call() to return. */
@@ -427,9 +418,7 @@ static int bs_subscribe(struct bs_client *c, uint32_t *status)
  */
 static int dec_notify(struct rpcrdma_xdr_dec *d, void *args)
 {
-	if (bs_get_notify(d, args))
-		return -EBADMSG;
-	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -EBADMSG;
+	return bs_dec_end(d, bs_get_notify(d, args));
 }
 
 static int h_notify(struct rpcrdma_svc_req *req, void *args, void *res)
@@ -482,16 +471,9 @@ static int watch_setup(struct bs_client *c, struct rpcrdma_xprt_params *xp)
 		.nvers = 1,
 		.vers = cb_versions,
 	};
-	struct rpcrdma_svc_params sp;
 	int ret;
 
-	rpcrdma_svc_params_init(&sp);
-	ret = rpcrdma_svc_registry_create(&sp, &c->reg);
-	if (ret) {
-		c->reg = NULL;
-	} else {
-		ret = rpcrdma_svc_register(c->reg, &prog);
-	}
+	ret = app_svc_registry(&prog, 1, &c->reg);
 	if (ret) {
 		fprintf(stderr, PROG ": register the callback program: %s\n", strerror(-ret));
 		return ret;
@@ -720,7 +702,7 @@ static int client_open(struct bs_client *c)
 	sp.classes[0].size = BS_MAX_IO;
 	sp.classes[0].count = 2;
 	sp.cache_size = 0;
-	ret = app_ep_open(&c->ep, c->o->pmd, c->o->devargs, &sp);
+	ret = app_ep_open(&c->ep, c->o->com.pmd, c->o->com.devargs, &sp);
 	if (ret)
 		return ret;
 	c->pool = c->ep.pools->chunk[0];
@@ -732,7 +714,7 @@ static int client_open(struct bs_client *c)
 	xp.pools = c->ep.pools;
 	xp.max_credits = 8;
 	xp.max_calls = 8;
-	if (strcmp(c->o->pmd, "shm") != 0)
+	if (strcmp(c->o->com.pmd, "shm") != 0)
 		xp.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	if (c->watch > 0) {
 		ret = watch_setup(c, &xp);
@@ -832,7 +814,7 @@ static void client_close(struct bs_client *c)
 /* ------------------------------------------------------------ options */
 
 enum {
-	O_CONNECT = 256,
+	O_CONNECT = APP_O_NEXT,
 	O_GETATTR,
 	O_WRITE,
 	O_READ,
@@ -841,13 +823,10 @@ enum {
 	O_CAPTURE,
 	O_SEED,
 	O_TIMEOUT,
-	O_PMD,
-	O_DEVARGS,
-	O_LCORES,
-	O_HELP,
 };
 
 static const struct option long_opts[] = {
+	APP_LONG_OPTS,
 	{ "connect", required_argument, NULL, O_CONNECT },
 	{ "getattr", no_argument, NULL, O_GETATTR },
 	{ "write", required_argument, NULL, O_WRITE },
@@ -857,10 +836,6 @@ static const struct option long_opts[] = {
 	{ "capture", required_argument, NULL, O_CAPTURE },
 	{ "seed", required_argument, NULL, O_SEED },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
-	{ "pmd", required_argument, NULL, O_PMD },
-	{ "devargs", required_argument, NULL, O_DEVARGS },
-	{ "lcores", required_argument, NULL, O_LCORES },
-	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -900,11 +875,8 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	struct bs_action *a;
 
 	memset(o, 0, sizeof(*o));
-	o->pmd = "shm";
 	o->timeout = 10;
-	app_split_eal(argc, argv, &nopts, &o->eal_argc, &o->eal_argv);
-	opterr = 0;
-	optind = 1;
+	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":", long_opts, NULL)) != -1) {
 		a = &o->actions[o->nactions];
 		if ((c == O_GETATTR || c == O_WRITE || c == O_READ || c == O_VERIFY ||
@@ -913,9 +885,7 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 			return app_usage_error("more than %d actions", BS_ACTIONS_MAX);
 		switch (c) {
 		case O_CONNECT:
-			if (optarg[0] == '\0')
-				return app_usage_error("--connect: empty address");
-			o->connect = optarg;
+			ret = app_parse_address("--connect", optarg, &o->connect);
 			break;
 		case O_GETATTR:
 			a->kind = A_GETATTR;
@@ -955,31 +925,16 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 			ret = app_parse_u64("--timeout", optarg, 1, 3600, false, v);
 			o->timeout = (uint32_t)v[0];
 			break;
-		case O_PMD:
-			if (strcmp(optarg, "shm") != 0 && strcmp(optarg, "verbs") != 0)
-				return app_usage_error("--pmd: '%s' is not one of shm, verbs",
-						       optarg);
-			o->pmd = optarg;
+		default: /* --pmd, --devargs, --lcores, --help, or an error */
+			ret = app_opts_common(&o->com, c, argv, help_text);
 			break;
-		case O_DEVARGS:
-			o->devargs = optarg;
-			break;
-		case O_LCORES:
-			o->lcores = optarg;
-			break;
-		case O_HELP:
-			fputs(help_text, stdout);
-			return -1;
-		case ':':
-			return app_usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return app_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 		if (ret)
 			return ret;
 	}
-	if (optind < nopts)
-		return app_usage_error("unexpected argument '%s'", argv[optind]);
+	ret = app_opts_end(nopts, argv);
+	if (ret)
+		return ret;
 	if (o->connect == NULL)
 		return app_usage_error("--connect ADDRESS is required");
 	if (o->nactions == 0)
@@ -1016,7 +971,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (app_eal_start(argv[0], o.lcores, o.eal_argc, o.eal_argv) < 0)
+	if (app_eal_start(argv[0], o.com.lcores, o.com.eal_argc, o.com.eal_argv) < 0)
 		return APP_EXIT_FAIL;
 	ret = client_open(&c);
 	if (ret == 0)

@@ -169,12 +169,7 @@ static const char help_text[] =
 	"        the lcores for the main lcore, the poller and the workers: a \"-l\"\n"
 	"        list of N + 2 CPUs, or an EAL --lcores map (\"(0-3)@(0,1)\").\n"
 	"    --quiet\n"
-	"        Print only errors.\n"
-	"    --help\n"
-	"        This text.\n"
-	"    -- EAL ARGS\n"
-	"        Arguments for rte_eal_init(), replacing the defaults.\n"
-	"\n"
+	"        Print only errors.\n" APP_HELP_TAIL "\n"
 	"EXIT STATUS\n"
 	"    0 served and shut down cleanly; 1 set-up failed; 2 bad options.\n"
 	"\n"
@@ -184,17 +179,13 @@ static const char help_text[] =
 	"    " PROG " --listen @bs --workers 2 &\n";
 
 struct bs_opts {
+	struct app_opts com; /* --pmd, --devargs, --lcores, EAL arguments */
 	const char *listen;
-	const char *pmd;
-	const char *devargs;
 	const char *capture;
-	const char *lcores;
 	uint64_t size;
 	uint32_t block_size;
 	uint32_t workers;
 	bool once, quiet;
-	int eal_argc;
-	char **eal_argv;
 };
 
 /* A WRITE to notify: queued by the reply_done hook, sent by the poll loop (the poller's). */
@@ -269,17 +260,13 @@ static bool in_device(const struct bs_server *s, uint64_t offset, uint32_t count
  */
 static int dec_read(struct rpcrdma_xdr_dec *d, void *args)
 {
-	if (bs_get_read_args(d, args))
-		return -EBADMSG;
-	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -EBADMSG;
+	return bs_dec_end(d, bs_get_read_args(d, args));
 }
 
 static int dec_write(struct rpcrdma_xdr_dec *d, void *args)
 {
 	/* data<BS_MAX_IO>: a longer item is refused here, before anything is copied */
-	if (bs_get_write_args(d, args))
-		return -EBADMSG;
-	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -EBADMSG;
+	return bs_dec_end(d, bs_get_write_args(d, args));
 }
 
 /* GETATTR: the device's size and the counters (each read whole: workers may add). */
@@ -701,14 +688,10 @@ static int register_program(struct bs_server *s)
 		.nvers = 1,
 		.vers = bs_versions,
 	};
-	struct rpcrdma_svc_params sp;
 	int ret;
 
-	rpcrdma_svc_params_init(&sp);
-	sp.nb_slots = RTE_MAX_LCORE; /* a counter slot for every lcore: workers count in theirs */
-	ret = rpcrdma_svc_registry_create(&sp, &s->reg);
-	if (ret == 0)
-		ret = rpcrdma_svc_register(s->reg, &prog);
+	/* a counter slot for every lcore: workers count in theirs */
+	ret = app_svc_registry(&prog, RTE_MAX_LCORE, &s->reg);
 	if (ret)
 		fprintf(stderr, PROG ": register the program: %s\n", strerror(-ret));
 	return ret;
@@ -1015,7 +998,7 @@ static int server_open(struct bs_server *s)
 	 */
 	if (s->o.workers > 0)
 		sp.cache_size = 0;
-	ret = app_ep_open(&s->ep, s->o.pmd, s->o.devargs, &sp);
+	ret = app_ep_open(&s->ep, s->o.com.pmd, s->o.com.devargs, &sp);
 	if (ret)
 		return ret;
 
@@ -1060,7 +1043,7 @@ static int server_open(struct bs_server *s)
 	s->params.credits = BS_CREDITS;
 	/* NOTIFY: backward calls on every connection, sent once the client SUBSCRIBEd */
 	s->params.bk_credits = BS_BK_CREDITS;
-	if (strcmp(s->o.pmd, "shm") != 0) /* per-call MRs: the shm PMD only, for now */
+	if (strcmp(s->o.com.pmd, "shm") != 0) /* per-call MRs: the shm PMD only, for now */
 		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	rpcrdma_xprt_svc_bind(&s->glue, &s->params);
 
@@ -1116,31 +1099,24 @@ static void server_close(struct bs_server *s)
 /* ------------------------------------------------------------ options */
 
 enum {
-	O_LISTEN = 256,
+	O_LISTEN = APP_O_NEXT,
 	O_SIZE,
 	O_BLOCK_SIZE,
 	O_ONCE,
 	O_CAPTURE,
-	O_PMD,
-	O_DEVARGS,
 	O_QUIET,
-	O_LCORES,
 	O_WORKERS,
-	O_HELP,
 };
 
 static const struct option long_opts[] = {
+	APP_LONG_OPTS,
 	{ "listen", required_argument, NULL, O_LISTEN },
 	{ "size", required_argument, NULL, O_SIZE },
 	{ "block-size", required_argument, NULL, O_BLOCK_SIZE },
 	{ "once", no_argument, NULL, O_ONCE },
 	{ "capture", required_argument, NULL, O_CAPTURE },
-	{ "pmd", required_argument, NULL, O_PMD },
-	{ "devargs", required_argument, NULL, O_DEVARGS },
 	{ "quiet", no_argument, NULL, O_QUIET },
-	{ "lcores", required_argument, NULL, O_LCORES },
 	{ "workers", required_argument, NULL, O_WORKERS },
-	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1151,18 +1127,13 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	uint64_t v;
 
 	memset(o, 0, sizeof(*o));
-	o->pmd = "shm";
 	o->size = 64ull << 20;
 	o->block_size = 4096;
-	app_split_eal(argc, argv, &nopts, &o->eal_argc, &o->eal_argv);
-	opterr = 0;
-	optind = 1;
+	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_LISTEN:
-			if (optarg[0] == '\0')
-				return app_usage_error("--listen: empty address");
-			o->listen = optarg;
+			ret = app_parse_address("--listen", optarg, &o->listen);
 			break;
 		case O_SIZE:
 			ret = app_parse_u64("--size", optarg, 4096, BS_SIZE_MAX, true, &o->size);
@@ -1180,39 +1151,24 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 		case O_CAPTURE:
 			o->capture = optarg;
 			break;
-		case O_PMD:
-			if (strcmp(optarg, "shm") != 0 && strcmp(optarg, "verbs") != 0)
-				return app_usage_error("--pmd: '%s' is not one of shm, verbs",
-						       optarg);
-			o->pmd = optarg;
-			break;
-		case O_DEVARGS:
-			o->devargs = optarg;
-			break;
 		case O_QUIET:
 			o->quiet = true;
-			break;
-		case O_LCORES:
-			o->lcores = optarg;
 			break;
 		case O_WORKERS:
 			ret = app_parse_u64("--workers", optarg, 0, RPCRDMA_RT_WORKERS_MAX, false,
 					    &v);
 			o->workers = (uint32_t)v;
 			break;
-		case O_HELP:
-			fputs(help_text, stdout);
-			return -1;
-		case ':':
-			return app_usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return app_usage_error("unknown option '%s'", argv[optind - 1]);
+		default: /* --pmd, --devargs, --lcores, --help, or an error */
+			ret = app_opts_common(&o->com, c, argv, help_text);
+			break;
 		}
 		if (ret)
 			return ret;
 	}
-	if (optind < nopts)
-		return app_usage_error("unexpected argument '%s'", argv[optind]);
+	ret = app_opts_end(nopts, argv);
+	if (ret)
+		return ret;
 	if (o->listen == NULL)
 		return app_usage_error("--listen ADDRESS is required");
 	if (o->size % o->block_size != 0)
@@ -1274,11 +1230,11 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	/* by default on the last CPU: blockstore-client's default is the first */
-	if (s->o.lcores == NULL && s->o.workers > 0)
-		s->o.lcores = worker_lcores(lcores, sizeof(lcores), s->o.workers);
-	else if (s->o.lcores == NULL)
-		s->o.lcores = app_one_cpu(true, lcores, sizeof(lcores));
-	if (app_eal_start(argv[0], s->o.lcores, s->o.eal_argc, s->o.eal_argv) < 0)
+	if (s->o.com.lcores == NULL && s->o.workers > 0)
+		s->o.com.lcores = worker_lcores(lcores, sizeof(lcores), s->o.workers);
+	else if (s->o.com.lcores == NULL)
+		s->o.com.lcores = app_one_cpu(true, lcores, sizeof(lcores));
+	if (app_eal_start(argv[0], s->o.com.lcores, s->o.com.eal_argc, s->o.com.eal_argv) < 0)
 		return APP_EXIT_FAIL;
 	ret = server_open(s);
 	if (ret == 0 && s->o.workers > 0)

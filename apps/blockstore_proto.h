@@ -163,6 +163,18 @@ struct bs_notify {
 };
 
 /*
+ * What a dispatcher decoder (rpcrdma_svc_decode_t) returns once the rule's
+ * decoder has given @p ret: arguments that fail their rule or leave bytes
+ * over are garbage (-EBADMSG: the dispatcher answers GARBAGE_ARGS).
+ */
+static inline int bs_dec_end(const struct rpcrdma_xdr_dec *d, int ret)
+{
+	if (ret)
+		return -EBADMSG;
+	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -EBADMSG;
+}
+
+/*
  * bs_stat: an enum (RFC 4506 4.3); a value past BS_STAT_MAX is kept (a
  * newer server's status) and reported as unknown by the caller.
  */
