@@ -91,12 +91,8 @@ static const struct rpcrdma_svc_version vers[] = {
 
 static void ddp_reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
 {
-	struct svc_res *y = rpcrdma_svc_req_res(req);
-
-	if (req->proc != &procs[P_DDP] || y->buf == NULL)
+	if (req->proc != &procs[P_DDP] || !svc_res_ddp_put(rpcrdma_svc_req_res(req)))
 		return;
-	rpcrdma_mempool_put(y->pool, y->buf);
-	y->buf = NULL;
 	ddp_out--;
 	ddp_done_ok += status == 0;
 }
@@ -174,116 +170,25 @@ static bool closed(void *arg)
 
 /* ------------------------------------------------------------ calls */
 
-struct tcall {
-	uint32_t rpcvers, prog, vers, proc, flavor;
-	bool no_args;
-	uint32_t seed, len;
-	bool chunk; /* offer a write chunk for the result */
-	/* outcome */
-	bool done;
-	int status;
-	struct rpcrdma_rpc_msg rep;
-	bool data_ok;
-	void *buf; /* the write chunk's buffer */
-	struct rpcrdma_mempool *pool;
-};
-
-static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
-		     struct rpcrdma_xdr_dec *d)
-{
-	struct tcall *t = arg;
-	const void *p = NULL;
-	uint32_t n = 0, v;
-
-	t->done = true;
-	t->status = status;
-	t->data_ok = false;
-	if (status == 0 && rpcrdma_xprt_get_rpc(d, &t->rep) == 0 &&
-	    t->rep.xid == rpcrdma_xprt_call_xid(call) && t->rep.type == RPCRDMA_RPC_REPLY) {
-		if (t->rep.reply.stat != RPCRDMA_RPC_MSG_ACCEPTED ||
-		    t->rep.reply.accept_stat != RPCRDMA_RPC_SUCCESS)
-			t->data_ok = rpcrdma_xdr_dec_left(d) == 0;
-		else if (t->proc == P_INLINE || t->proc == 6)
-			t->data_ok = rpcrdma_xdr_get_opaque(d, 1u << 20, &p, &n) == 0 &&
-				     n == t->len && test_pattern_same(p, n, t->seed);
-		else if (t->proc == P_DDP)
-			t->data_ok = rpcrdma_xdr_get_ddp(d, 1u << 20, &p, &n) == 0 && n == t->len &&
-				     test_pattern_same(p, n, t->seed) && (!t->chunk || p == t->buf);
-		else if (t->proc == P_ASYNC)
-			t->data_ok = rpcrdma_xdr_get_u32(d, &v) == 0 && v == ~t->seed;
-		else
-			t->data_ok = true;
-		t->data_ok = t->data_ok && rpcrdma_xdr_dec_left(d) == 0;
-	}
-	if (t->buf)
-		rpcrdma_mempool_put(t->pool, t->buf);
-	t->buf = NULL;
-	CHECK(rpcrdma_xprt_call_release(call) == 0, "release");
-}
-
-static bool tcall_done(void *arg)
-{
-	return ((struct tcall *)arg)->done;
-}
-
-static void tcall_submit(struct tcall *t)
+/* Send on the client connection, each call with a seed of its own. */
+static void tcall_submit(struct svc_tcall *t)
 {
 	static uint32_t seed = 7;
-	struct rpcrdma_xprt_call *c;
-	struct rpcrdma_xdr_reply_spec *spec;
-	struct rpcrdma_xdr_enc *x;
-	struct rpcrdma_rpc_msg m;
-	int ret;
 
-	t->done = false;
 	t->seed = seed++;
-	ret = rpcrdma_xprt_call_alloc(cli.xprt, &c);
-	CHECK(ret == 0, "call_alloc %d", ret);
-	if (ret) {
-		t->done = true;
-		t->status = ret;
-		return;
-	}
-	x = rpcrdma_xprt_call_enc(c);
-	memset(&m, 0, sizeof(m));
-	m.xid = rpcrdma_xprt_call_xid(c);
-	m.type = RPCRDMA_RPC_CALL;
-	m.call.rpcvers = t->rpcvers ? t->rpcvers : RPCRDMA_RPC_VERS;
-	m.call.prog = t->prog;
-	m.call.vers = t->vers;
-	m.call.proc = t->proc;
-	m.call.cred.flavor = t->flavor;
-	CHECK(rpcrdma_xprt_put_rpc(x, &m) == 0, "put rpc");
-	if (!t->no_args) {
-		rpcrdma_xdr_put_u32(x, t->seed);
-		if (t->proc != P_ASYNC)
-			rpcrdma_xdr_put_u32(x, t->len);
-	}
-	spec = rpcrdma_xprt_call_reply_spec(c);
-	spec->max_len = 64 + rpcrdma_xdr_pad4(t->len);
-	if (t->chunk) {
-		t->pool = rpcrdma_mempool_set_chunk_pool(cli.pools, t->len);
-		t->buf = t->pool ? rpcrdma_mempool_get(t->pool) : NULL;
-		CHECK(t->buf != NULL, "client chunk buffer");
-		memset(t->buf, 0, t->len);
-		spec->ddp[0] = rpcrdma_xdr_region_va(t->buf, t->len, t->pool->lkey, t->pool->rkey);
-		spec->nddp = 1;
-	}
-	CHECK(rpcrdma_xprt_call_submit(c, 0, tcall_cb, t) == 0, "submit");
+	svc_tcall_submit(t, cli.xprt, cli.pools);
 }
 
 /* One call, run to its reply; its accept_stat (or 100 + the reject_stat) or -1. */
-static int run(struct tcall *t)
+static int run(struct svc_tcall *t)
 {
 	tcall_submit(t);
-	CHECK(pump_until(tcall_done, t), "call prog %#x vers %u proc %u answered", t->prog, t->vers,
-	      t->proc);
-	if (!t->done || t->status != 0)
+	CHECK(pump_until(svc_tcall_done, t), "call prog %#x vers %u proc %u answered", t->prog,
+	      t->vers, t->proc);
+	if (svc_tcall_outcome(t) < 0)
 		return -1;
 	CHECK(t->data_ok, "prog %#x proc %u reply data", t->prog, t->proc);
-	if (t->rep.reply.stat == RPCRDMA_RPC_MSG_DENIED)
-		return 100 + (int)t->rep.reply.reject_stat;
-	return (int)t->rep.reply.accept_stat;
+	return svc_tcall_outcome(t);
 }
 
 static void test_glue(void)
@@ -291,23 +196,27 @@ static void test_glue(void)
 	struct rpcrdma_svc_stats ss;
 	struct rpcrdma_svc_prog_stats ps;
 	struct rpcrdma_xprt_stats xs;
-	struct tcall t, a[3];
+	struct svc_tcall t, a[3];
 	int r;
 
 	/* NULL, and results inline, small and near the inline threshold */
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = 0, .no_args = true };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = 0, .no_args = true };
 	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "NULL");
-	t = (struct tcall){ .prog = PROG, .vers = 2, .proc = P_INLINE, .len = 100 };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 2, .proc = P_INLINE, .len = 100 };
 	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "inline 100");
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .len = 3001 };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .len = 3001 };
 	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "inline 3001");
 
 	/* results through write chunks (DDP) of 4 KiB and 200 KiB, and inline without one */
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_DDP, .len = 4096, .chunk = true };
+	t = (struct svc_tcall){
+		.prog = PROG, .vers = 1, .proc = P_DDP, .len = 4096, .chunk = true
+	};
 	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "ddp 4096");
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_DDP, .len = 200000, .chunk = true };
+	t = (struct svc_tcall){
+		.prog = PROG, .vers = 1, .proc = P_DDP, .len = 200000, .chunk = true
+	};
 	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "ddp 200000");
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_DDP, .len = 500 };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = P_DDP, .len = 500 };
 	CHECK(run(&t) == RPCRDMA_RPC_SUCCESS, "ddp 500 inline");
 	CHECK(ddp_out == 0 && ddp_done_ok == 3, "result buffers back after the replies: %u, %u",
 	      ddp_out, ddp_done_ok);
@@ -317,7 +226,7 @@ static void test_glue(void)
 
 	/* asynchronous: three calls pending, completed out of order, later */
 	for (int i = 0; i < 3; i++) {
-		a[i] = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_ASYNC };
+		a[i] = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = P_ASYNC };
 		tcall_submit(&a[i]);
 	}
 	for (int i = 0; i < 200; i++)
@@ -326,10 +235,10 @@ static void test_glue(void)
 	      "three calls pending (%u), none answered", npending);
 	rpcrdma_svc_complete(pending[2], RPCRDMA_SVC_OK);
 	rpcrdma_svc_complete(pending[0], RPCRDMA_SVC_OK);
-	CHECK(pump_until(tcall_done, &a[2]) && pump_until(tcall_done, &a[0]), "completed");
+	CHECK(pump_until(svc_tcall_done, &a[2]) && pump_until(svc_tcall_done, &a[0]), "completed");
 	CHECK(!a[1].done, "the third still pending");
 	rpcrdma_svc_complete(pending[1], -EIO);
-	CHECK(pump_until(tcall_done, &a[1]), "completed with an error");
+	CHECK(pump_until(svc_tcall_done, &a[1]), "completed with an error");
 	for (int i = 0; i < 3; i++)
 		CHECK(a[i].status == 0 && a[i].data_ok, "async %d", i);
 	CHECK(a[0].rep.reply.accept_stat == RPCRDMA_RPC_SUCCESS &&
@@ -339,31 +248,31 @@ static void test_glue(void)
 	CHECK(glue.st.pending == 3, "glue pending %lu", (unsigned long)glue.st.pending);
 
 	/* every RPC-level error, as the caller sees it */
-	t = (struct tcall){ .prog = PROG_NONE, .vers = 1, .proc = 1 };
+	t = (struct svc_tcall){ .prog = PROG_NONE, .vers = 1, .proc = 1 };
 	CHECK(run(&t) == RPCRDMA_RPC_PROG_UNAVAIL, "PROG_UNAVAIL");
-	t = (struct tcall){ .prog = PROG, .vers = 7, .proc = 1 };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 7, .proc = 1 };
 	r = run(&t);
 	CHECK(r == RPCRDMA_RPC_PROG_MISMATCH && t.rep.reply.low == 1 && t.rep.reply.high == 2,
 	      "PROG_MISMATCH 1..2: %d %u..%u", r, t.rep.reply.low, t.rep.reply.high);
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_HOLE };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = P_HOLE };
 	CHECK(run(&t) == RPCRDMA_RPC_PROC_UNAVAIL, "PROC_UNAVAIL (hole)");
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = 200 };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = 200 };
 	CHECK(run(&t) == RPCRDMA_RPC_PROC_UNAVAIL, "PROC_UNAVAIL (past the table)");
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .no_args = true };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .no_args = true };
 	CHECK(run(&t) == RPCRDMA_RPC_GARBAGE_ARGS, "GARBAGE_ARGS");
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_FAIL };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = P_FAIL };
 	CHECK(run(&t) == RPCRDMA_RPC_SYSTEM_ERR, "SYSTEM_ERR");
-	t = (struct tcall){ .prog = PROG_SYS, .vers = 1, .proc = 6, .len = 8 };
+	t = (struct svc_tcall){ .prog = PROG_SYS, .vers = 1, .proc = 6, .len = 8 };
 	r = run(&t);
 	CHECK(r == 100 + RPCRDMA_RPC_AUTH_ERROR &&
 		      t.rep.reply.auth_stat == RPCRDMA_RPC_AUTH_TOOWEAK,
 	      "AUTH_ERROR AUTH_TOOWEAK: %d %u", r, t.rep.reply.auth_stat);
-	t = (struct tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .len = 8, .flavor = 99 };
+	t = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .len = 8, .flavor = 99 };
 	r = run(&t);
 	CHECK(r == 100 + RPCRDMA_RPC_AUTH_ERROR &&
 		      t.rep.reply.auth_stat == RPCRDMA_RPC_AUTH_BADCRED,
 	      "AUTH_ERROR AUTH_BADCRED: %d %u", r, t.rep.reply.auth_stat);
-	t = (struct tcall){ .rpcvers = 3, .prog = PROG, .vers = 1, .proc = 1 };
+	t = (struct svc_tcall){ .rpcvers = 3, .prog = PROG, .vers = 1, .proc = 1 };
 	r = run(&t);
 	CHECK(r == 100 + RPCRDMA_RPC_RPC_MISMATCH && t.rep.reply.low == 2 && t.rep.reply.high == 2,
 	      "RPC_MISMATCH 2..2: %d", r);
@@ -385,7 +294,7 @@ static void test_glue(void)
 /* A call pending when the connection goes: completing it later gives its buffers back. */
 static void test_pending_loss(void)
 {
-	struct tcall t = { .prog = PROG, .vers = 1, .proc = P_ASYNC };
+	struct svc_tcall t = { .prog = PROG, .vers = 1, .proc = P_ASYNC };
 
 	npending = 0;
 	tcall_submit(&t);
@@ -428,6 +337,10 @@ int main(int argc, char **argv)
 	      "register");
 	rpcrdma_xprt_svc_init(&glue, reg, 0);
 	glue.reply_done = ddp_reply_done;
+	/* what the call driver checks a success for; 6 is COPY */
+	svc_proc_res[P_INLINE] = svc_proc_res[6] = SVC_RES_INLINE;
+	svc_proc_res[P_DDP] = SVC_RES_DDP;
+	svc_proc_res[P_ASYNC] = SVC_RES_SEED;
 	if (side_open(&cli, "gc") || side_open(&srv, "gs")) {
 		fprintf(stderr, "devices and pools\n");
 		return 1;
