@@ -275,6 +275,17 @@ static void side_events(struct side *s, bool server)
 	}
 }
 
+/*
+ * Poll one end alone, its events then its connection: for the tests whose
+ * other end is a bare PMD endpoint, polled by hand.
+ */
+static void side_pump(struct side *s, bool server)
+{
+	side_events(s, server);
+	if (s->xprt)
+		rpcrdma_xprt_poll(s->xprt);
+}
+
 static int pump_once(struct env *e)
 {
 	int w = 0;
@@ -398,6 +409,33 @@ static void env_close(struct env *e)
 	side_close(&e->srv);
 }
 
+/* env_open() and env_connect(); false, and closed, when it does not connect. */
+static bool env_up(struct env *e, const char *cli_devargs, const char *srv_devargs)
+{
+	if (!env_open(e, cli_devargs, srv_devargs))
+		return false;
+	if (env_connect(e))
+		return true;
+	env_close(e);
+	return false;
+}
+
+/*
+ * A bare PMD endpoint on @s in place of an xprt, to send crafted messages:
+ * one CQ for both queues; RNR retried without end, so that a Send waits for
+ * a receive the engine posts late.
+ */
+static void bare_qp(struct side *s)
+{
+	struct rpcrdma_pmd_qp_attr a;
+
+	CHECK(rpcrdma_pmd_cq_create(s->dev, 256, &s->cq) == 0, "cq");
+	rpcrdma_pmd_qp_attr_init(&a);
+	a.send_cq = a.recv_cq = s->cq;
+	a.rnr_retry = 7;
+	CHECK(rpcrdma_pmd_qp_create(s->pd, &a, &s->qp) == 0, "qp");
+}
+
 /* ---------------- the client's calls ---------------- */
 
 struct tcall {
@@ -486,6 +524,18 @@ static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 
 static uint32_t seed_next = 1;
 
+/* The RPC header of a call to the test program, as the codec takes it. */
+static void call_msg(struct rpcrdma_rpc_msg *m, uint32_t xid, uint32_t proc)
+{
+	memset(m, 0, sizeof(*m));
+	m->xid = xid;
+	m->type = RPCRDMA_RPC_CALL;
+	m->call.rpcvers = RPCRDMA_RPC_VERS;
+	m->call.prog = PROG;
+	m->call.vers = 1;
+	m->call.proc = proc;
+}
+
 /* Build and submit a test call. */
 static int tcall_submit_on(struct side *sd, struct tcall *t)
 {
@@ -508,13 +558,7 @@ static int tcall_submit_on(struct side *sd, struct tcall *t)
 	x = rpcrdma_xprt_call_enc(c);
 	CHECK(rpcrdma_xprt_call_put_header(c, PROG, 1, t->proc) == 0, "call header");
 	/* the codec's bytes for the same header */
-	memset(&m, 0, sizeof(m));
-	m.xid = rpcrdma_xprt_call_xid(c);
-	m.type = RPCRDMA_RPC_CALL;
-	m.call.rpcvers = RPCRDMA_RPC_VERS;
-	m.call.prog = PROG;
-	m.call.vers = 1;
-	m.call.proc = t->proc;
+	call_msg(&m, rpcrdma_xprt_call_xid(c), t->proc);
 	CHECK(x->len == 40 && x->pos == 40 && rpcrdma_rpc_encode(&m, hdr, sizeof(hdr)) == 40 &&
 		      memcmp(x->mem.addr, hdr, 40) == 0,
 	      "call header as the codec's");
@@ -696,45 +740,41 @@ static void test_setup(void)
 	/* a bare client without private data: the server uses 1024 bytes */
 	if (!env_open(&e, NULL, NULL))
 		return;
-	{
-		struct rpcrdma_pmd_qp_attr a;
+	bare_qp(&e.cli);
+	CHECK(rpcrdma_pmd_connect(e.cli.qp, e.addr, NULL, 0) == 0, "bare connect");
+	for (n = 0; n < 200000 &&
+		    !(e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED);
+	     n++) {
+		struct rpcrdma_pmd_event ev;
 
-		CHECK(rpcrdma_pmd_cq_create(e.cli.dev, 256, &e.cli.cq) == 0, "cq");
-		rpcrdma_pmd_qp_attr_init(&a);
-		a.send_cq = a.recv_cq = e.cli.cq;
-		CHECK(rpcrdma_pmd_qp_create(e.cli.pd, &a, &e.cli.qp) == 0, "qp");
-		CHECK(rpcrdma_pmd_connect(e.cli.qp, e.addr, NULL, 0) == 0, "bare connect");
-		for (n = 0; n < 200000 && !(e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) ==
-								  RPCRDMA_XPRT_ESTABLISHED);
-		     n++) {
-			struct rpcrdma_pmd_event ev;
-
-			pump_once(&e);
-			rpcrdma_pmd_event_poll(e.cli.dev, &ev, 1);
-		}
-		CHECK(e.srv.xprt != NULL, "accepted");
-		if (e.srv.xprt) {
-			rpcrdma_xprt_info(e.srv.xprt, &si);
-			CHECK(!si.peer_pdata && si.send_inline == 1024 && si.recv_inline == 1024 &&
-				      !si.peer_remote_inv,
-			      "defaults without private data: %u %u", si.send_inline,
-			      si.recv_inline);
-		}
-		rpcrdma_pmd_disconnect(e.cli.qp);
+		pump_once(&e);
+		rpcrdma_pmd_event_poll(e.cli.dev, &ev, 1);
 	}
+	CHECK(e.srv.xprt != NULL, "accepted");
+	if (e.srv.xprt) {
+		rpcrdma_xprt_info(e.srv.xprt, &si);
+		CHECK(!si.peer_pdata && si.send_inline == 1024 && si.recv_inline == 1024 &&
+			      !si.peer_remote_inv,
+		      "defaults without private data: %u %u", si.send_inline, si.recv_inline);
+	}
+	rpcrdma_pmd_disconnect(e.cli.qp);
 	env_close(&e);
 }
 
 /* ------------------------------------------------------------ forms */
 
+/* What a form case expects of its call and reply. */
+struct form_want {
+	char call, reply; /* the form (RFC 8166 3.5): 'S'hort, 'C'hunked or 'L'ong */
+	bool long_reply;  /* the client offered a reply chunk */
+	bool swi;	  /* the reply uses Send With Invalidate (per-call MRs only) */
+};
+
 struct form_case {
 	const char *name;
 	struct tcall t;
 	uint32_t cli_flags;
-	/* expected client messages and server replies by form, and SWI */
-	uint64_t c_short, c_chunked, c_long, s_short, s_chunked, s_long;
-	bool long_reply;
-	bool swi;
+	struct form_want want;
 };
 
 static void test_forms_with(const char *label, uint32_t base_flags)
@@ -743,25 +783,11 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		{ "short",
 		  { .proc = PROC_TEST, .words = 10, .nitems = 1, .item_len = { 100 }, .rwords = 5 },
 		  DEF_FLAGS,
-		  1,
-		  0,
-		  0,
-		  1,
-		  0,
-		  0,
-		  false,
-		  false },
+		  { 'S', 'S', false, false } },
 		{ "chunked, read chunks",
 		  { .proc = PROC_TEST, .words = 3, .nitems = 3, .item_len = { 40000, 1, 7001 } },
 		  DEF_FLAGS,
-		  0,
-		  1,
-		  0,
-		  1,
-		  0,
-		  0,
-		  false,
-		  false },
+		  { 'C', 'S', false, false } },
 		{ "1 write chunk, SWI",
 		  { .proc = PROC_TEST,
 		    .words = 5,
@@ -770,14 +796,7 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		    .res_chunks = true,
 		    .rwords = 4 },
 		  DEF_FLAGS,
-		  1,
-		  0,
-		  0,
-		  0,
-		  1,
-		  0,
-		  false,
-		  true },
+		  { 'S', 'C', false, true } },
 		{ "1 write chunk, no SWI",
 		  { .proc = PROC_TEST,
 		    .words = 5,
@@ -786,14 +805,7 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		    .res_chunks = true,
 		    .rwords = 4 },
 		  RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS,
-		  1,
-		  0,
-		  0,
-		  0,
-		  1,
-		  0,
-		  false,
-		  false },
+		  { 'S', 'C', false, false } },
 		{ "3 write chunks",
 		  { .proc = PROC_TEST,
 		    .words = 2,
@@ -802,14 +814,7 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		    .res_chunks = true,
 		    .rwords = 2 },
 		  DEF_FLAGS,
-		  1,
-		  0,
-		  0,
-		  0,
-		  1,
-		  0,
-		  false,
-		  false },
+		  { 'S', 'C', false, false } },
 		{ "read and write chunks, async reply",
 		  { .proc = PROC_TEST,
 		    .words = 3,
@@ -821,37 +826,16 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		    .rwords = 2,
 		    .mode = MODE_ASYNC },
 		  DEF_FLAGS,
-		  0,
-		  1,
-		  0,
-		  0,
-		  1,
-		  0,
-		  false,
-		  false },
+		  { 'C', 'C', false, false } },
 		/* one registration, the message: one rkey covers it, so SWI */
 		{ "long call, SWI",
 		  { .proc = PROC_TEST, .words = 800, .rwords = 2 },
 		  DEF_FLAGS,
-		  0,
-		  0,
-		  1,
-		  1,
-		  0,
-		  0,
-		  false,
-		  true },
+		  { 'L', 'S', false, true } },
 		{ "long reply",
 		  { .proc = PROC_TEST, .words = 2, .rwords = 900 },
 		  DEF_FLAGS,
-		  1,
-		  0,
-		  0,
-		  0,
-		  0,
-		  1,
-		  true,
-		  true },
+		  { 'S', 'L', true, true } },
 		{ "long call + long reply",
 		  { .proc = PROC_TEST,
 		    .words = 800,
@@ -859,36 +843,15 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		    .item_len = { 3 },
 		    .rwords = 900 },
 		  DEF_FLAGS,
-		  0,
-		  0,
-		  1,
-		  0,
-		  0,
-		  1,
-		  true,
-		  false },
+		  { 'L', 'L', true, false } },
 		{ "long call + long reply, no SWI",
 		  { .proc = PROC_TEST, .words = 800, .rwords = 900 },
 		  RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS,
-		  0,
-		  0,
-		  1,
-		  0,
-		  0,
-		  1,
-		  true,
-		  false },
+		  { 'L', 'L', true, false } },
 		{ "results inline without write chunks",
 		  { .proc = PROC_TEST, .words = 2, .nres = 2, .res_len = { 100, 33 }, .rwords = 1 },
 		  DEF_FLAGS,
-		  1,
-		  0,
-		  0,
-		  1,
-		  0,
-		  0,
-		  false,
-		  false },
+		  { 'S', 'S', false, false } },
 	};
 	struct rpcrdma_xprt_stats c0, c1, s0, s1;
 	unsigned int i;
@@ -898,7 +861,7 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		const struct form_case *fc = &cases[i];
 		struct tcall t = fc->t;
 		uint32_t flags = fc->cli_flags & base_flags;
-		bool swi = fc->swi && (flags & RPCRDMA_XPRT_F_PER_CALL_MR);
+		bool swi = fc->want.swi && (flags & RPCRDMA_XPRT_F_PER_CALL_MR);
 
 		if (!env_open(&e, NULL, NULL))
 			return;
@@ -927,21 +890,21 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		      t.ok ? "ok" : "bad", sctx.bad);
 		stats(&e.cli, &c1);
 		stats(&e.srv, &s1);
-		CHECK(c1.short_msgs - c0.short_msgs == fc->c_short &&
-			      c1.chunked_msgs - c0.chunked_msgs == fc->c_chunked &&
-			      c1.long_msgs - c0.long_msgs == fc->c_long,
+		CHECK(c1.short_msgs - c0.short_msgs == (fc->want.call == 'S') &&
+			      c1.chunked_msgs - c0.chunked_msgs == (fc->want.call == 'C') &&
+			      c1.long_msgs - c0.long_msgs == (fc->want.call == 'L'),
 		      "%s (%s): call form S%lu C%lu L%lu", fc->name, label,
 		      (unsigned long)(c1.short_msgs - c0.short_msgs),
 		      (unsigned long)(c1.chunked_msgs - c0.chunked_msgs),
 		      (unsigned long)(c1.long_msgs - c0.long_msgs));
-		CHECK(s1.short_msgs - s0.short_msgs == fc->s_short &&
-			      s1.chunked_msgs - s0.chunked_msgs == fc->s_chunked &&
-			      s1.long_msgs - s0.long_msgs == fc->s_long,
+		CHECK(s1.short_msgs - s0.short_msgs == (fc->want.reply == 'S') &&
+			      s1.chunked_msgs - s0.chunked_msgs == (fc->want.reply == 'C') &&
+			      s1.long_msgs - s0.long_msgs == (fc->want.reply == 'L'),
 		      "%s (%s): reply form S%lu C%lu L%lu", fc->name, label,
 		      (unsigned long)(s1.short_msgs - s0.short_msgs),
 		      (unsigned long)(s1.chunked_msgs - s0.chunked_msgs),
 		      (unsigned long)(s1.long_msgs - s0.long_msgs));
-		CHECK(c1.long_replies - c0.long_replies == fc->long_reply,
+		CHECK(c1.long_replies - c0.long_replies == fc->want.long_reply,
 		      "%s: reply chunk offered", fc->name);
 		CHECK(s1.send_inv - s0.send_inv == swi && c1.send_inv - c0.send_inv == swi,
 		      "%s (%s): SWI %lu/%lu, want %d", fc->name, label,
@@ -1063,12 +1026,8 @@ static void test_unsignaled(void)
 	struct env e;
 	int i;
 
-	if (!env_open(&e, NULL, NULL))
+	if (!env_up(&e, NULL, NULL))
 		return;
-	if (!env_connect(&e)) {
-		env_close(&e);
-		return;
-	}
 	rpcrdma_xprt_info(e.cli.xprt, &ci);
 	rpcrdma_xprt_info(e.srv.xprt, &si);
 	ccq = ci.qp->send_cq;
@@ -1241,6 +1200,19 @@ static void test_timeout(void)
 	free(fill);
 }
 
+/*
+ * A NULL call's header through rpcrdma_xprt_put_rpc() instead of
+ * put_header(), and room for its empty reply.
+ */
+static void put_null_call(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_rpc_msg m;
+
+	call_msg(&m, rpcrdma_xprt_call_xid(c), PROC_NULL);
+	CHECK(rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(c), &m) == 0, "put rpc");
+	rpcrdma_xprt_call_reply_spec(c)->max_len = 64;
+}
+
 static void test_polling(void)
 {
 	struct rpcrdma_xprt_call *c;
@@ -1251,12 +1223,8 @@ static void test_polling(void)
 	struct env e;
 	int ret;
 
-	if (!env_open(&e, NULL, NULL))
+	if (!env_up(&e, NULL, NULL))
 		return;
-	if (!env_connect(&e)) {
-		env_close(&e);
-		return;
-	}
 	/* submitted without a callback; tested until done */
 	CHECK(rpcrdma_xprt_call_alloc(e.cli.xprt, &c) == 0, "alloc");
 	CHECK(rpcrdma_xprt_call_test(c, NULL) == -EINVAL, "a call not submitted");
@@ -1272,15 +1240,7 @@ static void test_polling(void)
 		CHECK(rpcrdma_xprt_call_release(c) == 0, "release unsubmitted");
 		CHECK(rpcrdma_xprt_call_alloc(e.cli.xprt, &c) == 0, "alloc");
 	}
-	memset(&m, 0, sizeof(m));
-	m.xid = rpcrdma_xprt_call_xid(c);
-	m.type = RPCRDMA_RPC_CALL;
-	m.call.rpcvers = RPCRDMA_RPC_VERS;
-	m.call.prog = PROG;
-	m.call.vers = 1;
-	m.call.proc = PROC_NULL;
-	CHECK(rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(c), &m) == 0, "put rpc");
-	rpcrdma_xprt_call_reply_spec(c)->max_len = 64;
+	put_null_call(c);
 	CHECK(rpcrdma_xprt_call_submit(c, 0, NULL, NULL) == 0, "submit without a callback");
 	CHECK(rpcrdma_xprt_call_test(c, &reply) == -EINPROGRESS, "in progress");
 	CHECK(rpcrdma_xprt_call_release(c) == -EBUSY, "not released while out");
@@ -1301,15 +1261,7 @@ static void test_polling(void)
 	/* call_wait() polls the connection: with a server that never answers, the timeout ends it */
 	sctx.no_reply = true;
 	CHECK(rpcrdma_xprt_call_alloc(e.cli.xprt, &c) == 0, "alloc");
-	memset(&m, 0, sizeof(m));
-	m.xid = rpcrdma_xprt_call_xid(c);
-	m.type = RPCRDMA_RPC_CALL;
-	m.call.rpcvers = RPCRDMA_RPC_VERS;
-	m.call.prog = PROG;
-	m.call.vers = 1;
-	m.call.proc = PROC_NULL;
-	CHECK(rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(c), &m) == 0, "put rpc");
-	rpcrdma_xprt_call_reply_spec(c)->max_len = 64;
+	put_null_call(c);
 	CHECK(rpcrdma_xprt_call_set_timeout(c, 5000) == 0, "timeout");
 	CHECK(rpcrdma_xprt_call_submit(c, 0, NULL, NULL) == 0, "submit");
 	CHECK(rpcrdma_xprt_call_set_timeout(c, 5000) == -EINVAL, "no timeout change once out");
@@ -1410,33 +1362,53 @@ static void test_reply_rpc(void)
 
 /* ------------------------------------------------------------ errors */
 
+/* Transport headers for craft(): a call in version 1 and in version 2, RDMA_MSG, no chunks. */
+static const uint32_t v1call[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0 };
+static const uint32_t v2call[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_CALL, 0, 0, 0 };
+
+/* A client's ROPT_INITXCH, a whole message (no RPC follows): a Receive Buffer Size of 2048. */
+static const uint32_t initxch[] = { 0,
+				    2,
+				    8,
+				    RPCRDMA_OPTIONAL,
+				    RPCRDMA_CALL,
+				    RPCRDMA_ROPT_INITXCH,
+				    20,
+				    1,
+				    RPCRDMA_XCHAR_RBSIZ,
+				    4,
+				    2048,
+				    0 };
+
 /* A bare client endpoint: connect to the xprt server with RFC 8797 data. */
 static bool bare_client(struct env *e)
 {
 	/* 1 KiB receives: a reply over 1 KiB needs the reply chunk */
 	struct rpcrdma_xprt_pdata pd = { 1, false, 4096, 1024 };
-	struct rpcrdma_pmd_qp_attr a;
 	uint8_t buf[8];
 	int n;
 
-	CHECK(rpcrdma_pmd_cq_create(e->cli.dev, 256, &e->cli.cq) == 0, "cq");
-	rpcrdma_pmd_qp_attr_init(&a);
-	a.send_cq = a.recv_cq = e->cli.cq;
-	a.rnr_retry = 7;
-	CHECK(rpcrdma_pmd_qp_create(e->cli.pd, &a, &e->cli.qp) == 0, "qp");
+	bare_qp(&e->cli);
 	rpcrdma_xprt_pdata_encode(&pd, buf, sizeof(buf));
 	CHECK(rpcrdma_pmd_connect(e->cli.qp, e->addr, buf, sizeof(buf)) == 0, "connect");
 	for (n = 0; n < 1000000; n++) {
 		struct rpcrdma_pmd_event ev;
 
-		side_events(&e->srv, true);
-		if (e->srv.xprt)
-			rpcrdma_xprt_poll(e->srv.xprt);
+		side_pump(&e->srv, true);
 		if (rpcrdma_pmd_event_poll(e->cli.dev, &ev, 1) == 1 &&
 		    ev.type == RPCRDMA_PMD_EVENT_ESTABLISHED)
 			return true;
 	}
 	return false;
+}
+
+/* The tests of crafted calls start alike: a bare client, the server established with it. */
+static void bare_client_up(struct env *e)
+{
+	CHECK(bare_client(e), "bare client connected");
+	CHECK(pump_until(e, both_established, NULL) ||
+		      (e->srv.xprt && rpcrdma_xprt_state(e->srv.xprt) == RPCRDMA_XPRT_ESTABLISHED),
+	      "server established");
 }
 
 /*
@@ -1462,6 +1434,34 @@ static int bare_send(struct rpcrdma_pmd_qp *qp, struct rpcrdma_mempool *pool, co
 	return 0;
 }
 
+/* Post n receives on a bare endpoint (wr_id: the buffer). */
+static void bare_post(struct side *s, unsigned int n)
+{
+	struct rpcrdma_mempool *ip = s->pools->inline_pool;
+
+	for (unsigned int i = 0; i < n; i++) {
+		void *rb = rpcrdma_mempool_get(ip);
+		struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
+		struct rpcrdma_pmd_recv_wr rw = { (uintptr_t)rb, &rs, 1 };
+
+		CHECK(rpcrdma_pmd_post_recv_burst(s->qp, &rw, 1) == 1, "post");
+	}
+}
+
+/*
+ * Send a copy of len bytes of msg from the bare client. The Send reads
+ * the copy when it executes: its buffer goes back only after that.
+ */
+static void *bare_cli_send(struct env *e, const void *msg, uint32_t len)
+{
+	struct rpcrdma_mempool *ip = e->cli.pools->inline_pool;
+	void *sb = rpcrdma_mempool_get(ip);
+
+	memcpy(sb, msg, len);
+	CHECK(bare_send(e->cli.qp, ip, sb, len) == 0, "queue send");
+	return sb;
+}
+
 /*
  * Send raw bytes from the bare client and post one receive (wr_id: its
  * buffer); wait for a reply or none. A receive left posted takes a later
@@ -1470,26 +1470,14 @@ static int bare_send(struct rpcrdma_pmd_qp *qp, struct rpcrdma_mempool *pool, co
 static int bare_exchange(struct env *e, const void *msg, uint32_t len, uint8_t *reply, uint32_t ms)
 {
 	struct rpcrdma_mempool *ip = e->cli.pools->inline_pool;
-	void *sb = rpcrdma_mempool_get(ip), *rb = rpcrdma_mempool_get(ip);
-	struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, len, ip->lkey };
-	struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
-	struct rpcrdma_pmd_recv_wr rw = { (uintptr_t)rb, &rs, 1 };
-	struct rpcrdma_pmd_send_wr sw;
 	struct rpcrdma_pmd_wc wc[4];
 	uint64_t end = test_now_ms() + ms;
 	int got = -ETIMEDOUT;
 	bool sent = false, recvd = false;
+	void *sb;
 
-	memcpy(sb, msg, len);
-	memset(&sw, 0, sizeof(sw));
-	sw.wr_id = 2;
-	sw.sg_list = &ss;
-	sw.num_sge = 1;
-	sw.opcode = RPCRDMA_PMD_WR_SEND;
-	sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
-	CHECK(rpcrdma_pmd_post_recv_burst(e->cli.qp, &rw, 1) == 1, "post recv");
-	CHECK(rpcrdma_pmd_queue_send_burst(e->cli.qp, &sw, 1) == 1, "queue send");
-	rpcrdma_pmd_flush(e->cli.qp);
+	bare_post(&e->cli, 1);
+	sb = bare_cli_send(e, msg, len);
 	while (test_now_ms() < end && !(sent && recvd)) {
 		int n = rpcrdma_pmd_poll_cq_burst(e->cli.cq, wc, 4);
 
@@ -1505,17 +1493,46 @@ static int bare_exchange(struct env *e, const void *msg, uint32_t len, uint8_t *
 			}
 			rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
 		}
-		side_events(&e->srv, true);
-		if (e->srv.xprt)
-			rpcrdma_xprt_poll(e->srv.xprt);
+		side_pump(&e->srv, true);
 	}
 	rpcrdma_mempool_put(ip, sb);
 	return got;
 }
 
+/*
+ * Poll the bare client's CQ once and give back the buffers of the
+ * receives that completed (or flushed): how many.
+ */
+static unsigned int bare_reap(struct env *e)
+{
+	struct rpcrdma_pmd_wc wc[8];
+	int n = rpcrdma_pmd_poll_cq_burst(e->cli.cq, wc, 8);
+	unsigned int back = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (wc[i].wr_id == 2)
+			continue;
+		rpcrdma_mempool_put(e->cli.pools->inline_pool, (void *)(uintptr_t)wc[i].wr_id);
+		back++;
+	}
+	return back;
+}
+
 static void put32(uint8_t *b, unsigned int i, uint32_t v)
 {
 	rpcrdma_wire_put32(b, i, v);
+}
+
+/*
+ * Words w[] into b, the first replaced by xid: a transport header or an
+ * RPC message, both of which start with the XID. Returns their length.
+ */
+static uint32_t put_words(uint8_t *b, uint32_t xid, const uint32_t *w, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		put32(b, i, w[i]);
+	put32(b, 0, xid);
+	return n * 4;
 }
 
 /* Send from the bare server and poll the client until the Send completes. */
@@ -1539,29 +1556,44 @@ static void bare_srv_send_wait(struct env *e, const void *buf, uint32_t len)
 /* A transport header + a null RPC call; words[] overrides the header. */
 static uint32_t craft(uint8_t *b, uint32_t xid, const uint32_t *hw, unsigned int nhw)
 {
-	unsigned int i;
-
-	for (i = 0; i < nhw; i++)
-		put32(b, i, hw[i]);
-	put32(b, 0, xid);
 	/* RPC: xid CALL 2 prog 1 0 AUTH_NONE 0 AUTH_NONE 0 */
-	put32(b, nhw + 0, xid);
-	put32(b, nhw + 1, 0);
-	put32(b, nhw + 2, 2);
-	put32(b, nhw + 3, PROG);
-	put32(b, nhw + 4, 1);
-	put32(b, nhw + 5, PROC_NULL);
-	for (i = 6; i < 10; i++)
-		put32(b, nhw + i, 0);
-	return (nhw + 10) * 4;
+	static const uint32_t call[] = { 0, 0, 2, PROG, 1, PROC_NULL, 0, 0, 0, 0 };
+	uint32_t len = put_words(b, xid, hw, nhw);
+
+	return len + put_words(b + len, xid, call, 10);
+}
+
+/*
+ * Send len bytes of msg from the bare client and decode the answer into
+ * hs: the decoder's result, or bare_exchange()'s error when none came.
+ */
+static int bare_ask(struct env *e, const void *msg, uint32_t len, struct rpcrdma_hdr_storage *hs,
+		    uint32_t ms)
+{
+	struct rpcrdma_hdr *h = rpcrdma_hdr_storage_init(hs);
+	uint8_t rep[4096];
+	int n = bare_exchange(e, msg, len, rep, ms);
+
+	if (n < 0)
+		return n;
+	return rpcrdma_hdr_decode(h, rep, (uint32_t)n);
+}
+
+/* bare_ask() a crafted call: the header words hw[] with xid, then a null call. */
+static int bare_ask_call(struct env *e, const uint32_t *hw, unsigned int nhw, uint32_t xid,
+			 struct rpcrdma_hdr_storage *hs, uint32_t ms)
+{
+	uint8_t msg[512];
+
+	return bare_ask(e, msg, craft(msg, xid, hw, nhw), hs, ms);
 }
 
 static void test_errors(void)
 {
-	uint8_t msg[512], rep[4096];
+	uint8_t msg[512];
 	struct rpcrdma_xprt_stats s0, s1;
 	struct rpcrdma_hdr_storage hs;
-	struct rpcrdma_hdr *h;
+	struct rpcrdma_hdr *h = &hs.hdr;
 	struct env e;
 	uint32_t len;
 	int n;
@@ -1569,37 +1601,21 @@ static void test_errors(void)
 	/* ---- responder: crafted calls from a bare PMD client ---- */
 	if (!env_open(&e, NULL, NULL))
 		return;
-	CHECK(bare_client(&e), "bare client connected");
-	CHECK(pump_until(&e, both_established, NULL) ||
-		      (e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED),
-	      "server established");
-	{
-		const uint32_t good[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0 };
-
-		len = craft(msg, 0x100, good, 7);
-		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
-		h = rpcrdma_hdr_storage_init(&hs);
-		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
-			      h->proc == RPCRDMA_MSG && h->xid == 0x100 && h->credit >= 1,
-		      "a good crafted call is answered: %d", n);
-	}
+	bare_client_up(&e);
+	n = bare_ask_call(&e, v1call, 7, 0x100, &hs, WAIT_MS);
+	CHECK(n > 0 && h->proc == RPCRDMA_MSG && h->xid == 0x100 && h->credit >= 1,
+	      "a good crafted call is answered: %d", n);
 	{
 		/* versions 2 and 7: ERR_VERS 1..1 */
 		const uint32_t v2[] = { 0, 2, 8, RPCRDMA_MSG, 0, 0, 0, 0 };
 		const uint32_t v7[] = { 0, 7, 8, RPCRDMA_MSG, 0, 0, 0 };
 
-		len = craft(msg, 0x101, v2, 8);
-		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
-		h = rpcrdma_hdr_storage_init(&hs);
-		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
-			      h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_VERS &&
+		n = bare_ask_call(&e, v2, 8, 0x101, &hs, WAIT_MS);
+		CHECK(n > 0 && h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_VERS &&
 			      h->error.low == 1 && h->error.high == 1 && h->xid == 0x101,
 		      "version 2: ERR_VERS (1, 1)");
-		len = craft(msg, 0x102, v7, 7);
-		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
-		h = rpcrdma_hdr_storage_init(&hs);
-		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
-			      h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_VERS &&
+		n = bare_ask_call(&e, v7, 7, 0x102, &hs, WAIT_MS);
+		CHECK(n > 0 && h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_VERS &&
 			      h->error.low == 1 && h->error.high == 1,
 		      "version 7: ERR_VERS (1, 1)");
 	}
@@ -1625,20 +1641,14 @@ static void test_errors(void)
 
 		for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			stats(&e.srv, &s0);
-			if (bad[i].w == trunc) {
-				for (unsigned int k = 0; k < 5; k++)
-					put32(msg, k, trunc[k]);
-				put32(msg, 0, 0x200 + i);
-				len = 20;
-			} else {
+			if (bad[i].w == trunc)
+				len = put_words(msg, 0x200 + i, trunc, 5);
+			else
 				len = craft(msg, 0x200 + i, bad[i].w, bad[i].n);
-				if (bad[i].w == nomsg)
-					len = 28; /* nothing inline either */
-			}
-			n = bare_exchange(&e, msg, len, rep, WAIT_MS);
-			h = rpcrdma_hdr_storage_init(&hs);
-			CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
-				      h->proc == RPCRDMA_ERROR &&
+			if (bad[i].w == nomsg)
+				len = 28; /* nothing inline either */
+			n = bare_ask(&e, msg, len, &hs, WAIT_MS);
+			CHECK(n > 0 && h->proc == RPCRDMA_ERROR &&
 				      h->error.code == RPCRDMA_ERR_CHUNK && h->xid == 0x200 + i,
 			      "%s: ERR_CHUNK (%d)", bad[i].what, n);
 			stats(&e.srv, &s1);
@@ -1647,27 +1657,23 @@ static void test_errors(void)
 	}
 	{
 		/* RDMA_DONE: ignored, no reply; then a good call still works */
-		const uint32_t done[] = { 0x300, 1, 8, RPCRDMA_DONE };
-		const uint32_t good[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0 };
+		const uint32_t done[] = { 0, 1, 8, RPCRDMA_DONE };
 
-		for (unsigned int k = 0; k < 4; k++)
-			put32(msg, k, done[k]);
+		len = put_words(msg, 0x300, done, 4);
 		stats(&e.srv, &s0);
-		n = bare_exchange(&e, msg, 16, rep, 200);
+		n = bare_ask(&e, msg, len, &hs, 200);
 		stats(&e.srv, &s1);
 		CHECK(n == -ETIMEDOUT && s1.done_ignored == s0.done_ignored + 1,
 		      "RDMA_DONE ignored: %d", n);
 		/* the receive bare_exchange left posted takes the next reply */
-		len = craft(msg, 0x301, good, 7);
-		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
-		h = rpcrdma_hdr_storage_init(&hs);
-		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 && h->xid == 0x301 &&
-			      h->proc == RPCRDMA_MSG,
+		n = bare_ask_call(&e, v1call, 7, 0x301, &hs, WAIT_MS);
+		CHECK(n > 0 && h->xid == 0x301 && h->proc == RPCRDMA_MSG,
 		      "a call after RDMA_DONE is answered: %d", n);
 	}
 	{
 		/* a reply that does not fit the offered reply chunk: ERR_CHUNK. The
 		 * call offers a 64-byte reply chunk and asks for a 6000-byte reply. */
+		const uint32_t args[] = { 1, 0, 0, 0, 900, 0 };
 		uint32_t w[40], nw = 0;
 
 		w[nw++] = 0x400;
@@ -1685,17 +1691,11 @@ static void test_errors(void)
 		len = craft(msg, 0x400, w, nw);
 		put32(msg, nw + 5, PROC_TEST);
 		/* args: seed 1, 0 words, 0 items, 0 results, 900 reply words, mode 0 */
-		put32(msg, nw + 10, 1);
-		put32(msg, nw + 11, 0);
-		put32(msg, nw + 12, 0);
-		put32(msg, nw + 13, 0);
-		put32(msg, nw + 14, 900);
-		put32(msg, nw + 15, 0);
+		for (unsigned int k = 0; k < 6; k++)
+			put32(msg, nw + 10 + k, args[k]);
 		len += 24;
-		n = bare_exchange(&e, msg, len, rep, WAIT_MS);
-		h = rpcrdma_hdr_storage_init(&hs);
-		CHECK(n > 0 && rpcrdma_hdr_decode(h, rep, (uint32_t)n) > 0 &&
-			      h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_CHUNK &&
+		n = bare_ask(&e, msg, len, &hs, WAIT_MS);
+		CHECK(n > 0 && h->proc == RPCRDMA_ERROR && h->error.code == RPCRDMA_ERR_CHUNK &&
 			      h->xid == 0x400,
 		      "a reply too big for its reply chunk: ERR_CHUNK (%d: xid %#x proc %u code "
 		      "%u)",
@@ -1709,27 +1709,15 @@ static void test_errors(void)
 	rpcrdma_pmd_disconnect(e.cli.qp);
 	{
 		/* the receive left posted flushes: its buffer goes back */
-		struct rpcrdma_mempool *ip = e.cli.pools->inline_pool;
 		uint64_t end = test_now_ms() + WAIT_MS;
-		struct rpcrdma_pmd_wc wc[8];
 
 		while (test_now_ms() < end &&
 		       rpcrdma_xprt_state(e.srv.xprt) != RPCRDMA_XPRT_CLOSED) {
-			int k = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 8);
-
-			for (int i = 0; i < k; i++)
-				if (wc[i].wr_id != 2)
-					rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
-			side_events(&e.srv, true);
-			rpcrdma_xprt_poll(e.srv.xprt);
+			bare_reap(&e);
+			side_pump(&e.srv, true);
 		}
-		for (int n2 = 0; n2 < 1000; n2++) {
-			int k = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 8);
-
-			for (int i = 0; i < k; i++)
-				if (wc[i].wr_id != 2)
-					rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
-		}
+		for (int k = 0; k < 1000; k++)
+			bare_reap(&e);
 	}
 	env_close(&e);
 
@@ -1738,34 +1726,20 @@ static void test_errors(void)
 }
 
 /*
- * The requester against a bare server: the server answers each call with
- * bytes the test writes.
+ * Accept the client's connection at the bare server (RFC 8797 data: 4 KiB
+ * both ways), polling the client, until it is established or the time
+ * runs out at end.
  */
-struct bare_srv {
-	struct env *e;
-	struct rpcrdma_pmd_conn_req *req;
-};
-
-static bool bare_server_accept(struct env *e)
+static bool bare_server_wait(struct env *e, uint64_t end)
 {
 	struct rpcrdma_xprt_pdata pd = { 1, false, 4096, 4096 };
-	struct rpcrdma_pmd_qp_attr a;
 	uint8_t buf[8];
-	uint64_t end = test_now_ms() + WAIT_MS;
 
-	CHECK(rpcrdma_pmd_cq_create(e->srv.dev, 256, &e->srv.cq) == 0, "cq");
-	rpcrdma_pmd_qp_attr_init(&a);
-	a.send_cq = a.recv_cq = e->srv.cq;
-	a.rnr_retry = 7;
-	CHECK(rpcrdma_pmd_qp_create(e->srv.pd, &a, &e->srv.qp) == 0, "qp");
 	rpcrdma_xprt_pdata_encode(&pd, buf, sizeof(buf));
-	CHECK(rpcrdma_xprt_create(&e->cli.params, &e->cli.xprt) == 0, "create");
-	CHECK(rpcrdma_xprt_connect(e->cli.xprt, e->addr) == 0, "connect");
 	while (test_now_ms() < end) {
 		struct rpcrdma_pmd_event ev;
 
-		side_events(&e->cli, false);
-		rpcrdma_xprt_poll(e->cli.xprt);
+		side_pump(&e->cli, false);
 		if (rpcrdma_pmd_event_poll(e->srv.dev, &ev, 1) == 1 &&
 		    ev.type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
 			CHECK(rpcrdma_pmd_accept(ev.req, e->srv.qp, buf, sizeof(buf)) == 0,
@@ -1776,62 +1750,15 @@ static bool bare_server_accept(struct env *e)
 	return false;
 }
 
-/* Receive one call at the bare server; answer with reply[] (xid patched in). */
-static bool bare_answer(struct env *e, struct tcall *t, uint32_t *hw, unsigned int nhw,
-			bool with_rpc)
+/* A bare server endpoint: the client's first connection to it. */
+static bool bare_server_accept(struct env *e)
 {
-	struct rpcrdma_mempool *ip = e->srv.pools->inline_pool;
-	void *rb = rpcrdma_mempool_get(ip), *sb = rpcrdma_mempool_get(ip);
-	struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
-	struct rpcrdma_pmd_recv_wr rw = { 1, &rs, 1 };
-	struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, 0, ip->lkey };
-	struct rpcrdma_pmd_send_wr sw;
-	struct rpcrdma_pmd_wc wc[4];
 	uint64_t end = test_now_ms() + WAIT_MS;
-	bool got = false, sent = false;
-	uint32_t xid = 0, i;
 
-	CHECK(rpcrdma_pmd_post_recv_burst(e->srv.qp, &rw, 1) == 1, "post");
-	CHECK(tcall_submit(e, t) == 0, "submit");
-	while (test_now_ms() < end && !sent) {
-		int n = rpcrdma_pmd_poll_cq_burst(e->srv.cq, wc, 4);
-
-		for (int k = 0; k < n; k++) {
-			if (wc[k].wr_id == 1 && wc[k].status == 0) {
-				xid = rpcrdma_wire_get32(rb, 0);
-				got = true;
-				for (i = 0; i < nhw; i++)
-					put32(sb, i, hw[i]);
-				put32(sb, 0, xid);
-				ss.length = nhw * 4;
-				if (with_rpc) {
-					/* xid REPLY MSG_ACCEPTED AUTH_NONE 0 SUCCESS */
-					put32(sb, nhw, xid);
-					put32(sb, nhw + 1, 1);
-					put32(sb, nhw + 2, 0);
-					put32(sb, nhw + 3, 0);
-					put32(sb, nhw + 4, 0);
-					put32(sb, nhw + 5, 0);
-					ss.length += 24;
-				}
-				memset(&sw, 0, sizeof(sw));
-				sw.wr_id = 2;
-				sw.sg_list = &ss;
-				sw.num_sge = 1;
-				sw.opcode = RPCRDMA_PMD_WR_SEND;
-				sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
-				rpcrdma_pmd_queue_send_burst(e->srv.qp, &sw, 1);
-				rpcrdma_pmd_flush(e->srv.qp);
-			}
-			if (wc[k].wr_id == 2)
-				sent = true;
-		}
-		side_events(&e->cli, false);
-		rpcrdma_xprt_poll(e->cli.xprt);
-	}
-	rpcrdma_mempool_put(ip, rb);
-	rpcrdma_mempool_put(ip, sb);
-	return got && sent;
+	bare_qp(&e->srv);
+	CHECK(rpcrdma_xprt_create(&e->cli.params, &e->cli.xprt) == 0, "create");
+	CHECK(rpcrdma_xprt_connect(e->cli.xprt, e->addr) == 0, "connect");
+	return bare_server_wait(e, end);
 }
 
 static bool cli_call_done(struct env *e, void *arg)
@@ -1841,6 +1768,58 @@ static bool cli_call_done(struct env *e, void *arg)
 	return ((struct tcall *)arg)->done;
 }
 
+/*
+ * A call from the client, answered at the bare server with the header
+ * words hw[] (the call's XID patched in) and, with_rpc, an accepted RPC
+ * reply; then the call is waited for.
+ */
+static void bare_answer(struct env *e, struct tcall *t, const uint32_t *hw, unsigned int nhw,
+			bool with_rpc)
+{
+	/* xid REPLY MSG_ACCEPTED AUTH_NONE 0 SUCCESS */
+	static const uint32_t accepted[] = { 0, 1, 0, 0, 0, 0 };
+	struct rpcrdma_mempool *ip = e->srv.pools->inline_pool;
+	void *rb = rpcrdma_mempool_get(ip);
+	uint8_t *sb = rpcrdma_mempool_get(ip);
+	struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
+	struct rpcrdma_pmd_recv_wr rw = { 1, &rs, 1 };
+	struct rpcrdma_pmd_wc wc[4];
+	uint64_t end = test_now_ms() + WAIT_MS;
+	bool got = false, sent = false;
+	uint32_t xid, len;
+
+	memset(t, 0, sizeof(*t));
+	CHECK(rpcrdma_pmd_post_recv_burst(e->srv.qp, &rw, 1) == 1, "post");
+	CHECK(tcall_submit(e, t) == 0, "submit");
+	while (test_now_ms() < end && !sent) {
+		int n = rpcrdma_pmd_poll_cq_burst(e->srv.cq, wc, 4);
+
+		for (int k = 0; k < n; k++) {
+			if (wc[k].wr_id == 1 && wc[k].status == 0) {
+				xid = rpcrdma_wire_get32(rb, 0);
+				got = true;
+				len = put_words(sb, xid, hw, nhw);
+				if (with_rpc)
+					len += put_words(sb + len, xid, accepted, 6);
+				bare_send(e->srv.qp, ip, sb, len);
+			}
+			if (wc[k].wr_id == 2)
+				sent = true;
+		}
+		side_pump(&e->cli, false);
+	}
+	rpcrdma_mempool_put(ip, rb);
+	rpcrdma_mempool_put(ip, sb);
+	CHECK(got && sent, "exchange");
+	end = test_now_ms() + WAIT_MS;
+	while (!t->done && test_now_ms() < end)
+		cli_call_done(e, t);
+}
+
+/*
+ * The requester against a bare server: the server answers each call with
+ * bytes the test writes.
+ */
 static void test_errors_requester(void)
 {
 	struct rpcrdma_xprt_stats s0, s1;
@@ -1852,23 +1831,19 @@ static void test_errors_requester(void)
 		return;
 	CHECK(bare_server_accept(&e), "bare server");
 	{
-		uint32_t ok[] = { 0, 1, 4, RPCRDMA_MSG, 0, 0, 0 };
+		const uint32_t ok[] = { 0, 1, 4, RPCRDMA_MSG, 0, 0, 0 };
 
-		memset(&t, 0, sizeof(t));
-		CHECK(bare_answer(&e, &t, ok, 7, true), "exchange");
-		end = test_now_ms() + WAIT_MS;
-		while (!t.done && test_now_ms() < end)
-			cli_call_done(&e, &t);
+		bare_answer(&e, &t, ok, 7, true);
 		CHECK(t.done && t.status == 0 && t.ok, "a good crafted reply: %d", t.status);
 	}
 	{
-		uint32_t ev[] = { 0, 1, 4, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
-		uint32_t ec[] = { 0, 1, 4, RPCRDMA_ERROR, RPCRDMA_ERR_CHUNK };
-		uint32_t msgp[] = { 0, 1, 4, RPCRDMA_MSGP, 4, 1024, 0, 0, 0 };
-		uint32_t v2[] = { 0, 2, 4, RPCRDMA_MSG, RPCRDMA_REPLY, 0, 0, 0 };
-		uint32_t wl[] = { 0, 1, 4, RPCRDMA_MSG, 0, 1, 1, 1, 2, 3, 4, 0, 0, 0 };
+		const uint32_t ev[] = { 0, 1, 4, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
+		const uint32_t ec[] = { 0, 1, 4, RPCRDMA_ERROR, RPCRDMA_ERR_CHUNK };
+		const uint32_t msgp[] = { 0, 1, 4, RPCRDMA_MSGP, 4, 1024, 0, 0, 0 };
+		const uint32_t v2[] = { 0, 2, 4, RPCRDMA_MSG, RPCRDMA_REPLY, 0, 0, 0 };
+		const uint32_t wl[] = { 0, 1, 4, RPCRDMA_MSG, 0, 1, 1, 1, 2, 3, 4, 0, 0, 0 };
 		struct {
-			uint32_t *w;
+			const uint32_t *w;
 			unsigned int n;
 			bool rpc;
 			int want;
@@ -1882,12 +1857,7 @@ static void test_errors_requester(void)
 		};
 
 		for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-			memset(&t, 0, sizeof(t));
-			CHECK(bare_answer(&e, &t, cases[i].w, cases[i].n, cases[i].rpc),
-			      "exchange");
-			end = test_now_ms() + WAIT_MS;
-			while (!t.done && test_now_ms() < end)
-				cli_call_done(&e, &t);
+			bare_answer(&e, &t, cases[i].w, cases[i].n, cases[i].rpc);
 			CHECK(t.done && t.status == cases[i].want, "%s: status %d, want %d",
 			      cases[i].what, t.status, cases[i].want);
 		}
@@ -1896,13 +1866,12 @@ static void test_errors_requester(void)
 		/* an unmatched reply and RDMA_DONE: dropped and counted, never fatal */
 		struct rpcrdma_mempool *ip = e.srv.pools->inline_pool;
 		uint8_t *sb = rpcrdma_mempool_get(ip);
-		uint32_t w[] = { 0xdead0001, 1, 4, RPCRDMA_MSG, 0, 0, 0 };
+		const uint32_t w[] = { 0, 1, 4, RPCRDMA_MSG, 0, 0, 0 };
 
 		stats(&e.cli, &s0);
-		for (unsigned int k = 0; k < 7; k++)
-			put32(sb, k, w[k]);
+		put_words(sb, 0xdead0001, w, 7);
 		/* an RPC reply header after it: xid, REPLY (a CALL would be a backward call) */
-		put32(sb, 7, w[0]);
+		put32(sb, 7, 0xdead0001);
 		put32(sb, 8, 1);
 		bare_srv_send_wait(&e, sb, 52);
 		put32(sb, 3, RPCRDMA_DONE);
@@ -1946,8 +1915,7 @@ static void test_errors_requester(void)
 		struct rpcrdma_pmd_wc wc[8];
 
 		rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 8);
-		side_events(&e.cli, false);
-		rpcrdma_xprt_poll(e.cli.xprt);
+		side_pump(&e.cli, false);
 	}
 	rpcrdma_pmd_qp_destroy(e.srv.qp);
 	e.srv.qp = NULL;
@@ -2123,19 +2091,6 @@ static void test_v2_negotiation(void)
 	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
 }
 
-/* Send one crafted message from the bare client; decode the answer into h. */
-static int v2_exchange(struct env *e, const uint32_t *hw, unsigned int nhw, uint32_t xid,
-		       struct rpcrdma_hdr_storage *hs, uint32_t ms)
-{
-	uint8_t msg[512], rep[4096];
-	uint32_t len = craft(msg, xid, hw, nhw);
-	int n = bare_exchange(e, msg, len, rep, ms);
-
-	if (n < 0)
-		return n;
-	return rpcrdma_hdr_decode(rpcrdma_hdr_storage_init(hs), rep, (uint32_t)n);
-}
-
 static void test_v2_errors(void)
 {
 	struct rpcrdma_hdr_storage hs;
@@ -2154,44 +2109,32 @@ static void test_v2_errors(void)
 	if (!env_open(&e, NULL, NULL))
 		return;
 	e.srv.params.flags |= RPCRDMA_XPRT_F_NO_XCHAR;
-	CHECK(bare_client(&e), "bare client connected");
-	CHECK(pump_until(&e, both_established, NULL) ||
-		      (e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED),
-	      "server established");
+	bare_client_up(&e);
 	{
 		/* version 7 first: ERR_VERS in version 1 with the range 1..2, nothing settled */
 		const uint32_t v7[] = { 0, 7, 8, RPCRDMA_MSG, 0, 0, 0 };
 
-		n = v2_exchange(&e, v7, 7, 0x201, &hs, WAIT_MS);
+		n = bare_ask_call(&e, v7, 7, 0x201, &hs, WAIT_MS);
 		CHECK(n > 0 && h->xid == 0x201 && h->vers == 1 && h->proc == RPCRDMA_ERROR &&
 			      h->error.code == RPCRDMA_ERR_VERS && h->error.low == 1 &&
 			      h->error.high == 2,
 		      "version 7: ERR_VERS (1, 2): %d", n);
 	}
-	{
-		/* a version 2 call settles version 2: answered RDMA2_MSG, direction REPLY */
-		const uint32_t good[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_CALL, 0, 0, 0 };
-
-		n = v2_exchange(&e, good, 8, 0x202, &hs, WAIT_MS);
-		CHECK(n == 32 && h->xid == 0x202 && h->vers == 2 && h->proc == RPCRDMA_MSG &&
-			      h->chunks.direction == RPCRDMA_REPLY && h->credit >= 1,
-		      "a version 2 call is answered in version 2, direction REPLY: %d", n);
-	}
-	{
-		/* version 1 once version 2 is settled: ERR_VERS (2, 2) */
-		const uint32_t v1[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0 };
-
-		n = v2_exchange(&e, v1, 7, 0x203, &hs, WAIT_MS);
-		CHECK(n > 0 && h->xid == 0x203 && h->proc == RPCRDMA_ERROR &&
-			      h->error.code == RPCRDMA_ERR_VERS && h->error.low == 2 &&
-			      h->error.high == 2,
-		      "version 1 after version 2: ERR_VERS (2, 2): %d", n);
-	}
+	/* a version 2 call settles version 2: answered RDMA2_MSG, direction REPLY */
+	n = bare_ask_call(&e, v2call, 8, 0x202, &hs, WAIT_MS);
+	CHECK(n == 32 && h->xid == 0x202 && h->vers == 2 && h->proc == RPCRDMA_MSG &&
+		      h->chunks.direction == RPCRDMA_REPLY && h->credit >= 1,
+	      "a version 2 call is answered in version 2, direction REPLY: %d", n);
+	/* version 1 once version 2 is settled: ERR_VERS (2, 2) */
+	n = bare_ask_call(&e, v1call, 7, 0x203, &hs, WAIT_MS);
+	CHECK(n > 0 && h->xid == 0x203 && h->proc == RPCRDMA_ERROR &&
+		      h->error.code == RPCRDMA_ERR_VERS && h->error.low == 2 && h->error.high == 2,
+	      "version 1 after version 2: ERR_VERS (2, 2): %d", n);
 	{
 		/* an optional type nobody defined: RDMA2_ERR_INVAL_OPTION, same XID */
 		const uint32_t opt[] = { 0, 2, 8, RPCRDMA_OPTIONAL, RPCRDMA_CALL, 0x7777, 0 };
 
-		n = v2_exchange(&e, opt, 7, 0x204, &hs, WAIT_MS);
+		n = bare_ask_call(&e, opt, 7, 0x204, &hs, WAIT_MS);
 		CHECK(n > 0 && h->xid == 0x204 && h->vers == 2 && h->proc == RPCRDMA_ERROR &&
 			      h->error.code == RPCRDMA2_ERR_INVAL_OPTION,
 		      "RDMA2_OPTIONAL: RDMA2_ERR_INVAL_OPTION: %d code %u", n, h->error.code);
@@ -2203,7 +2146,7 @@ static void test_v2_errors(void)
 		const uint32_t *bad[] = { p2, dir };
 
 		for (unsigned int i = 0; i < 2; i++) {
-			n = v2_exchange(&e, bad[i], 8, 0x205 + i, &hs, WAIT_MS);
+			n = bare_ask_call(&e, bad[i], 8, 0x205 + i, &hs, WAIT_MS);
 			CHECK(n > 0 && h->xid == 0x205 + i && h->vers == 2 &&
 				      h->proc == RPCRDMA_ERROR &&
 				      h->error.code == RPCRDMA2_ERR_BAD_HEADER,
@@ -2214,16 +2157,12 @@ static void test_v2_errors(void)
 		/* a backward-direction reply: this server sent no backward call, dropped */
 		const uint32_t brep[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_REPLY, 0, 0, 0 };
 
-		n = v2_exchange(&e, brep, 8, 0x207, &hs, 300);
+		n = bare_ask_call(&e, brep, 8, 0x207, &hs, 300);
 		CHECK(n == -ETIMEDOUT, "a backward reply is not answered: %d", n);
 	}
-	{
-		/* the connection still works, in version 2 */
-		const uint32_t good[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_CALL, 0, 0, 0 };
-
-		n = v2_exchange(&e, good, 8, 0x208, &hs, WAIT_MS);
-		CHECK(n == 32 && h->xid == 0x208 && h->vers == 2, "still answered: %d", n);
-	}
+	/* the connection still works, in version 2 */
+	n = bare_ask_call(&e, v2call, 8, 0x208, &hs, WAIT_MS);
+	CHECK(n == 32 && h->xid == 0x208 && h->vers == 2, "still answered: %d", n);
 	stats(&e.srv, &s1);
 	CHECK(s1.err_vers == 2 && s1.err_option == 1 && s1.options_recv == 1 && s1.err_hdr == 2 &&
 		      s1.bad_direction == 1 && s1.errors_sent == 5,
@@ -2233,22 +2172,12 @@ static void test_v2_errors(void)
 	rpcrdma_pmd_disconnect(e.cli.qp);
 	{
 		/* the receive the unanswered message left posted flushes: its buffer back */
-		struct rpcrdma_pmd_wc wc[4];
 		uint64_t end = test_now_ms() + WAIT_MS;
 		unsigned int back = 0;
 
 		while (back == 0 && test_now_ms() < end) {
-			n = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 4);
-			for (int i = 0; i < n; i++) {
-				if (wc[i].wr_id == 2)
-					continue;
-				rpcrdma_mempool_put(e.cli.pools->inline_pool,
-						    (void *)(uintptr_t)wc[i].wr_id);
-				back++;
-			}
-			side_events(&e.srv, true);
-			if (e.srv.xprt)
-				rpcrdma_xprt_poll(e.srv.xprt);
+			back += bare_reap(&e);
+			side_pump(&e.srv, true);
 		}
 		CHECK(back == 1, "the posted receive flushed: %u", back);
 	}
@@ -2438,20 +2367,6 @@ static void test_xchar(void)
 	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
 }
 
-/* Post n receives on the bare client (wr_id: the buffer). */
-static void bare_post(struct env *e, unsigned int n)
-{
-	struct rpcrdma_mempool *ip = e->cli.pools->inline_pool;
-
-	for (unsigned int i = 0; i < n; i++) {
-		void *rb = rpcrdma_mempool_get(ip);
-		struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
-		struct rpcrdma_pmd_recv_wr rw = { (uintptr_t)rb, &rs, 1 };
-
-		CHECK(rpcrdma_pmd_post_recv_burst(e->cli.qp, &rw, 1) == 1, "post");
-	}
-}
-
 /*
  * Send a message from the bare client and gather what arrives for @ms
  * milliseconds (at most @max messages, each decoded into hs[]; the
@@ -2462,23 +2377,13 @@ static unsigned int bare_gather(struct env *e, const void *msg, uint32_t len,
 				struct rpcrdma_hdr_storage *hs, unsigned int max, uint32_t ms)
 {
 	struct rpcrdma_mempool *ip = e->cli.pools->inline_pool;
-	void *sb = rpcrdma_mempool_get(ip);
-	struct rpcrdma_pmd_sge ss = { (uintptr_t)sb, len, ip->lkey };
-	struct rpcrdma_pmd_send_wr sw;
 	struct rpcrdma_pmd_wc wc[4];
 	uint64_t end = test_now_ms() + ms;
 	unsigned int got = 0;
+	void *sb;
 
-	memcpy(sb, msg, len);
-	memset(&sw, 0, sizeof(sw));
-	sw.wr_id = 2;
-	sw.sg_list = &ss;
-	sw.num_sge = 1;
-	sw.opcode = RPCRDMA_PMD_WR_SEND;
-	sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
-	bare_post(e, max);
-	CHECK(rpcrdma_pmd_queue_send_burst(e->cli.qp, &sw, 1) == 1, "queue send");
-	rpcrdma_pmd_flush(e->cli.qp);
+	bare_post(&e->cli, max);
+	sb = bare_cli_send(e, msg, len);
 	while (test_now_ms() < end) {
 		int n = rpcrdma_pmd_poll_cq_burst(e->cli.cq, wc, 4);
 
@@ -2496,9 +2401,7 @@ static unsigned int bare_gather(struct env *e, const void *msg, uint32_t len,
 			/* only header fields are read afterwards, not optinfo */
 			rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
 		}
-		side_events(&e->srv, true);
-		if (e->srv.xprt)
-			rpcrdma_xprt_poll(e->srv.xprt);
+		side_pump(&e->srv, true);
 	}
 	rpcrdma_mempool_put(ip, sb);
 	return got;
@@ -2510,7 +2413,6 @@ static void test_xchar_errors(void)
 	static struct rpcrdma_hdr_storage hs[4];
 	uint8_t msg[512];
 	struct rpcrdma_xprt_stats s1;
-	struct rpcrdma_mempool *ip;
 	unsigned int n, i;
 	uint32_t len;
 	struct env e;
@@ -2518,22 +2420,14 @@ static void test_xchar_errors(void)
 	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_2, RPCRDMA_VERS_2);
 	if (!env_open(&e, NULL, NULL))
 		return;
-	ip = e.cli.pools->inline_pool;
-	CHECK(bare_client(&e), "bare client connected");
-	CHECK(pump_until(&e, both_established, NULL) ||
-		      (e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED),
-	      "server established");
-	{
-		/* the first version 2 call: the server's ROPT_INITXCH, then the reply */
-		const uint32_t good[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_CALL, 0, 0, 0 };
-
-		len = craft(msg, 0x301, good, 8);
-		n = bare_gather(&e, msg, len, hs, 2, 300);
-		CHECK(n == 2 && hs[0].hdr.proc == RPCRDMA_OPTIONAL &&
-			      hs[0].hdr.optional.opttype == RPCRDMA_ROPT_INITXCH &&
-			      hs[1].hdr.proc == RPCRDMA_MSG && hs[1].hdr.xid == 0x301,
-		      "ROPT_INITXCH first, then the reply: %u messages", n);
-	}
+	bare_client_up(&e);
+	/* the first version 2 call: the server's ROPT_INITXCH, then the reply */
+	len = craft(msg, 0x301, v2call, 8);
+	n = bare_gather(&e, msg, len, hs, 2, 300);
+	CHECK(n == 2 && hs[0].hdr.proc == RPCRDMA_OPTIONAL &&
+		      hs[0].hdr.optional.opttype == RPCRDMA_ROPT_INITXCH &&
+		      hs[1].hdr.proc == RPCRDMA_MSG && hs[1].hdr.xid == 0x301,
+	      "ROPT_INITXCH first, then the reply: %u messages", n);
 	{
 		/*
 		 * xcharext bodies that are malformed or break a rule:
@@ -2551,18 +2445,6 @@ static void test_xchar_errors(void)
 					     8,
 					     0,
 					     0 }; /* RBSIZ with 8 bytes of data */
-		const uint32_t init_ok[] = { 0,
-					     2,
-					     8,
-					     RPCRDMA_OPTIONAL,
-					     RPCRDMA_CALL,
-					     RPCRDMA_ROPT_INITXCH,
-					     20,
-					     1,
-					     RPCRDMA_XCHAR_RBSIZ,
-					     4,
-					     2048,
-					     0 };
 		const uint32_t upd_lower[] = { 0,
 					       2,
 					       8,
@@ -2584,17 +2466,15 @@ static void test_xchar_errors(void)
 			const char *what;
 		} cases[] = {
 			{ bad_len, 12, RPCRDMA2_ERR_BAD_HEADER, "RBSIZ with 8 bytes of data" },
-			{ init_ok, 12, 0, "the client's ROPT_INITXCH (RBSIZ 2048)" },
-			{ init_ok, 12, RPCRDMA2_ERR_BAD_HEADER, "a second ROPT_INITXCH" },
+			{ initxch, 12, 0, "the client's ROPT_INITXCH (RBSIZ 2048)" },
+			{ initxch, 12, RPCRDMA2_ERR_BAD_HEADER, "a second ROPT_INITXCH" },
 			{ upd_lower, 11, RPCRDMA2_ERR_BAD_HEADER, "an unasked RBSIZ lowering" },
 			{ resp_none, 10, RPCRDMA2_ERR_BAD_HEADER, "a ROPT_RESPXCH to nothing" },
 		};
 
 		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-			for (unsigned int k = 0; k < cases[i].n; k++)
-				put32(msg, k, cases[i].w[k]);
-			put32(msg, 0, 0x310 + i);
-			n = bare_gather(&e, msg, cases[i].n * 4, hs, 1, 200);
+			len = put_words(msg, 0x310 + i, cases[i].w, cases[i].n);
+			n = bare_gather(&e, msg, len, hs, 1, 200);
 			if (cases[i].code == 0)
 				CHECK(n == 0, "%s: nothing answered (%u)", cases[i].what, n);
 			else
@@ -2619,18 +2499,11 @@ static void test_xchar_errors(void)
 	rpcrdma_pmd_disconnect(e.cli.qp);
 	{
 		/* the receives left posted flush: their buffers back */
-		struct rpcrdma_pmd_wc wc[4];
 		uint64_t end = test_now_ms() + 2000;
 
 		while (test_now_ms() < end) {
-			int k = rpcrdma_pmd_poll_cq_burst(e.cli.cq, wc, 4);
-
-			for (int j = 0; j < k; j++)
-				if (wc[j].wr_id != 2)
-					rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[j].wr_id);
-			side_events(&e.srv, true);
-			if (e.srv.xprt)
-				rpcrdma_xprt_poll(e.srv.xprt);
+			bare_reap(&e);
+			side_pump(&e.srv, true);
 			if (rpcrdma_mempool_set_check_all_back(e.cli.pools) == 0)
 				break;
 		}
@@ -2644,6 +2517,19 @@ static void test_xchar_errors(void)
 /* The client's backward service: the test program, results from the client's pools. */
 static struct srv_ctx bctx;
 
+/* The client takes @bk backward calls (0: none), served by bctx. */
+static void cli_backward(struct env *e, uint32_t bk)
+{
+	memset(&bctx, 0, sizeof(bctx));
+	bctx.pools = e->cli.pools;
+	e->cli.params.bk_credits = bk;
+	if (bk) {
+		e->cli.params.recv_call = srv_recv_call;
+		e->cli.params.reply_done = srv_reply_done;
+		e->cli.params.ctx = &bctx;
+	}
+}
+
 /*
  * A client taking @bk backward calls, a server making up to @sbk; both
  * receive at most @recv_inline bytes inline (0: their buffers).
@@ -2654,14 +2540,7 @@ static bool bk_open_inline(struct env *e, uint32_t bk, uint32_t sbk, uint32_t re
 		return false;
 	e->cli.params.recv_inline = recv_inline;
 	e->srv.params.recv_inline = recv_inline;
-	memset(&bctx, 0, sizeof(bctx));
-	bctx.pools = e->cli.pools;
-	e->cli.params.bk_credits = bk;
-	if (bk) {
-		e->cli.params.recv_call = srv_recv_call;
-		e->cli.params.reply_done = srv_reply_done;
-		e->cli.params.ctx = &bctx;
-	}
+	cli_backward(e, bk);
 	e->srv.params.bk_credits = sbk;
 	return env_connect(e);
 }
@@ -3017,18 +2896,56 @@ static uint32_t rnd_word(void)
 	return rnd() % 2 ? special[rnd() % (sizeof(special) / sizeof(special[0]))] : rnd();
 }
 
+/* HOSTILE_ROUNDS runs the hostile tests longer (a sanitizer build): @dflt rounds without. */
+static unsigned int hostile_rounds(unsigned int dflt)
+{
+	const char *v = getenv("HOSTILE_ROUNDS");
+
+	return v != NULL ? (unsigned int)strtoul(v, NULL, 0) : dflt;
+}
+
+/*
+ * The mutation both hostile peers make: 0..3 words of the message
+ * overwritten and, one time in 8, the message cut anywhere. Returns its
+ * new length.
+ */
+static uint32_t mutate(uint8_t *b, uint32_t len)
+{
+	uint32_t nw = len / 4, m = rnd() % 4, k;
+
+	for (k = 0; k < m; k++)
+		put32(b, rnd() % nw, rnd_word());
+	if (rnd() % 8 == 0)
+		len = rnd() % (len + 1); /* cut anywhere */
+	return len;
+}
+
+/*
+ * A hostile test's bare PMD endpoint (the client's against the engine's
+ * server, or the server's against its client) and the engine's end it
+ * faces. Both tests poll, lose and reconnect it the same way.
+ */
 struct hostile {
 	struct env *e;
+	struct side *bare;   /* the bare endpoint */
+	struct side *peer;   /* the engine's end */
 	unsigned int posted; /* receives posted on the bare endpoint */
 	unsigned int lost;   /* its connection went (a Read of a forged chunk, ...) */
-	unsigned int answers;
+	unsigned int recvd;  /* the messages the engine sent it */
+	uint32_t xids[16];   /* the latest XIDs the engine sent */
+	unsigned int nxids;
+	uint8_t *sb; /* the message the bare endpoint sends */
 };
 
-/* Poll the bare client's CQ: repost each receive, notice a connection lost. */
+/*
+ * Poll the bare endpoint's CQ: count what arrived, notice a connection
+ * lost, and keep 32 receives posted while it lasts.
+ */
 static void hostile_poll(struct hostile *h)
 {
+	struct rpcrdma_mempool *ip = h->bare->pools->inline_pool;
 	struct rpcrdma_pmd_wc wc[8];
-	int n = rpcrdma_pmd_poll_cq_burst(h->e->cli.cq, wc, 8);
+	int n = rpcrdma_pmd_poll_cq_burst(h->bare->cq, wc, 8);
 
 	for (int i = 0; i < n; i++) {
 		if (wc[i].status != RPCRDMA_PMD_WC_SUCCESS)
@@ -3036,41 +2953,99 @@ static void hostile_poll(struct hostile *h)
 		if (wc[i].wr_id == 2)
 			continue;
 		h->posted--;
-		h->answers += wc[i].status == RPCRDMA_PMD_WC_SUCCESS;
-		rpcrdma_mempool_put(h->e->cli.pools->inline_pool, (void *)(uintptr_t)wc[i].wr_id);
+		if (wc[i].status == RPCRDMA_PMD_WC_SUCCESS && wc[i].byte_len >= 4) {
+			h->xids[h->nxids++ % 16] =
+				rpcrdma_wire_get32((void *)(uintptr_t)wc[i].wr_id, 0);
+			h->recvd++;
+		}
+		rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
 	}
-	if (!h->lost && h->posted < 16) {
-		bare_post(h->e, 32 - h->posted);
+	if (!h->lost && h->posted < 32) {
+		bare_post(h->bare, 32 - h->posted);
 		h->posted = 32;
 	}
 }
 
-/* Drop the bare endpoint (its buffers back) and connect a new one. */
+/* n times: the engine's end polled, then the bare endpoint. */
+static void hostile_pump(struct hostile *h, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		side_pump(h->peer, h->peer == &h->e->srv);
+		hostile_poll(h);
+	}
+}
+
+/*
+ * Drop the bare endpoint, its receives flushed back, and connect a new
+ * one when @again. A bare server also waits for the client to see the
+ * loss: the client, not the bare server, connects again.
+ */
 static bool hostile_reconnect(struct hostile *h, bool again)
 {
 	struct env *e = h->e;
+	bool bare_srv = h->bare == &e->srv;
 	uint64_t end = test_now_ms() + WAIT_MS;
 
-	rpcrdma_pmd_disconnect(e->cli.qp);
-	while (h->posted > 0 && test_now_ms() < end) {
-		hostile_poll(h);
-		side_events(&e->srv, true);
-		if (e->srv.xprt)
-			rpcrdma_xprt_poll(e->srv.xprt);
-	}
-	CHECK(h->posted == 0, "the bare endpoint's receives flushed: %u left", h->posted);
-	rpcrdma_pmd_qp_destroy(e->cli.qp);
-	rpcrdma_pmd_cq_destroy(e->cli.cq);
-	e->cli.qp = NULL;
-	e->cli.cq = NULL;
+	rpcrdma_pmd_disconnect(h->bare->qp);
+	while ((h->posted > 0 ||
+		(bare_srv && rpcrdma_xprt_state(e->cli.xprt) != RPCRDMA_XPRT_CLOSED &&
+		 rpcrdma_xprt_state(e->cli.xprt) != RPCRDMA_XPRT_ERROR)) &&
+	       test_now_ms() < end)
+		hostile_pump(h, 1);
+	CHECK(h->posted == 0, "the bare %s's receives flushed: %u left",
+	      bare_srv ? "server" : "endpoint", h->posted);
+	rpcrdma_pmd_qp_destroy(h->bare->qp);
+	rpcrdma_pmd_cq_destroy(h->bare->cq);
+	h->bare->qp = NULL;
+	h->bare->cq = NULL;
 	if (!again)
 		return true;
 	h->lost = 0;
-	if (!bare_client(e))
+	if (bare_srv) {
+		bare_qp(&e->srv);
+		if (rpcrdma_xprt_connect(e->cli.xprt, e->addr) != 0 || !bare_server_wait(e, end))
+			return false;
+	} else if (!bare_client(e)) {
 		return false;
-	bare_post(e, 32);
-	h->posted = 32;
+	}
+	hostile_poll(h);
 	return true;
+}
+
+/*
+ * Connect the bare endpoint, the server's when @bare_srv, to the engine's
+ * other end and post its receives; false, and the env closed, when it
+ * does not connect.
+ */
+static bool hostile_start(struct hostile *h, struct env *e, bool bare_srv)
+{
+	memset(h, 0, sizeof(*h));
+	h->e = e;
+	h->bare = bare_srv ? &e->srv : &e->cli;
+	h->peer = bare_srv ? &e->cli : &e->srv;
+	if (!(bare_srv ? bare_server_accept(e) : bare_client(e))) {
+		CHECK(0, "%s", bare_srv ? "bare server accepted" : "bare client connected");
+		env_close(e);
+		return false;
+	}
+	hostile_poll(h);
+	h->sb = rpcrdma_mempool_get(h->bare->pools->inline_pool);
+	return true;
+}
+
+/* Send len bytes of h->sb from the bare endpoint. */
+static int hostile_send(struct hostile *h, uint32_t len)
+{
+	return bare_send(h->bare->qp, h->bare->pools->inline_pool, h->sb, len);
+}
+
+/* Drop the bare endpoint and close: every buffer of both ends must be back. */
+static void hostile_end(struct hostile *h)
+{
+	rpcrdma_mempool_put(h->bare->pools->inline_pool, h->sb);
+	hostile_reconnect(h, false);
+	env_close(h->e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
 }
 
 /*
@@ -3083,20 +3058,6 @@ static bool hostile_reconnect(struct hostile *h, bool again)
  */
 static void test_hostile_server(void)
 {
-	static const uint32_t v1call[] = { 0, 1, 8, RPCRDMA_MSG, 0, 0, 0 };
-	static const uint32_t v2call[] = { 0, 2, 8, RPCRDMA_MSG, RPCRDMA_CALL, 0, 0, 0 };
-	static const uint32_t initxch[] = { 0,
-					    2,
-					    8,
-					    RPCRDMA_OPTIONAL,
-					    RPCRDMA_CALL,
-					    RPCRDMA_ROPT_INITXCH,
-					    20,
-					    1,
-					    RPCRDMA_XCHAR_RBSIZ,
-					    4,
-					    2048,
-					    0 };
 	static const uint32_t reqxch[] = { 0,
 					   2,
 					   8,
@@ -3123,14 +3084,10 @@ static void test_hostile_server(void)
 		    { reqxch, 11, false }, { err, 5, false },	  { wlist, 13, true },
 		    { forged, 13, false }, { forged2, 14, false } };
 	/* HOSTILE_ROUNDS and HOSTILE_SEED run it longer or differently (a sanitizer build) */
-	const unsigned int rounds =
-		getenv("HOSTILE_ROUNDS") ? (unsigned int)strtoul(getenv("HOSTILE_ROUNDS"), NULL, 0)
-					 : 20000;
+	const unsigned int rounds = hostile_rounds(20000);
 	struct rpcrdma_xprt_stats s1;
-	struct rpcrdma_mempool *ip;
-	struct hostile h = { 0 };
+	struct hostile h;
 	unsigned int i, reconnects = 0, sent = 0;
-	uint8_t *sb;
 	struct env e;
 
 	if (getenv("HOSTILE_SEED"))
@@ -3139,43 +3096,20 @@ static void test_hostile_server(void)
 	if (!env_open(&e, NULL, NULL))
 		return;
 	e.srv.params.bk_credits = 4;
-	h.e = &e;
-	ip = e.cli.pools->inline_pool;
-	sb = rpcrdma_mempool_get(ip);
-	if (!bare_client(&e)) {
-		CHECK(0, "bare client connected");
-		rpcrdma_mempool_put(ip, sb);
-		env_close(&e);
+	if (!hostile_start(&h, &e, false))
 		return;
-	}
-	bare_post(&e, 32);
-	h.posted = 32;
 	for (i = 0; i < rounds; i++) {
 		unsigned int t = rnd() % (sizeof(tpl) / sizeof(tpl[0]));
-		uint32_t len, k, m, nw;
+		uint32_t len;
 
-		len = tpl[t].rpc ? craft(sb, rnd(), tpl[t].w, tpl[t].n) : 0;
-		if (!tpl[t].rpc) {
-			for (k = 0; k < tpl[t].n; k++)
-				put32(sb, k, tpl[t].w[k]);
-			put32(sb, 0, rnd());
-			len = tpl[t].n * 4;
-		}
-		nw = len / 4;
-		m = rnd() % 4; /* 0..3 words overwritten */
-		for (k = 0; k < m; k++)
-			put32(sb, rnd() % nw, rnd_word());
-		if (rnd() % 8 == 0)
-			len = rnd() % (len + 1); /* cut anywhere */
-		if (bare_send(e.cli.qp, ip, sb, len) == 0)
+		if (tpl[t].rpc)
+			len = craft(h.sb, rnd(), tpl[t].w, tpl[t].n);
+		else
+			len = put_words(h.sb, rnd(), tpl[t].w, tpl[t].n);
+		if (hostile_send(&h, mutate(h.sb, len)) == 0)
 			sent++;
 		/* the Send is copied when it executes: poll until it has */
-		for (k = 0; k < 8; k++) {
-			side_events(&e.srv, true);
-			if (e.srv.xprt)
-				rpcrdma_xprt_poll(e.srv.xprt);
-			hostile_poll(&h);
-		}
+		hostile_pump(&h, 8);
 		if (h.lost || e.cli.qp->state == RPCRDMA_PMD_QPS_ERROR) {
 			reconnects++;
 			if (!hostile_reconnect(&h, true)) {
@@ -3186,124 +3120,23 @@ static void test_hostile_server(void)
 	}
 	/* still answering: a good call of each version, one of them settled */
 	{
-		unsigned int before = h.answers;
+		unsigned int before = h.recvd;
 		uint32_t k, len;
 
 		for (k = 0; k < 2; k++) {
-			len = craft(sb, 0x5151 + k, k ? v2call : v1call, k ? 8 : 7);
-			CHECK(bare_send(e.cli.qp, ip, sb, len) == 0, "good call %u", k);
-			for (unsigned int j = 0; j < 2000; j++) {
-				side_events(&e.srv, true);
-				if (e.srv.xprt)
-					rpcrdma_xprt_poll(e.srv.xprt);
-				hostile_poll(&h);
-			}
+			len = craft(h.sb, 0x5151 + k, k ? v2call : v1call, k ? 8 : 7);
+			CHECK(hostile_send(&h, len) == 0, "good call %u", k);
+			hostile_pump(&h, 2000);
 		}
-		CHECK(h.answers >= before + 2, "both good calls answered (one with ERR_VERS)");
+		CHECK(h.recvd >= before + 2, "both good calls answered (one with ERR_VERS)");
 	}
 	stats(&e.srv, &s1);
 	CHECK(sent == rounds, "%u of %u messages sent", sent, rounds);
-	CHECK(h.answers > 0 && s1.calls_recv > 0, "the server answered %u messages", h.answers);
+	CHECK(h.recvd > 0 && s1.calls_recv > 0, "the server answered %u messages", h.recvd);
 	CHECK(reconnects > 0, "forged chunks took connections down: %u", reconnects);
-	printf("hostile server: %u messages, %u answers, %u reconnects\n", sent, h.answers,
+	printf("hostile server: %u messages, %u answers, %u reconnects\n", sent, h.recvd,
 	       reconnects);
-	hostile_reconnect(&h, false);
-	rpcrdma_mempool_put(ip, sb);
-	env_close(&e);
-	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
-}
-
-/* The bare server's end: its receives, the client's XIDs it saw, a loss. */
-struct hostile_srv {
-	struct env *e;
-	unsigned int posted;
-	unsigned int lost;
-	uint32_t xids[16]; /* the latest XIDs the client sent */
-	unsigned int nxids;
-	unsigned int recvd;
-};
-
-static void hostile_srv_poll(struct hostile_srv *h)
-{
-	struct rpcrdma_mempool *ip = h->e->srv.pools->inline_pool;
-	struct rpcrdma_pmd_wc wc[8];
-	int n = rpcrdma_pmd_poll_cq_burst(h->e->srv.cq, wc, 8);
-
-	for (int i = 0; i < n; i++) {
-		if (wc[i].status != RPCRDMA_PMD_WC_SUCCESS)
-			h->lost = 1;
-		if (wc[i].wr_id == 2)
-			continue;
-		h->posted--;
-		if (wc[i].status == RPCRDMA_PMD_WC_SUCCESS && wc[i].byte_len >= 4) {
-			h->xids[h->nxids++ % 16] =
-				rpcrdma_wire_get32((void *)(uintptr_t)wc[i].wr_id, 0);
-			h->recvd++;
-		}
-		rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
-	}
-	while (!h->lost && h->posted < 32) {
-		void *rb = rpcrdma_mempool_get(ip);
-		struct rpcrdma_pmd_sge rs = { (uintptr_t)rb, 4096, ip->lkey };
-		struct rpcrdma_pmd_recv_wr rw = { (uintptr_t)rb, &rs, 1 };
-
-		if (rb == NULL || rpcrdma_pmd_post_recv_burst(h->e->srv.qp, &rw, 1) != 1) {
-			if (rb != NULL)
-				rpcrdma_mempool_put(ip, rb);
-			break;
-		}
-		h->posted++;
-	}
-}
-
-/* Drop the bare server's QP (its receives back); connect the client again when @again. */
-static bool hostile_srv_reconnect(struct hostile_srv *h, bool again)
-{
-	struct env *e = h->e;
-	struct rpcrdma_xprt_pdata pd = { 1, false, 4096, 4096 };
-	struct rpcrdma_pmd_qp_attr a;
-	uint64_t end = test_now_ms() + WAIT_MS;
-	uint8_t buf[8];
-
-	rpcrdma_pmd_disconnect(e->srv.qp);
-	while ((h->posted > 0 || (rpcrdma_xprt_state(e->cli.xprt) != RPCRDMA_XPRT_CLOSED &&
-				  rpcrdma_xprt_state(e->cli.xprt) != RPCRDMA_XPRT_ERROR)) &&
-	       test_now_ms() < end) {
-		hostile_srv_poll(h);
-		side_events(&e->cli, false);
-		rpcrdma_xprt_poll(e->cli.xprt);
-	}
-	CHECK(h->posted == 0, "the bare server's receives flushed: %u left", h->posted);
-	rpcrdma_pmd_qp_destroy(e->srv.qp);
-	rpcrdma_pmd_cq_destroy(e->srv.cq);
-	e->srv.qp = NULL;
-	e->srv.cq = NULL;
-	if (!again)
-		return true;
-	h->lost = 0;
-	CHECK(rpcrdma_pmd_cq_create(e->srv.dev, 256, &e->srv.cq) == 0, "cq");
-	rpcrdma_pmd_qp_attr_init(&a);
-	a.send_cq = a.recv_cq = e->srv.cq;
-	a.rnr_retry = 7;
-	CHECK(rpcrdma_pmd_qp_create(e->srv.pd, &a, &e->srv.qp) == 0, "qp");
-	rpcrdma_xprt_pdata_encode(&pd, buf, sizeof(buf));
-	if (rpcrdma_xprt_connect(e->cli.xprt, e->addr) != 0)
-		return false;
-	while (test_now_ms() < end) {
-		struct rpcrdma_pmd_event ev;
-
-		side_events(&e->cli, false);
-		rpcrdma_xprt_poll(e->cli.xprt);
-		if (rpcrdma_pmd_event_poll(e->srv.dev, &ev, 1) == 1 &&
-		    ev.type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
-			CHECK(rpcrdma_pmd_accept(ev.req, e->srv.qp, buf, sizeof(buf)) == 0,
-			      "accept");
-		if (rpcrdma_xprt_state(e->cli.xprt) == RPCRDMA_XPRT_ESTABLISHED) {
-			hostile_srv_poll(h);
-			return true;
-		}
-	}
-	return false;
+	hostile_end(&h);
 }
 
 static bool tcalls_done(struct env *e, void *arg)
@@ -3359,39 +3192,22 @@ static void test_hostile_client(void)
 	} tpl[] = { { r2, 14, false, 8 },   { r1, 13, false, 7 },   { ev, 7, false, 0 },
 		    { e2, 5, false, 0 },    { init, 12, false, 0 }, { resp, 11, false, 0 },
 		    { wr2, 20, false, 15 }, { r2, 8, true, 0 },	    { r1, 7, true, 0 } };
-	const unsigned int rounds =
-		getenv("HOSTILE_ROUNDS") ? (unsigned int)strtoul(getenv("HOSTILE_ROUNDS"), NULL, 0)
-					 : 10000;
+	const unsigned int rounds = hostile_rounds(10000);
 	static struct tcall t[4];
-	struct hostile_srv h = { 0 };
-	struct rpcrdma_mempool *ip;
+	struct hostile h;
 	unsigned int i, k, reconnects = 0, completed = 0;
-	uint8_t *sb;
 	struct env e;
 
 	set_vers(RPCRDMA_VERS_2, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
 	if (!env_open(&e, NULL, NULL))
 		return;
-	memset(&bctx, 0, sizeof(bctx));
-	bctx.pools = e.cli.pools;
-	e.cli.params.bk_credits = 4;
-	e.cli.params.recv_call = srv_recv_call;
-	e.cli.params.reply_done = srv_reply_done;
-	e.cli.params.ctx = &bctx;
-	h.e = &e;
-	ip = e.srv.pools->inline_pool;
-	sb = rpcrdma_mempool_get(ip);
+	cli_backward(&e, 4);
 	memset(t, 0, sizeof(t));
-	if (!bare_server_accept(&e)) {
-		CHECK(0, "bare server accepted");
-		rpcrdma_mempool_put(ip, sb);
-		env_close(&e);
+	if (!hostile_start(&h, &e, true))
 		return;
-	}
-	hostile_srv_poll(&h);
 	for (i = 0; i < rounds; i++) {
 		unsigned int n = rnd() % (sizeof(tpl) / sizeof(tpl[0]));
-		uint32_t len, m, nw, xid;
+		uint32_t len, xid;
 
 		/* four calls out, each ending by its reply, an error or a 2 ms timeout */
 		for (k = 0; k < 4; k++) {
@@ -3404,31 +3220,18 @@ static void test_hostile_client(void)
 		}
 		xid = h.nxids && rnd() % 2 ? h.xids[rnd() % (h.nxids < 16 ? h.nxids : 16)] : rnd();
 		if (tpl[n].call) {
-			len = craft(sb, xid, tpl[n].w, tpl[n].n);
+			len = craft(h.sb, xid, tpl[n].w, tpl[n].n);
 		} else {
-			for (k = 0; k < tpl[n].n; k++)
-				put32(sb, k, tpl[n].w[k]);
-			put32(sb, 0, xid);
+			len = put_words(h.sb, xid, tpl[n].w, tpl[n].n);
 			if (tpl[n].xid_at)
-				put32(sb, tpl[n].xid_at, xid);
-			len = tpl[n].n * 4;
+				put32(h.sb, tpl[n].xid_at, xid);
 		}
-		nw = len / 4;
-		m = rnd() % 4;
-		for (k = 0; k < m; k++)
-			put32(sb, rnd() % nw, rnd_word());
-		if (rnd() % 8 == 0)
-			len = rnd() % (len + 1);
-		bare_send(e.srv.qp, ip, sb, len);
-		for (k = 0; k < 8; k++) {
-			side_events(&e.cli, false);
-			rpcrdma_xprt_poll(e.cli.xprt);
-			hostile_srv_poll(&h);
-		}
+		hostile_send(&h, mutate(h.sb, len));
+		hostile_pump(&h, 8);
 		if (h.lost || e.srv.qp->state == RPCRDMA_PMD_QPS_ERROR ||
 		    rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_ESTABLISHED) {
 			reconnects++;
-			if (!hostile_srv_reconnect(&h, true)) {
+			if (!hostile_reconnect(&h, true)) {
 				CHECK(0, "reconnect");
 				break;
 			}
@@ -3443,10 +3246,7 @@ static void test_hostile_client(void)
 	       completed, reconnects);
 	srv_flush_async(&bctx);
 	rpcrdma_xprt_disconnect(e.cli.xprt);
-	hostile_srv_reconnect(&h, false);
-	rpcrdma_mempool_put(ip, sb);
-	env_close(&e);
-	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+	hostile_end(&h);
 }
 
 /*
@@ -3458,8 +3258,8 @@ static void test_hostile_client(void)
 static void test_v2_probe_lost(void)
 {
 	struct rpcrdma_vers_peers peers;
-	struct hostile_srv h = { 0 };
 	struct rpcrdma_xprt_info ci;
+	struct hostile h;
 	struct tcall a, b;
 	uint32_t bxid, recvd;
 	struct env e;
@@ -3469,13 +3269,8 @@ static void test_v2_probe_lost(void)
 		return;
 	rpcrdma_vers_peers_init(&peers);
 	e.cli.params.vers_peers = &peers;
-	h.e = &e;
-	if (!bare_server_accept(&e)) {
-		CHECK(0, "bare server accepted");
-		env_close(&e);
+	if (!hostile_start(&h, &e, true))
 		return;
-	}
-	hostile_srv_poll(&h);
 	memset(&a, 0, sizeof(a));
 	a.tmo_us = 50000;
 	memset(&b, 0, sizeof(b));
@@ -3483,11 +3278,8 @@ static void test_v2_probe_lost(void)
 	b.flags = RPCRDMA_XPRT_CALL_F_RETRANSMIT;
 	CHECK(tcall_submit(&e, &a) == 0 && tcall_submit(&e, &b) == 0, "two calls");
 	bxid = rpcrdma_xprt_call_xid(b.call);
-	while (!a.done) {
-		side_events(&e.cli, false);
-		rpcrdma_xprt_poll(e.cli.xprt);
-		hostile_srv_poll(&h);
-	}
+	while (!a.done)
+		hostile_pump(&h, 1);
 	CHECK(a.status == -ETIMEDOUT && h.recvd == 1, "the probe timed out: %d, %u sent", a.status,
 	      h.recvd);
 	CHECK(rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_ESTABLISHED,
@@ -3496,24 +3288,17 @@ static void test_v2_probe_lost(void)
 	CHECK(rpcrdma_vers_peers_lookup(&peers, e.addr) == RPCRDMA_VERS_1,
 	      "the peer remembered as version 1");
 	recvd = h.recvd;
-	CHECK(hostile_srv_reconnect(&h, true), "connected again");
+	CHECK(hostile_reconnect(&h, true), "connected again");
 	rpcrdma_xprt_info(e.cli.xprt, &ci);
 	CHECK(ci.vers == 1 && ci.vers_settled, "version 1 at once");
-	while (!b.done) {
-		side_events(&e.cli, false);
-		rpcrdma_xprt_poll(e.cli.xprt);
-		hostile_srv_poll(&h);
-		if (h.recvd > recvd)
-			break;
-	}
+	while (!b.done && h.recvd <= recvd)
+		hostile_pump(&h, 1);
 	CHECK(h.recvd == recvd + 1 && h.xids[(h.nxids - 1) % 16] == bxid,
 	      "the waiting call sent again, same XID");
 	CHECK(pump_until(&e, tcall_done, &b) && b.status == -ETIMEDOUT, "then it times out: %d",
 	      b.status);
 	rpcrdma_xprt_disconnect(e.cli.xprt);
-	hostile_srv_reconnect(&h, false);
-	env_close(&e);
-	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+	hostile_end(&h);
 }
 
 /* ------------------------------------------------------------ loss */
@@ -3567,12 +3352,8 @@ static void test_loss(void)
 		const struct loss_case *lc = &cases[i];
 		struct tcall t = lc->t, more[4];
 
-		if (!env_open(&e, lc->cli_devargs, lc->srv_devargs))
+		if (!env_up(&e, lc->cli_devargs, lc->srv_devargs))
 			return;
-		if (!env_connect(&e)) {
-			env_close(&e);
-			return;
-		}
 		/* the call under test, and calls waiting behind it for credits */
 		memset(more, 0, sizeof(more));
 		CHECK(tcall_submit(&e, &t) == 0, "%s: submit", lc->name);
