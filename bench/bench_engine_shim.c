@@ -24,6 +24,7 @@
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #include "bench_engine_shim.h"
+#include "bench_pmd_shim.h"
 #include "bench_responder.h"
 #include "test_side.h"
 
@@ -450,7 +451,9 @@ __attribute__((noinline)) uint64_t bench_engine_call(struct bench_engine *b)
 		if (w == 0 && rte_rdtsc() > guard)
 			return 0;
 	}
-	return b->bad ? 0 : rte_rdtsc_precise() - t0;
+	bench_last_rtt.t0 = t0;
+	bench_last_rtt.t1 = rte_rdtsc_precise();
+	return b->bad ? 0 : bench_last_rtt.t1 - t0;
 }
 
 int bench_engine_pipelined(struct bench_engine *b, uint32_t depth, uint32_t n)

@@ -21,6 +21,7 @@
 
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_stamp.h>
 
 #include "bench_pmd_shim.h"
 #include "bench_responder.h"
@@ -83,6 +84,37 @@ static void bench_log(const char *msg, int err)
 int bench_pmd_eal_init(const char *prog)
 {
 	return rpcrdma_mempool_eal_init(prog, NULL);
+}
+
+struct bench_rtt_tsc bench_last_rtt;
+
+const char *const bench_phase_names[BENCH_PH_MAX] = {
+	[BENCH_PH_CLIENT_SEND] = "client_send", [BENCH_PH_TO_SERVER] = "to_server",
+	[BENCH_PH_SERVER] = "server",		[BENCH_PH_TO_CLIENT] = "to_client",
+	[BENCH_PH_CLIENT_RECV] = "client_recv",
+};
+
+int bench_rtt_phases(double ph[BENCH_PH_MAX])
+{
+	unsigned int cl = rte_lcore_id(), sl = rte_get_next_lcore(-1, 1, 0);
+	uint64_t t[BENCH_PH_MAX + 1];
+	int i;
+
+	if (!rpcrdma_stamps_enabled())
+		return 0;
+	t[0] = bench_last_rtt.t0;
+	t[1] = rpcrdma_stamp_get(cl, RPCRDMA_STAMP_DOORBELL);
+	t[2] = rpcrdma_stamp_get(sl, RPCRDMA_STAMP_RECV);
+	t[3] = rpcrdma_stamp_get(sl, RPCRDMA_STAMP_DOORBELL);
+	t[4] = rpcrdma_stamp_get(cl, RPCRDMA_STAMP_RECV);
+	t[5] = bench_last_rtt.t1;
+	/* in order, or a stamp is from another round trip (a repost, a send completion) */
+	for (i = 0; i < BENCH_PH_MAX; i++)
+		if (t[i + 1] < t[i])
+			return 0;
+	for (i = 0; i < BENCH_PH_MAX; i++)
+		ph[i] += (double)(t[i + 1] - t[i]);
+	return 1;
 }
 
 double bench_pmd_ns_per_cycle(void)
@@ -471,7 +503,9 @@ uint64_t bench_pmd_pingpong(struct bench_pmd *b)
 	default:
 		return 0;
 	}
-	return rte_rdtsc_precise() - t0;
+	bench_last_rtt.t0 = t0;
+	bench_last_rtt.t1 = rte_rdtsc_precise();
+	return bench_last_rtt.t1 - t0;
 }
 
 int bench_pmd_send_batch(struct bench_pmd *b)

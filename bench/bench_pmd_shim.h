@@ -64,6 +64,36 @@ int bench_pmd_write_1mib(struct bench_pmd *b);
 /** Nanoseconds per TSC cycle. */
 double bench_pmd_ns_per_cycle(void);
 
+/*
+ * The TSC at the start and end of the last round trip, on the main lcore:
+ * bench_pmd_pingpong() and bench_engine_call() set it.
+ */
+struct bench_rtt_tsc {
+	uint64_t t0, t1;
+};
+extern struct bench_rtt_tsc bench_last_rtt;
+
+/* Where a round trip's time goes (a -Dlatency_stamps=true build: rpcrdma_stamp.h). */
+enum bench_phase {
+	BENCH_PH_CLIENT_SEND, /* start to the client's doorbell done (its SEND in the peer's slot) */
+	BENCH_PH_TO_SERVER,   /* the client's doorbell done to the server seeing the receive */
+	BENCH_PH_SERVER,      /* the server seeing the receive to its reply's doorbell done */
+	BENCH_PH_TO_CLIENT,   /* the server's doorbell done to the client seeing the reply */
+	BENCH_PH_CLIENT_RECV, /* the client seeing the reply to the end */
+	BENCH_PH_MAX
+};
+
+/** The phase names, for counters. */
+extern const char *const bench_phase_names[BENCH_PH_MAX];
+
+/**
+ * Add the last round trip's phases, in TSC cycles, to @p ph. The responder
+ * is the lcore after the main one, as in both shims; the two lcores' TSCs
+ * are taken to agree (an invariant TSC). @return 1 when added, 0 when the
+ * build takes no stamps or the stamps do not fall inside the round trip.
+ */
+int bench_rtt_phases(double ph[BENCH_PH_MAX]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,7 @@
 // plain_rte_ring_callbacks: 64 indirect calls per round either way) and
 // burst handlers (rt_burst_handlers vs plain_rte_ring_burst_callbacks: one
 // run and one done call per burst); plain_rte_ring_round32 is the bare
-// rings (issue 6's target: at most 1.5x, met by the burst handlers). "st" runs both sides on one thread (the code's cost); "lcores"
+// rings (the runtime's target: at most 1.5x, met by the burst handlers). "st" runs both sides on one thread (the code's cost); "lcores"
 // uses two lcores, the poller waiting for each round (this machine has two
 // CPUs shared with other users: cross-lcore figures here are for
 // correctness and trend, not for a larger machine's rate).

@@ -13,6 +13,7 @@
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_pmd_driver.h>
+#include <rpcrdma/rpcrdma_stamp.h>
 
 static TAILQ_HEAD(, rpcrdma_pmd_ops) drivers = TAILQ_HEAD_INITIALIZER(drivers);
 
@@ -436,4 +437,24 @@ const char *rpcrdma_pmd_wc_status_str(unsigned int status)
 	default:
 		return "UNKNOWN";
 	}
+}
+
+/* ------------------------------------------------------------ latency stamps */
+
+struct rpcrdma_stamps rpcrdma_stamps[RTE_MAX_LCORE];
+
+bool rpcrdma_stamps_enabled(void)
+{
+#ifdef RPCRDMA_LATENCY_STAMPS
+	return true;
+#else
+	return false;
+#endif
+}
+
+uint64_t rpcrdma_stamp_get(unsigned int lcore, enum rpcrdma_stamp_point point)
+{
+	if (lcore >= RTE_MAX_LCORE || (unsigned int)point >= RPCRDMA_STAMP_MAX)
+		return 0;
+	return rpcrdma_stamps[lcore].tsc[point];
 }

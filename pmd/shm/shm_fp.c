@@ -19,6 +19,8 @@
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
 
+#include <rpcrdma/rpcrdma_stamp.h>
+
 #include "shm.h"
 
 #define EXEC_RNR 0xffu /* no receive posted at the peer: retry later */
@@ -511,6 +513,7 @@ static unsigned int shm_flush(struct rpcrdma_pmd_qp *q)
 	qp->sq_db = qp->sq_head;
 	q->stats.doorbells++;
 	shm_sq_progress(qp);
+	RPCRDMA_STAMP(RPCRDMA_STAMP_DOORBELL);
 	return n;
 }
 
@@ -528,6 +531,7 @@ static inline void rq_harvest(struct shm_cq *cq, struct shm_qp *qp)
 		uint8_t status;
 
 		if (st == RPCRDMA_SHM_SLOT_DONE) {
+			RPCRDMA_STAMP(RPCRDMA_STAMP_RECV);
 			status = slot->wc_status;
 			len = slot->byte_len;
 			/*
