@@ -18,10 +18,16 @@
 #include "app_common.h"
 
 const char *app_name = "rpcrdma";
+static const char *app_usage; /* app_usage_lines(), or NULL */
 
 void app_init(const char *name)
 {
 	app_name = name;
+}
+
+void app_usage_lines(const char *usage)
+{
+	app_usage = usage;
 }
 
 int app_usage_error(const char *fmt, ...)
@@ -32,7 +38,10 @@ int app_usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (%s --help for more)\n", app_name);
+	if (app_usage)
+		fprintf(stderr, "\n%s", app_usage);
+	else
+		fprintf(stderr, " (%s --help for more)\n", app_name);
 	return APP_EXIT_USAGE;
 }
 

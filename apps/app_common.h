@@ -2,10 +2,11 @@
 /*
  * What every rpcrdma command-line program does the same way: split its
  * arguments at "--" (what follows goes to the EAL), parse numbers with
- * k/m/g suffixes, report a bad option in one line and exit 2, take the
- * options the block store apps share (--pmd, --devargs, --lcores, --help),
- * start the EAL, open a device with its protection domain and registered
- * pools, and make the registry that serves an RPC program.
+ * k/m/g suffixes, report a bad option in one line (or with a usage
+ * summary) and exit 2, take the options the block store apps and
+ * rpcrdma-perf share (--pmd, --devargs, --lcores, --help), start the EAL,
+ * open a device with its protection domain and registered pools, and make
+ * the registry that serves an RPC program.
  * Internal to apps/ (not installed).
  */
 #ifndef APP_COMMON_H
@@ -31,10 +32,19 @@ extern const char *app_name;
 void app_init(const char *name);
 
 /*
- * Print "NAME: MESSAGE (NAME --help for more)" as one line on stderr.
+ * Print "NAME: MESSAGE (NAME --help for more)" as one line on stderr, or
+ * "NAME: MESSAGE" and the lines given to app_usage_lines().
  * @return APP_EXIT_USAGE.
  */
 int app_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Make app_usage_error() end its message with a newline and @p usage (a
+ * usage summary of whole lines) instead of " (NAME --help for more)":
+ * rpcrdma-perf's format, which its tests and users' scripts read. NULL:
+ * the one-line format again.
+ */
+void app_usage_lines(const char *usage);
 
 /*
  * Find "--" in argv: *argc_opts is the number of arguments before it (what
@@ -60,9 +70,9 @@ int app_parse_address(const char *opt, const char *s, const char **out);
 
 /*
  * The options of a program that parses with app_opts_*() (the block store
- * apps) besides its own: where it runs, and --help. Their getopt_long()
- * values come first, above any short option's character; the program's
- * own options number from APP_O_NEXT.
+ * apps, rpcrdma-perf) besides its own: where it runs, and --help. Their
+ * getopt_long() values come first, above any short option's character;
+ * the program's own options number from APP_O_NEXT.
  */
 enum {
 	APP_O_PMD = 256,

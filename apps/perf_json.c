@@ -139,26 +139,39 @@ static int child_path(struct parser *ps, char *out, const char *path, const char
 	return 0;
 }
 
-static int parse_object(struct parser *ps, const char *path)
+/*
+ * object = "{" [ member *( "," member ) ] "}", member = string ":" value
+ * array  = "[" [ value *( "," value ) ] "]"
+ *
+ * One loop for both: they differ only in what names an entry in its path,
+ * a member's key or an element's index.
+ */
+static int parse_container(struct parser *ps, const char *path, bool object)
 {
 	char key[PERF_JSON_STR], sub[PERF_JSON_PATH];
+	char close = object ? '}' : ']';
+	unsigned int i;
 	int ret;
 
-	ps->p++; /* '{' */
+	ps->p++; /* '{' or '[' */
 	skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == '}') {
+	if (ps->p < ps->end && *ps->p == close) {
 		ps->p++;
 		return 0;
 	}
-	for (;;) {
-		skip_ws(ps);
-		ret = parse_string(ps, key, sizeof(key));
-		if (ret)
-			return ret;
-		skip_ws(ps);
-		if (ps->p >= ps->end || *ps->p != ':')
-			return fail(ps, "expected ':' after \"%s\"", key);
-		ps->p++;
+	for (i = 0;; i++) {
+		if (object) {
+			skip_ws(ps);
+			ret = parse_string(ps, key, sizeof(key));
+			if (ret)
+				return ret;
+			skip_ws(ps);
+			if (ps->p >= ps->end || *ps->p != ':')
+				return fail(ps, "expected ':' after \"%s\"", key);
+			ps->p++;
+		} else {
+			snprintf(key, sizeof(key), "%u", i);
+		}
 		ret = child_path(ps, sub, path, key);
 		if (ret)
 			return ret;
@@ -170,44 +183,12 @@ static int parse_object(struct parser *ps, const char *path)
 			ps->p++;
 			continue;
 		}
-		if (ps->p < ps->end && *ps->p == '}') {
+		if (ps->p < ps->end && *ps->p == close) {
 			ps->p++;
 			return 0;
 		}
-		return fail(ps, "expected ',' or '}' in an object");
-	}
-}
-
-static int parse_array(struct parser *ps, const char *path)
-{
-	char idx[16], sub[PERF_JSON_PATH];
-	unsigned int i = 0;
-	int ret;
-
-	ps->p++; /* '[' */
-	skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == ']') {
-		ps->p++;
-		return 0;
-	}
-	for (;; i++) {
-		snprintf(idx, sizeof(idx), "%u", i);
-		ret = child_path(ps, sub, path, idx);
-		if (ret)
-			return ret;
-		ret = parse_value(ps, sub);
-		if (ret)
-			return ret;
-		skip_ws(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == ']') {
-			ps->p++;
-			return 0;
-		}
-		return fail(ps, "expected ',' or ']' in an array");
+		return fail(ps, "expected ',' or '%c' in an %s", close,
+			    object ? "object" : "array");
 	}
 }
 
@@ -261,7 +242,7 @@ static int parse_value(struct parser *ps, const char *path)
 	case '[':
 		if (++ps->depth > PERF_JSON_DEPTH)
 			return fail(ps, "nested deeper than %d", PERF_JSON_DEPTH);
-		ret = *ps->p == '{' ? parse_object(ps, path) : parse_array(ps, path);
+		ret = parse_container(ps, path, *ps->p == '{');
 		ps->depth--;
 		return ret;
 	case '"':

@@ -21,7 +21,6 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,7 +32,6 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
-#include <rte_errno.h>
 
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_errno.h>
@@ -94,10 +92,8 @@ struct perf_opts {
 	uint32_t depth;
 	uint32_t version;
 	uint32_t inline_size; /* the client's inline thresholds; 0: the version's default */
-	const char *pmd;
+	struct app_opts com;  /* --pmd, --devargs, --lcores, EAL arguments */
 	const char *addr;
-	const char *devargs;
-	const char *lcores;
 	double duration; /* seconds; 0 with --count */
 	uint64_t count;	 /* calls; 0 with --duration */
 	uint64_t warmup;
@@ -112,8 +108,6 @@ struct perf_opts {
 	bool op_set, size_set, depth_set;
 	int nfiles;
 	char **files;
-	int eal_argc;
-	char **eal_argv;
 };
 
 /* ------------------------------------------------------------ help */
@@ -261,21 +255,12 @@ static const char help_text[] =
 
 /* ------------------------------------------------------------ options */
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", usage_line);
-	return EXIT_USAGE;
-}
-
-/* An unsigned integer in [lo, hi] with an optional k/m suffix (when allowed). */
+/*
+ * An unsigned integer in [lo, hi] with an optional k/m suffix (when allowed).
+ * Not app_parse_u64(), which also takes hexadecimal and a g suffix and words
+ * its errors differently: this tool's messages stay as its tests and users'
+ * scripts read them.
+ */
 static int parse_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, bool suffix,
 		      uint64_t *out)
 {
@@ -284,12 +269,12 @@ static int parse_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, 
 	char *end;
 
 	if (s[0] == '-' || s[0] == '+' || s[0] == ' ' || s[0] == '\0')
-		return usage_error("%s: '%s' is not a number", opt, s);
+		return app_usage_error("%s: '%s' is not a number", opt, s);
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (end == s || errno == ERANGE)
-		return usage_error("%s: '%s' is not a number in range %llu..%llu", opt, s,
-				   (unsigned long long)lo, (unsigned long long)hi);
+		return app_usage_error("%s: '%s' is not a number in range %llu..%llu", opt, s,
+				       (unsigned long long)lo, (unsigned long long)hi);
 	if (suffix && (*end == 'k' || *end == 'K')) {
 		mul = 1024;
 		end++;
@@ -298,10 +283,10 @@ static int parse_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, 
 		end++;
 	}
 	if (*end != '\0')
-		return usage_error("%s: '%s' is not a number", opt, s);
+		return app_usage_error("%s: '%s' is not a number", opt, s);
 	if (v > hi / mul || v * mul < lo || v * mul > hi)
-		return usage_error("%s: %s is out of range %llu..%llu", opt, s,
-				   (unsigned long long)lo, (unsigned long long)hi);
+		return app_usage_error("%s: %s is out of range %llu..%llu", opt, s,
+				       (unsigned long long)lo, (unsigned long long)hi);
 	*out = v * mul;
 	return 0;
 }
@@ -314,9 +299,9 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, do
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-		return usage_error("%s: '%s' is not a number", opt, s);
+		return app_usage_error("%s: '%s' is not a number", opt, s);
 	if (v < lo || v > hi)
-		return usage_error("%s: %s is out of range %g..%g", opt, s, lo, hi);
+		return app_usage_error("%s: %s is out of range %g..%g", opt, s, lo, hi);
 	*out = v;
 	return 0;
 }
@@ -328,27 +313,25 @@ static int parse_name(const char *opt, const char *s, const char *const *names, 
 			*out = i;
 			return 0;
 		}
-	return usage_error("%s: '%s' is not one of %s%s%s%s%s", opt, s, names[0], n > 1 ? ", " : "",
-			   n > 1 ? names[1] : "", n > 2 ? ", " : "", n > 2 ? names[2] : "");
+	return app_usage_error("%s: '%s' is not one of %s%s%s%s%s", opt, s, names[0],
+			       n > 1 ? ", " : "", n > 1 ? names[1] : "", n > 2 ? ", " : "",
+			       n > 2 ? names[2] : "");
 }
 
 enum {
-	O_MODE = 256,
+	O_MODE = APP_O_NEXT,
 	O_OP,
 	O_SIZE,
 	O_DEPTH,
 	O_VERSION,
 	O_INLINE,
-	O_PMD,
 	O_SERVER,
 	O_CLIENT,
 	O_ADDRESS,
-	O_DEVARGS,
 	O_DURATION,
 	O_COUNT,
 	O_WARMUP,
 	O_TIMEOUT,
-	O_LCORES,
 	O_JSON,
 	O_COMPARE,
 	O_INPUT,
@@ -356,26 +339,23 @@ enum {
 	O_SUMMARY,
 	O_QUIET,
 	O_CAPTURE,
-	O_HELP,
 };
 
 static const struct option long_opts[] = {
+	APP_LONG_OPTS,
 	{ "mode", required_argument, NULL, O_MODE },
 	{ "op", required_argument, NULL, O_OP },
 	{ "size", required_argument, NULL, O_SIZE },
 	{ "depth", required_argument, NULL, O_DEPTH },
 	{ "version", required_argument, NULL, O_VERSION },
 	{ "inline", required_argument, NULL, O_INLINE },
-	{ "pmd", required_argument, NULL, O_PMD },
 	{ "server", required_argument, NULL, O_SERVER },
 	{ "client", required_argument, NULL, O_CLIENT },
 	{ "address", required_argument, NULL, O_ADDRESS },
-	{ "devargs", required_argument, NULL, O_DEVARGS },
 	{ "duration", required_argument, NULL, O_DURATION },
 	{ "count", required_argument, NULL, O_COUNT },
 	{ "warmup", required_argument, NULL, O_WARMUP },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
-	{ "lcores", required_argument, NULL, O_LCORES },
 	{ "json", required_argument, NULL, O_JSON },
 	{ "compare", required_argument, NULL, O_COMPARE },
 	{ "input", required_argument, NULL, O_INPUT },
@@ -383,7 +363,6 @@ static const struct option long_opts[] = {
 	{ "summary", no_argument, NULL, O_SUMMARY },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "capture", required_argument, NULL, O_CAPTURE },
-	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -392,29 +371,19 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 {
 	bool duration_set = false, role_set = false;
 	uint64_t v;
-	int c, i, n, ret = 0, dashdash = argc;
+	int c, n, nopts, ret = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->mode = MODE_LAT;
 	o->op = OP_NULL;
 	o->depth = 32;
 	o->version = 1;
-	o->pmd = "shm";
 	o->duration = 3;
 	o->warmup = 100;
 	o->timeout = 10;
 	o->threshold = 5;
-	/* "--" ends our options: what follows goes to the EAL */
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--") == 0) {
-			dashdash = i;
-			o->eal_argc = argc - i - 1;
-			o->eal_argv = argv + i + 1;
-			break;
-		}
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(dashdash, argv, ":", long_opts, NULL)) != -1) {
+	nopts = app_opts_init(&o->com, argc, argv);
+	while ((c = getopt_long(nopts, argv, ":", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_MODE:
 			ret = parse_name("--mode", optarg, mode_names, 3, &n);
@@ -444,30 +413,19 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 					 RPCRDMA_V2_INLINE_DEFAULT, true, &v);
 			o->inline_size = (uint32_t)v;
 			break;
-		case O_PMD:
-			if (strcmp(optarg, "shm") != 0 && strcmp(optarg, "verbs") != 0)
-				ret = usage_error("--pmd: '%s' is not one of shm, verbs", optarg);
-			o->pmd = optarg;
-			break;
 		case O_SERVER:
 		case O_CLIENT:
 			if (role_set)
-				ret = usage_error("--server and --client: give one (a run in one "
-						  "process needs neither)");
-			else if (optarg[0] == '\0')
-				ret = usage_error("%s: empty address",
-						  c == O_SERVER ? "--server" : "--client");
+				ret = app_usage_error("--server and --client: give one (a run in "
+						      "one process needs neither)");
+			else
+				ret = app_parse_address(c == O_SERVER ? "--server" : "--client",
+							optarg, &o->addr);
 			o->role = c == O_SERVER ? ROLE_SERVER : ROLE_CLIENT;
-			o->addr = optarg;
 			role_set = true;
 			break;
 		case O_ADDRESS:
-			if (optarg[0] == '\0')
-				ret = usage_error("--address: empty address");
-			o->addr = optarg;
-			break;
-		case O_DEVARGS:
-			o->devargs = optarg;
+			ret = app_parse_address("--address", optarg, &o->addr);
 			break;
 		case O_DURATION:
 			ret = parse_double("--duration", optarg, 0.01, 86400, &o->duration);
@@ -482,9 +440,6 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 		case O_TIMEOUT:
 			ret = parse_uint("--timeout", optarg, 1, 3600, false, &v);
 			o->timeout = (uint32_t)v;
-			break;
-		case O_LCORES:
-			o->lcores = optarg;
 			break;
 		case O_JSON:
 			o->json = optarg;
@@ -506,51 +461,50 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 			break;
 		case O_CAPTURE:
 			if (optarg[0] == '\0')
-				ret = usage_error("--capture: empty file name");
+				ret = app_usage_error("--capture: empty file name");
 			o->capture = optarg;
 			break;
-		case O_HELP:
-			fputs(help_text, stdout);
-			return -1;
-		case ':':
-			return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+		default: /* --pmd, --devargs, --lcores, --help, or an error */
+			ret = app_opts_common(&o->com, c, argv, help_text);
+			break;
 		}
 		if (ret)
 			return ret;
 	}
-	o->nfiles = dashdash - optind;
+	/* --summary's result files are the only operands */
+	o->nfiles = nopts - optind;
 	o->files = argv + optind;
 	if (o->summary)
-		return o->nfiles > 0 ? 0 : usage_error("--summary: give result files");
-	if (o->nfiles > 0)
-		return usage_error("unexpected argument '%s'", o->files[0]);
+		return o->nfiles > 0 ? 0 : app_usage_error("--summary: give result files");
+	ret = app_opts_end(nopts, argv);
+	if (ret)
+		return ret;
 	if (o->input && !o->compare)
-		return usage_error("--input needs --compare OLD.json");
+		return app_usage_error("--input needs --compare OLD.json");
 	if (o->input)
 		return 0;
 	if (duration_set && o->count)
-		return usage_error("--duration and --count: give one");
+		return app_usage_error("--duration and --count: give one");
 	if (o->count)
 		o->duration = 0;
 	if (o->mode == MODE_LAT && o->depth_set && o->depth != 1)
-		return usage_error("--depth: --mode lat runs one call at a time");
+		return app_usage_error("--depth: --mode lat runs one call at a time");
 	if (o->mode == MODE_LAT)
 		o->depth = 1;
 	if (o->mode == MODE_BW && !o->op_set)
 		o->op = OP_READ;
 	if (o->mode == MODE_BW && o->op == OP_NULL)
-		return usage_error("--mode bw needs --op read or write");
+		return app_usage_error("--mode bw needs --op read or write");
 	if (o->op == OP_NULL && o->size_set && o->size != 0)
-		return usage_error("--size: --op null carries no payload (use --op read|write)");
+		return app_usage_error("--size: --op null carries no payload (use --op "
+				       "read|write)");
 	if (o->op != OP_NULL && !o->size_set)
 		o->size = o->mode == MODE_BW ? 65536 : 4096;
-	if (strcmp(o->pmd, "verbs") == 0 && o->addr == NULL)
-		return usage_error("--pmd verbs needs an IP address: --server, --client or "
-				   "--address");
+	if (strcmp(o->com.pmd, "verbs") == 0 && o->addr == NULL)
+		return app_usage_error("--pmd verbs needs an IP address: --server, --client or "
+				       "--address");
 	if (o->role == ROLE_SERVER && (o->json || o->compare))
-		return usage_error("--json and --compare are for the client side");
+		return app_usage_error("--json and --compare are for the client side");
 	return 0;
 }
 
@@ -806,7 +760,7 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	sp.classes[0].count = 128;
 	sp.classes[1].size = PERF_SIZE_MAX;
 	sp.classes[1].count = 40;
-	ret = app_ep_open(&s->ep.base, o->pmd, o->devargs, &sp);
+	ret = app_ep_open(&s->ep.base, o->com.pmd, o->com.devargs, &sp);
 	if (ret)
 		return ret;
 	s->src_pool = rpcrdma_mempool_set_chunk_pool(s->ep.base.pools, PERF_SIZE_MAX);
@@ -832,7 +786,7 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	}
 	s->params.recv_call = srv_recv_call;
 	s->params.ctx = s;
-	if (strcmp(o->pmd, "shm") != 0)
+	if (strcmp(o->com.pmd, "shm") != 0)
 		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	ret = rpcrdma_pmd_listen(s->ep.base.dev, addr, &s->ep.listener);
 	if (ret)
@@ -1030,7 +984,7 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	sp.classes[0].size = (buf + 4095) & ~4095u;
 	sp.classes[0].count = o->op == OP_NULL ? 2 : o->depth + 2;
 	sp.cache_size = 0;
-	ret = app_ep_open(&c->ep.base, o->pmd, o->devargs, &sp);
+	ret = app_ep_open(&c->ep.base, o->com.pmd, o->com.devargs, &sp);
 	if (ret)
 		return ret;
 	c->chunk_pool = c->ep.base.pools->chunk[0];
@@ -1054,7 +1008,7 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	xp.pools = c->ep.base.pools;
 	xp.max_credits = o->depth > 32 ? o->depth : 32;
 	xp.max_calls = calls;
-	if (strcmp(o->pmd, "shm") != 0)
+	if (strcmp(o->com.pmd, "shm") != 0)
 		xp.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	ret = rpcrdma_xprt_create(&xp, &c->ep.xprt);
 	if (ret)
@@ -1268,7 +1222,7 @@ static void cli_result(struct perf_cli *c, struct perf_result *r)
 	memset(r, 0, sizeof(*r));
 	r->mode = o->mode;
 	r->op = o->op;
-	r->pmd = o->pmd;
+	r->pmd = o->com.pmd;
 	r->role = o->role;
 	r->version = c->vers;
 	r->size = o->op == OP_NULL ? 0 : o->size;
@@ -1543,33 +1497,18 @@ static int compare(const struct perf_opts *o, const char *new_file)
 
 /* ------------------------------------------------------------ main */
 
+/*
+ * Without --lcores, a server or a client alone takes one CPU (app_one_cpu()),
+ * so that the two on one host do not busy-poll the same core.
+ */
 static int eal_start(const struct perf_opts *o, const char *prog)
 {
-	const char *lcores = o->lcores;
-	char *argv[64], cpu[16];
-	int ret;
+	const char *lcores = o->com.lcores;
+	char cpu[16];
 
 	if (lcores == NULL && o->role != ROLE_BOTH)
 		lcores = app_one_cpu(o->role == ROLE_SERVER, cpu, sizeof(cpu));
-	if (o->eal_argc == 0) {
-		ret = rpcrdma_mempool_eal_init(prog, lcores);
-		if (ret < 0)
-			fprintf(stderr, PROG ": EAL: %s\n", strerror(-ret));
-		return ret;
-	}
-	if (o->eal_argc > 62) {
-		fprintf(stderr, PROG ": too many EAL arguments\n");
-		return -E2BIG;
-	}
-	argv[0] = (char *)prog;
-	memcpy(argv + 1, o->eal_argv, sizeof(char *) * (size_t)o->eal_argc);
-	argv[o->eal_argc + 1] = NULL;
-	ret = rte_eal_init(o->eal_argc + 1, argv);
-	if (ret < 0) {
-		fprintf(stderr, PROG ": EAL: %s\n", rte_strerror(rte_errno));
-		return -rte_errno;
-	}
-	return 0;
+	return app_eal_start(prog, lcores, o->com.eal_argc, o->com.eal_argv);
 }
 
 static int run_server(const struct perf_opts *o)
@@ -1581,7 +1520,8 @@ static int run_server(const struct perf_opts *o)
 	if (ret)
 		goto err_open;
 	if (!o->quiet) {
-		printf(PROG ": server on %s (%s PMD); one client, then exit\n", o->addr, o->pmd);
+		printf(PROG ": server on %s (%s PMD); one client, then exit\n", o->addr,
+		       o->com.pmd);
 		fflush(stdout);
 	}
 	while (!stop_signal && !srv.done)
@@ -1733,6 +1673,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	app_init(PROG); /* the name in app_common's messages */
+	app_usage_lines(usage_line);
 	ret = parse_opts(&o, argc, argv);
 	if (ret)
 		return ret < 0 ? 0 : ret;
