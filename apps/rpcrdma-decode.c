@@ -218,13 +218,16 @@ static void add_json_str(struct line *l, const char *str)
 	add(l, "\"");
 }
 
-static void add_hex(struct line *l, const uint8_t *p, uint32_t n)
+/* Opaque data (of an unknown characteristic or option) as a JSON string of hex digits. */
+static void add_json_hex(struct line *l, const uint8_t *p, uint32_t n)
 {
 	uint32_t i;
 
-	line_reserve(l, (size_t)n * 2);
+	line_reserve(l, (size_t)n * 2 + 2);
+	add(l, "\"");
 	for (i = 0; i < n; i++)
 		add(l, "%02x", p[i]);
+	add(l, "\"");
 }
 
 /* ---------------------------------------------------------------- results */
@@ -288,60 +291,81 @@ static const char *msg_type_name(uint32_t v)
 	return v == RPCRDMA_CALL ? "CALL" : "REPLY";
 }
 
-static void json_segment(struct line *l, const struct rpcrdma_segment *s)
+/* Prints one element of a list; elem points into the list's array. */
+typedef void (*json_elem_fn)(struct line *l, const void *elem);
+
+/*
+ * The n elements of an array, size bytes apart, between open and close and
+ * with ", " between them: each chunk list and each characteristics set is
+ * one. open may start with the member's key.
+ */
+static void json_list(struct line *l, const char *open, const char *close, const void *elems,
+		      size_t size, uint32_t n, json_elem_fn elem)
 {
+	const char *p = elems;
+	uint32_t i;
+
+	add(l, "%s", open);
+	for (i = 0; i < n; i++) {
+		add(l, i ? ", " : "");
+		elem(l, p + (size_t)i * size);
+	}
+	add(l, "%s", close);
+}
+
+/* A json_list() element: one segment of a write or reply chunk. */
+static void json_segment(struct line *l, const void *elem)
+{
+	const struct rpcrdma_segment *s = elem;
+
 	add(l, "{\"handle\": %u, \"length\": %u, \"offset\": %llu}", s->handle, s->length,
 	    (unsigned long long)s->offset);
 }
 
-static void json_chunk(struct line *l, const struct rpcrdma_write_chunk *wc)
+/* A json_list() element: one read list entry, its position then its segment. */
+static void json_read_segment(struct line *l, const void *elem)
 {
-	uint32_t i;
+	const struct rpcrdma_read_segment *r = elem;
 
-	add(l, "[");
-	for (i = 0; i < wc->nsegs; i++) {
-		add(l, i ? ", " : "");
-		json_segment(l, &wc->segs[i]);
-	}
-	add(l, "]");
+	add(l, "{\"position\": %u, \"handle\": %u, \"length\": %u, \"offset\": %llu}", r->position,
+	    r->target.handle, r->target.length, (unsigned long long)r->target.offset);
+}
+
+/* A json_list() element: one chunk of the write list; the reply chunk too. */
+static void json_chunk(struct line *l, const void *elem)
+{
+	const struct rpcrdma_write_chunk *wc = elem;
+
+	json_list(l, "[", "]", wc->segs, sizeof(*wc->segs), wc->nsegs, json_segment);
 }
 
 static void json_chunk_lists(struct line *l, const struct rpcrdma_hdr *hdr)
 {
 	const struct rpcrdma_chunk_lists *cl = &hdr->chunks;
-	uint32_t i;
 
 	if (hdr->vers == RPCRDMA_VERS_2)
 		add(l, ", \"direction\": \"%s\"", msg_type_name(cl->direction));
 	else if (hdr->proc == RPCRDMA_MSGP)
 		add(l, ", \"align\": %u, \"thresh\": %u", cl->align, cl->thresh);
-	add(l, ", \"reads\": [");
-	for (i = 0; i < cl->nreads; i++) {
-		const struct rpcrdma_read_segment *r = &cl->reads[i];
-
-		add(l, "%s{\"position\": %u, \"handle\": %u, \"length\": %u, \"offset\": %llu}",
-		    i ? ", " : "", r->position, r->target.handle, r->target.length,
-		    (unsigned long long)r->target.offset);
-	}
-	add(l, "], \"writes\": [");
-	for (i = 0; i < cl->nwrites; i++) {
-		add(l, i ? ", " : "");
-		json_chunk(l, &cl->writes[i]);
-	}
-	add(l, "], \"reply\": ");
+	json_list(l, ", \"reads\": [", "]", cl->reads, sizeof(*cl->reads), cl->nreads,
+		  json_read_segment);
+	json_list(l, ", \"writes\": [", "]", cl->writes, sizeof(*cl->writes), cl->nwrites,
+		  json_chunk);
+	add(l, ", \"reply\": ");
 	if (cl->has_reply)
 		json_chunk(l, &cl->reply);
 	else
 		add(l, "null");
 }
 
-/* "name": value of one characteristic. */
-static void json_xcharval(struct line *l, const struct rpcrdma_xcharval *v)
+/* A json_list() element: "name": value of one characteristic. */
+static void json_xcharval(struct line *l, const void *elem)
 {
+	const struct rpcrdma_xcharval *v = elem;
+
 	if (!v->known) {
-		add(l, "\"%u\": \"", v->which);
-		add_hex(l, v->data, v->len);
-		add(l, "\"");
+		add(l, "\"%u\": ", v->which);
+		add_json_hex(l, v->data, v->len);
 		return;
 	}
 	add(l, "\"%s\": ", rpcrdma_xchar_name(v->which));
@@ -358,24 +382,20 @@ static void json_xcharval(struct line *l, const struct rpcrdma_xcharval *v)
 	}
 }
 
-static void json_xcharspec(struct line *l, const struct rpcrdma_xcharspec *spec)
+/* key (what comes before the value, e.g. "{\"want\": "), then the set as an object. */
+static void json_xcharspec(struct line *l, const char *key, const struct rpcrdma_xcharspec *spec)
 {
-	uint32_t i;
-
-	add(l, "{");
-	for (i = 0; i < spec->n; i++) {
-		add(l, i ? ", " : "");
-		json_xcharval(l, &spec->vals[i]);
-	}
-	add(l, "}");
+	add(l, "%s", key);
+	json_list(l, "{", "}", spec->vals, sizeof(spec->vals[0]), spec->n, json_xcharval);
 }
 
-static void json_subset(struct line *l, const struct rpcrdma_xcharsubset *sub)
+/* key as for json_xcharspec(), then the subset's element positions as an array. */
+static void json_subset(struct line *l, const char *key, const struct rpcrdma_xcharsubset *sub)
 {
 	bool first = true;
 	uint32_t i;
 
-	add(l, "[");
+	add(l, "%s[", key);
 	for (i = 0; i < 32; i++) {
 		if (sub->bits & (1u << i)) {
 			add(l, "%s%u", first ? "" : ", ", i);
@@ -390,30 +410,24 @@ static void json_optional(struct line *l, const struct rpcrdma_hdr_optional *opt
 {
 	add(l, ", \"optional\": {\"optdir\": \"%s\", \"opttype\": ", msg_type_name(opt->optdir));
 	if (!x) {
-		add(l, "%u, \"optinfo\": \"", opt->opttype);
-		add_hex(l, opt->optinfo, opt->optinfo_len);
-		add(l, "\"}");
+		add(l, "%u, \"optinfo\": ", opt->opttype);
+		add_json_hex(l, opt->optinfo, opt->optinfo_len);
+		add(l, "}");
 		return;
 	}
 	add(l, "\"%s\", \"optinfo\": ", rpcrdma_ropt_name(opt->opttype));
 	switch (x->opttype) {
 	case RPCRDMA_ROPT_INITXCH:
-		add(l, "{\"start\": ");
-		json_xcharspec(l, &x->initxch.start);
-		add(l, ", \"nochg\": ");
-		json_subset(l, &x->initxch.nochg);
+		json_xcharspec(l, "{\"start\": ", &x->initxch.start);
+		json_subset(l, ", \"nochg\": ", &x->initxch.nochg);
 		break;
 	case RPCRDMA_ROPT_REQXCH:
-		add(l, "{\"want\": ");
-		json_xcharspec(l, &x->reqxch.want);
+		json_xcharspec(l, "{\"want\": ", &x->reqxch.want);
 		break;
 	case RPCRDMA_ROPT_RESPXCH:
-		add(l, "{\"done\": ");
-		json_subset(l, &x->respxch.done);
-		add(l, ", \"rej\": ");
-		json_subset(l, &x->respxch.rej);
-		add(l, ", \"pend\": ");
-		json_subset(l, &x->respxch.pend);
+		json_subset(l, "{\"done\": ", &x->respxch.done);
+		json_subset(l, ", \"rej\": ", &x->respxch.rej);
+		json_subset(l, ", \"pend\": ", &x->respxch.pend);
 		break;
 	default: /* RPCRDMA_ROPT_UPDXCH */
 		add(l, "{\"now\": {");
@@ -716,7 +730,6 @@ static int parse_hex(const char *s, uint8_t **out, size_t *outlen)
 /* ---------------------------------------------------------------- samples */
 
 struct sample {
-	const char *name;
 	uint8_t buf[1024];
 	uint32_t len;
 };
@@ -751,168 +764,178 @@ static int put_call(uint8_t *p, uint32_t cap, uint32_t xid, uint32_t prog, uint3
 	return rpcrdma_rpc_encode(&m, p, cap);
 }
 
-/* A transport header followed by rpc_len bytes written by the caller. */
-static int put_hdr(struct sample *s, const struct rpcrdma_hdr *hdr)
-{
-	int n = rpcrdma_hdr_encode(hdr, s->buf, sizeof(s->buf));
+/* What follows a sample's transport header. */
+enum sample_rpc {
+	SAMPLE_NO_RPC,	/* nothing */
+	SAMPLE_CALL,	/* an AUTH_SYS call of the sample's call.prog, .vers and .proc */
+	SAMPLE_SUCCESS, /* an accepted reply, SUCCESS */
+};
 
-	if (n > 0)
-		s->len = (uint32_t)n;
-	return n;
+/* One built-in sample: the RPC message (if any) has the transport header's xid. */
+struct sample_spec {
+	const char *name;
+	struct rpcrdma_hdr hdr; /* RDMA2_OPTIONAL: rdma_optinfo is sample_initxch, encoded */
+	enum sample_rpc rpc;
+	struct {
+		uint32_t prog, vers, proc;
+	} call;
+};
+
+/*
+ * The samples' chunks. Not const: struct rpcrdma_chunk_lists, which the
+ * encoder shares with the decoder, points at them without const.
+ */
+static struct rpcrdma_segment sample_segs[] = {
+	/* A READ call's write chunk. */
+	{ .handle = 0x1001, .length = 8192, .offset = 0x7f0000001000ull },
+	{ .handle = 0x1002, .length = 4096, .offset = 0x7f0000004000ull },
+	/* A long reply's reply chunk. */
+	{ .handle = 0x2001, .length = 1024, .offset = 0x7f0000100000ull },
+	/* The READ reply's data, in the first segment of the call's write chunk. */
+	{ .handle = 0x1001, .length = 6000, .offset = 0x7f0000001000ull },
+};
+
+static struct rpcrdma_read_segment sample_reads[] = {
+	{ .position = 132, .target = { 0x3001, 4096, 0x7f0000200000ull } },
+	{ .position = 132, .target = { 0x3002, 4096, 0x7f0000201000ull } },
+};
+
+static struct rpcrdma_write_chunk sample_writes[] = {
+	{ .nsegs = 2, .segs = &sample_segs[0] }, /* the READ call's */
+	{ .nsegs = 1, .segs = &sample_segs[3] }, /* the READ reply's */
+};
+
+/* Version 2: the requester's transport characteristics (xcharext 4.1). */
+static const struct rpcrdma_xchar_msg sample_initxch = {
+	.opttype = RPCRDMA_ROPT_INITXCH,
+	.initxch = {
+		.start = {
+			.n = 3,
+			.vals = {
+				{ .which = RPCRDMA_XCHAR_RBSIZ, .value = 8192 },
+				{ .which = RPCRDMA_XCHAR_REQREMINV, .value = 1 },
+				{ .which = RPCRDMA_XCHAR_BRS, .value = RPCRDMA_BKREQSUP_GENL },
+			},
+		},
+		.nochg = { .bits = 1u << 2 },
+	},
+};
+
+/* Each .hdr starts with xid, vers, credit and proc: the header's first fields, in wire order. */
+static const struct sample_spec sample_specs[] = {
+	{
+		/* A short call: NFSv3 GETATTR inline (RFC 8166 3.5.1). */
+		.name = "v1 short call",
+		.hdr = { 0x00000101, RPCRDMA_VERS_1, 32, RPCRDMA_MSG },
+		.rpc = SAMPLE_CALL,
+		.call = { 100003, 3, 1 },
+	},
+	{
+		/* A chunked call: NFSv3 WRITE, data in a read chunk; a write chunk for a READ. */
+		.name = "v1 chunked call",
+		.hdr = { 0x00000102, RPCRDMA_VERS_1, 32, RPCRDMA_MSG,
+			 .chunks = { .nreads = 2,
+				     .reads = sample_reads,
+				     .nwrites = 1,
+				     .writes = &sample_writes[0] } },
+		.rpc = SAMPLE_CALL,
+		.call = { 100003, 3, 7 },
+	},
+	{
+		/* A long reply: RDMA_NOMSG, the reply written into the reply chunk. */
+		.name = "v1 long reply",
+		.hdr = { 0x00000103, RPCRDMA_VERS_1, 32, RPCRDMA_NOMSG,
+			 .chunks = { .has_reply = true,
+				     .reply = { .nsegs = 1, .segs = &sample_segs[2] } } },
+	},
+	{
+		/* A version 1 responder refusing version 2 (v2 draft section 5). */
+		.name = "v1 ERR_VERS",
+		.hdr = { 0x00000104, RPCRDMA_VERS_1, 1, RPCRDMA_ERROR,
+			 .error = { .code = RPCRDMA_ERR_VERS, .low = 1, .high = 1 } },
+	},
+	{
+		/* Version 2: the requester's transport characteristics, sample_initxch. */
+		.name = "v2 RDMA2_OPTIONAL ROPT_INITXCH",
+		.hdr = { 0x00000201, RPCRDMA_VERS_2, 1, RPCRDMA_OPTIONAL,
+			 .optional = { .optdir = RPCRDMA_CALL, .opttype = RPCRDMA_ROPT_INITXCH } },
+	},
+	{
+		/* Version 2 call with a direction. */
+		.name = "v2 RDMA2_MSG call",
+		.hdr = { 0x00000202, RPCRDMA_VERS_2, 64, RPCRDMA_MSG,
+			 .chunks = { .direction = RPCRDMA_CALL } },
+		.rpc = SAMPLE_CALL,
+		.call = { 100003, 4, 1 },
+	},
+	{
+		/* An RPC reply to the chunked call: the READ data in the write chunk. */
+		.name = "v1 RPC reply",
+		.hdr = { 0x00000102, RPCRDMA_VERS_1, 32, RPCRDMA_MSG,
+			 .chunks = { .nwrites = 1, .writes = &sample_writes[1] } },
+		.rpc = SAMPLE_SUCCESS,
+	},
+};
+
+#define NSAMPLES (sizeof(sample_specs) / sizeof(sample_specs[0]))
+
+/* The RPC message after a sample's transport header: its length, or a negative errno. */
+static int put_rpc(const struct sample_spec *sp, uint8_t *p, uint32_t cap)
+{
+	struct rpcrdma_rpc_msg reply = { .xid = sp->hdr.xid, .type = RPCRDMA_RPC_REPLY };
+
+	switch (sp->rpc) {
+	case SAMPLE_CALL:
+		return put_call(p, cap, sp->hdr.xid, sp->call.prog, sp->call.vers, sp->call.proc);
+	case SAMPLE_SUCCESS:
+		reply.reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
+		reply.reply.accept_stat = RPCRDMA_RPC_SUCCESS;
+		return rpcrdma_rpc_encode(&reply, p, cap);
+	default: /* SAMPLE_NO_RPC */
+		return 0;
+	}
 }
 
-static int add_rpc(struct sample *s, int n)
-{
-	if (n < 0)
-		return n;
-	s->len += (uint32_t)n;
-	return 0;
-}
-
-#define NSAMPLES 7
-
+/* Encode every sample: its transport header, then its RPC message. */
 static int build_samples(struct sample *s)
 {
-	struct rpcrdma_segment segs[3] = {
-		{ .handle = 0x1001, .length = 8192, .offset = 0x7f0000001000ull },
-		{ .handle = 0x1002, .length = 4096, .offset = 0x7f0000004000ull },
-		{ .handle = 0x2001, .length = 1024, .offset = 0x7f0000100000ull },
-	};
-	struct rpcrdma_read_segment reads[2] = {
-		{ .position = 132, .target = { 0x3001, 4096, 0x7f0000200000ull } },
-		{ .position = 132, .target = { 0x3002, 4096, 0x7f0000201000ull } },
-	};
-	struct rpcrdma_write_chunk write = { .nsegs = 2, .segs = segs };
-	struct rpcrdma_hdr hdr;
-	struct rpcrdma_rpc_msg reply = { .xid = 0x00000102, .type = RPCRDMA_RPC_REPLY };
-	struct rpcrdma_xchar_msg x = { .opttype = RPCRDMA_ROPT_INITXCH };
 	uint8_t optinfo[256];
-	int n, i = 0;
+	int optlen, n;
+	size_t i;
 
-	/* A short call: NFSv3 GETATTR inline (RFC 8166 3.5.1). */
-	s[i].name = "v1 short call";
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.xid = 0x00000101;
-	hdr.vers = RPCRDMA_VERS_1;
-	hdr.credit = 32;
-	hdr.proc = RPCRDMA_MSG;
-	if (put_hdr(&s[i], &hdr) < 0 ||
-	    add_rpc(&s[i], put_call(s[i].buf + s[i].len, 512, 0x00000101, 100003, 3, 1)))
-		return -1;
-	i++;
+	optlen = rpcrdma_xchar_encode(&sample_initxch, optinfo, sizeof(optinfo));
+	if (optlen < 0)
+		return optlen;
+	for (i = 0; i < NSAMPLES; i++) {
+		struct rpcrdma_hdr hdr = sample_specs[i].hdr;
 
-	/* A chunked call: NFSv3 WRITE, data in a read chunk; a write chunk for a READ. */
-	s[i].name = "v1 chunked call";
-	hdr.xid = 0x00000102;
-	hdr.chunks.nreads = 2;
-	hdr.chunks.reads = reads;
-	hdr.chunks.nwrites = 1;
-	hdr.chunks.writes = &write;
-	if (put_hdr(&s[i], &hdr) < 0 ||
-	    add_rpc(&s[i], put_call(s[i].buf + s[i].len, 512, 0x00000102, 100003, 3, 7)))
-		return -1;
-	i++;
-
-	/* A long reply: RDMA_NOMSG, the reply written into the reply chunk. */
-	s[i].name = "v1 long reply";
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.xid = 0x00000103;
-	hdr.vers = RPCRDMA_VERS_1;
-	hdr.credit = 32;
-	hdr.proc = RPCRDMA_NOMSG;
-	hdr.chunks.has_reply = true;
-	hdr.chunks.reply.nsegs = 1;
-	hdr.chunks.reply.segs = &segs[2];
-	if (put_hdr(&s[i], &hdr) < 0)
-		return -1;
-	i++;
-
-	/* A version 1 responder refusing version 2 (v2 draft section 5). */
-	s[i].name = "v1 ERR_VERS";
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.xid = 0x00000104;
-	hdr.vers = RPCRDMA_VERS_1;
-	hdr.credit = 1;
-	hdr.proc = RPCRDMA_ERROR;
-	hdr.error.code = RPCRDMA_ERR_VERS;
-	hdr.error.low = 1;
-	hdr.error.high = 1;
-	if (put_hdr(&s[i], &hdr) < 0)
-		return -1;
-	i++;
-
-	/* Version 2: the requester's transport characteristics (xcharext 4.1). */
-	s[i].name = "v2 RDMA2_OPTIONAL ROPT_INITXCH";
-	x.initxch.start.n = 3;
-	x.initxch.start.vals[0] =
-		(struct rpcrdma_xcharval){ .which = RPCRDMA_XCHAR_RBSIZ, .value = 8192 };
-	x.initxch.start.vals[1] =
-		(struct rpcrdma_xcharval){ .which = RPCRDMA_XCHAR_REQREMINV, .value = 1 };
-	x.initxch.start.vals[2] = (struct rpcrdma_xcharval){ .which = RPCRDMA_XCHAR_BRS,
-							     .value = RPCRDMA_BKREQSUP_GENL };
-	x.initxch.nochg.bits = 1u << 2;
-	n = rpcrdma_xchar_encode(&x, optinfo, sizeof(optinfo));
-	if (n < 0)
-		return -1;
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.xid = 0x00000201;
-	hdr.vers = RPCRDMA_VERS_2;
-	hdr.credit = 1;
-	hdr.proc = RPCRDMA_OPTIONAL;
-	hdr.optional.optdir = RPCRDMA_CALL;
-	hdr.optional.opttype = RPCRDMA_ROPT_INITXCH;
-	hdr.optional.optinfo = optinfo;
-	hdr.optional.optinfo_len = (uint32_t)n;
-	if (put_hdr(&s[i], &hdr) < 0)
-		return -1;
-	i++;
-
-	/* Version 2 call with a direction. */
-	s[i].name = "v2 RDMA2_MSG call";
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.xid = 0x00000202;
-	hdr.vers = RPCRDMA_VERS_2;
-	hdr.credit = 64;
-	hdr.proc = RPCRDMA_MSG;
-	hdr.chunks.direction = RPCRDMA_CALL;
-	if (put_hdr(&s[i], &hdr) < 0 ||
-	    add_rpc(&s[i], put_call(s[i].buf + s[i].len, 512, 0x00000202, 100003, 4, 1)))
-		return -1;
-	i++;
-
-	/* An RPC reply: the answer to the chunked call, the READ data in the write chunk. */
-	s[i].name = "v1 RPC reply";
-	memset(&hdr, 0, sizeof(hdr));
-	hdr.xid = 0x00000102;
-	hdr.vers = RPCRDMA_VERS_1;
-	hdr.credit = 32;
-	hdr.proc = RPCRDMA_MSG;
-	write.nsegs = 1;
-	segs[0].length = 6000;
-	hdr.chunks.nwrites = 1;
-	hdr.chunks.writes = &write;
-	reply.xid = 0x00000102;
-	reply.reply.stat = RPCRDMA_RPC_MSG_ACCEPTED;
-	reply.reply.accept_stat = RPCRDMA_RPC_SUCCESS;
-	if (put_hdr(&s[i], &hdr) < 0 ||
-	    add_rpc(&s[i], rpcrdma_rpc_encode(&reply, s[i].buf + s[i].len, 512)))
-		return -1;
-	i++;
-	return i;
+		if (hdr.proc == RPCRDMA_OPTIONAL) {
+			hdr.optional.optinfo = optinfo;
+			hdr.optional.optinfo_len = (uint32_t)optlen;
+		}
+		n = rpcrdma_hdr_encode(&hdr, s[i].buf, sizeof(s[i].buf));
+		if (n < 0)
+			return n;
+		s[i].len = (uint32_t)n;
+		n = put_rpc(&sample_specs[i], s[i].buf + s[i].len, 512);
+		if (n < 0)
+			return n;
+		s[i].len += (uint32_t)n;
+	}
+	return 0;
 }
 
 static void decode_samples(const struct decode_opts *o)
 {
 	static struct sample s[NSAMPLES];
-	int n, i;
+	size_t i;
 
-	n = build_samples(s);
-	if (n < 0) {
+	if (build_samples(s) < 0) {
 		report_error(o, "samples", "cannot encode the sample messages");
 		return;
 	}
-	for (i = 0; i < n; i++)
-		decode_message(o, s[i].buf, s[i].len, s[i].name, s[i].name);
+	for (i = 0; i < NSAMPLES; i++)
+		decode_message(o, s[i].buf, s[i].len, sample_specs[i].name, sample_specs[i].name);
 }
 
 /* ---------------------------------------------------------------- main */
