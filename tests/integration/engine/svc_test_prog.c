@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The dispatch-glue tests' program codecs and call driver (svc_test_prog.h). */
+/* The dispatch-glue tests' program codecs, ends and call driver (svc_test_prog.h). */
 #include <errno.h>
 #include <string.h>
 
@@ -75,6 +75,23 @@ bool svc_res_ddp_put(struct svc_res *y)
 	rpcrdma_mempool_put(y->pool, y->buf);
 	y->buf = NULL;
 	return true;
+}
+
+/* ------------------------------------------------------------ the ends */
+
+int svc_side_open(struct test_side *s, const char *name)
+{
+	const struct test_side_pools p = { name, 256, 8, 2, 0, false };
+
+	return test_side_create(s, NULL, &p);
+}
+
+int svc_side_accept(struct test_side *s, const struct rpcrdma_pmd_event *ev)
+{
+	int ret = test_side_accept(s, ev);
+
+	CHECK(ret == 0, "accept");
+	return ret;
 }
 
 /* ------------------------------------------------------------ the call driver */

@@ -12,6 +12,9 @@
  * And the client's side of it, the call driver both tests send their calls
  * with: svc_tcall_submit() encodes a call, its callback checks the reply
  * against what the call's procedure returns (svc_proc_res).
+ *
+ * Both tests' ends are test_side's (test_side.h), with the pools and the
+ * checked accept below.
  */
 #ifndef SVC_TEST_PROG_H
 #define SVC_TEST_PROG_H
@@ -22,6 +25,8 @@
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_xprt.h>
+
+#include "test_side.h"
 
 struct svc_args {
 	uint32_t seed, len;
@@ -47,6 +52,16 @@ int svc_enc_ddp(struct rpcrdma_xdr_enc *e, const void *r);
 int svc_enc_seed(struct rpcrdma_xdr_enc *e, const void *r);
 
 /*
+ * A procedure table entry of the test program: its decoder @p dec, the
+ * test's own handler @p h and its encoder @p enc, with the argument and
+ * result sizes above (the two tests' tables differ in their handlers).
+ */
+#define SVC_PROC(name, dec, h, enc)                                                       \
+	{                                                                                 \
+		name, dec, h, enc, sizeof(struct svc_args), sizeof(struct svc_res), false \
+	}
+
+/*
  * A DDP result: a chunk buffer of @p pools holding x->len pattern bytes,
  * seed and len copied. 0, or -ENOMEM: no buffer (nothing taken).
  */
@@ -55,6 +70,18 @@ int svc_res_ddp_fill(struct svc_res *y, struct rpcrdma_mempool_set *pools,
 
 /* A DDP result's chunk buffer back in its pool (reply_done); false: it had none. */
 bool svc_res_ddp_put(struct svc_res *y);
+
+/* ------------------------------------------------------------ the ends */
+
+/*
+ * Open @p s with the pools of a dispatch-glue test's end (256 inline
+ * buffers, 8 + 2 chunk buffers; no cache: the counters are exact).
+ * 0, or a negative errno (test_side_create()).
+ */
+int svc_side_open(struct test_side *s, const char *name);
+
+/* A server's test_side_accept_fn that checks the accept succeeds. */
+int svc_side_accept(struct test_side *s, const struct rpcrdma_pmd_event *ev);
 
 /* ------------------------------------------------------------ the call driver */
 

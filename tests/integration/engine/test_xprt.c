@@ -46,44 +46,29 @@
 
 /* ------------------------------------------------------------ endpoints */
 
-struct side {
-	struct rpcrdma_pmd_dev *dev;
-	struct rpcrdma_pmd_pd *pd;
-	struct rpcrdma_mempool_set *pools;
-	struct rpcrdma_pmd_listener *listener;
-	struct rpcrdma_xprt *xprt;
-	struct rpcrdma_xprt_params params;
-	/* a bare PMD endpoint (crafted messages) instead of an xprt */
-	struct rpcrdma_pmd_cq *cq;
-	struct rpcrdma_pmd_qp *qp;
-};
-
+/*
+ * Both ends of a connection (test_side.h). An end given a bare QP
+ * (bare_qp()) sends crafted messages in place of an xprt.
+ */
 struct env {
 	char addr[64];
-	struct side cli, srv;
+	struct test_side cli, srv;
 	bool srv_bare, cli_bare;
 };
 
 static unsigned int env_seq;
 
-static int side_open(struct side *s, const char *name, const char *devargs)
+static int side_open(struct test_side *s, const char *name, const char *devargs)
 {
 	/* no per-lcore cache: the counters are exact at every check */
 	const struct test_side_pools p = { name, 512, 16, 4, 0, false };
 
-	return test_side_open(devargs, &p, &s->dev, &s->pd, &s->pools);
+	return test_side_create(s, devargs, &p);
 }
 
-static void side_close(struct side *s)
+static void side_close(struct test_side *s)
 {
-	if (s->qp)
-		rpcrdma_pmd_qp_destroy(s->qp);
-	if (s->cq)
-		rpcrdma_pmd_cq_destroy(s->cq);
-	if (s->listener)
-		rpcrdma_pmd_listener_close(s->listener);
-	CHECK(test_side_close(&s->dev, &s->pd, &s->pools) == 0, "every buffer back, closed");
-	memset(s, 0, sizeof(*s));
+	CHECK(test_side_destroy(s) == 0, "every buffer back, closed");
 }
 
 /* ---------------- the server's program ---------------- */
@@ -250,53 +235,30 @@ static void srv_flush_async(struct srv_ctx *c)
 
 /* ---------------- running both ends ---------------- */
 
-static void side_events(struct side *s, bool server)
-{
-	struct rpcrdma_pmd_event ev[4];
-	int n, i;
-
-	if (s->dev == NULL)
-		return;
-	n = rpcrdma_pmd_event_poll(s->dev, ev, 4);
-	for (i = 0; i < n; i++) {
-		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST && server) {
-			if (s->xprt != NULL) {
-				/* one connection at a time: the old one must be closed */
-				CHECK(rpcrdma_xprt_state(s->xprt) == RPCRDMA_XPRT_CLOSED,
-				      "old server connection closed, is %s",
-				      rpcrdma_xprt_state_name(rpcrdma_xprt_state(s->xprt)));
-				CHECK(rpcrdma_xprt_destroy(s->xprt) == 0, "destroy");
-				s->xprt = NULL;
-			}
-			CHECK(rpcrdma_xprt_accept(&s->params, &ev[i], &s->xprt) == 0, "accept");
-			continue;
-		}
-		rpcrdma_xprt_event(&ev[i]);
-	}
-}
-
 /*
- * Poll one end alone, its events then its connection: for the tests whose
- * other end is a bare PMD endpoint, polled by hand.
+ * The server's connect requests, one connection at a time: the one before
+ * must be closed, and is destroyed to make room.
  */
-static void side_pump(struct side *s, bool server)
+static int srv_accept(struct test_side *s, const struct rpcrdma_pmd_event *ev)
 {
-	side_events(s, server);
-	if (s->xprt)
-		rpcrdma_xprt_poll(s->xprt);
+	int ret;
+
+	if (s->xprt != NULL) {
+		CHECK(rpcrdma_xprt_state(s->xprt) == RPCRDMA_XPRT_CLOSED,
+		      "old server connection closed, is %s",
+		      rpcrdma_xprt_state_name(rpcrdma_xprt_state(s->xprt)));
+		CHECK(rpcrdma_xprt_destroy(s->xprt) == 0, "destroy");
+		s->xprt = NULL;
+	}
+	ret = test_side_accept(s, ev);
+	CHECK(ret == 0, "accept");
+	return ret;
 }
 
+/* Both ends, in this thread. */
 static int pump_once(struct env *e)
 {
-	int w = 0;
-
-	side_events(&e->cli, false);
-	side_events(&e->srv, true);
-	if (e->cli.xprt)
-		w += rpcrdma_xprt_poll(e->cli.xprt);
-	if (e->srv.xprt)
-		w += rpcrdma_xprt_poll(e->srv.xprt);
-	return w;
+	return test_side_pump_pair(&e->cli, &e->srv, srv_accept);
 }
 
 /* Poll until cond(arg) or the time runs out. */
@@ -314,14 +276,14 @@ static bool pump_until(struct env *e, bool (*cond)(struct env *, void *), void *
 
 static bool both_established(struct env *e, void *arg)
 {
-	return e->cli.xprt && rpcrdma_xprt_state(e->cli.xprt) == RPCRDMA_XPRT_ESTABLISHED &&
-	       e->srv.xprt && rpcrdma_xprt_state(e->srv.xprt) == RPCRDMA_XPRT_ESTABLISHED;
+	return test_side_in(&e->cli, RPCRDMA_XPRT_ESTABLISHED) &&
+	       test_side_in(&e->srv, RPCRDMA_XPRT_ESTABLISHED);
 }
 
 /* A bare client has no connection of its own: only the server's can be waited for. */
 static bool srv_established(struct env *e, void *arg)
 {
-	return e->srv.xprt && rpcrdma_xprt_state(e->srv.xprt) == RPCRDMA_XPRT_ESTABLISHED;
+	return test_side_in(&e->srv, RPCRDMA_XPRT_ESTABLISHED);
 }
 
 static bool both_closed(struct env *e, void *arg)
@@ -340,22 +302,16 @@ static uint32_t cli_vers = RPCRDMA_VERS_1, srv_vers = RPCRDMA_VERS_1, srv_vers_m
 
 static void cli_params(struct env *e, uint32_t flags)
 {
-	rpcrdma_xprt_params_init(&e->cli.params, RPCRDMA_XPRT_CLIENT);
+	test_side_params(&e->cli, RPCRDMA_XPRT_CLIENT);
 	e->cli.params.vers = cli_vers;
-	e->cli.params.dev = e->cli.dev;
-	e->cli.params.pd = e->cli.pd;
-	e->cli.params.pools = e->cli.pools;
 	e->cli.params.flags = flags;
 }
 
 static void srv_params(struct env *e, uint32_t credits, uint32_t max)
 {
-	rpcrdma_xprt_params_init(&e->srv.params, RPCRDMA_XPRT_SERVER);
+	test_side_params(&e->srv, RPCRDMA_XPRT_SERVER);
 	e->srv.params.vers = srv_vers;
 	e->srv.params.vers_min = srv_vers_min;
-	e->srv.params.dev = e->srv.dev;
-	e->srv.params.pd = e->srv.pd;
-	e->srv.params.pools = e->srv.pools;
 	e->srv.params.max_credits = max;
 	e->srv.params.credits = credits;
 	e->srv.params.recv_call = srv_recv_call;
@@ -431,7 +387,7 @@ static bool env_up(struct env *e, const char *cli_devargs, const char *srv_devar
  * one CQ for both queues; RNR retried without end, so that a Send waits for
  * a receive the engine posts late.
  */
-static void bare_qp(struct side *s)
+static void bare_qp(struct test_side *s)
 {
 	struct rpcrdma_pmd_qp_attr a;
 
@@ -470,7 +426,7 @@ struct tcall {
 	bool ok; /* the reply checked out */
 };
 
-static void *chunk_buf(struct side *s, struct tcall *t, uint32_t len)
+static void *chunk_buf(struct test_side *s, struct tcall *t, uint32_t len)
 {
 	struct rpcrdma_mempool *pool = rpcrdma_mempool_set_chunk_pool(s->pools, len);
 	void *b = pool ? rpcrdma_mempool_get(pool) : NULL;
@@ -543,7 +499,7 @@ static void call_msg(struct rpcrdma_rpc_msg *m, uint32_t xid, uint32_t proc)
 }
 
 /* Build and submit a test call. */
-static int tcall_submit_on(struct side *sd, struct tcall *t)
+static int tcall_submit_on(struct test_side *sd, struct tcall *t)
 {
 	struct rpcrdma_xprt_call *c;
 	struct rpcrdma_xdr_reply_spec *spec;
@@ -644,7 +600,7 @@ static bool run_call(struct env *e, struct tcall *t)
 	return true;
 }
 
-static void stats(struct side *s, struct rpcrdma_xprt_stats *st)
+static void stats(struct test_side *s, struct rpcrdma_xprt_stats *st)
 {
 	rpcrdma_xprt_stats(s->xprt, st);
 }
@@ -682,7 +638,7 @@ static void test_setup(void)
 	CHECK(rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_CONNECTING, "CONNECTING");
 	CHECK(rpcrdma_xprt_connect(e.cli.xprt, e.addr) == -EISCONN, "connect twice");
 	for (n = 0; n < 1000 && e.srv.xprt == NULL; n++)
-		side_events(&e.srv, true);
+		test_side_events(&e.srv, srv_accept);
 	CHECK(e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_CONNECTING,
 	      "server CONNECTING after accept");
 	/* the client's ESTABLISHED carries the server's private data */
@@ -769,6 +725,21 @@ static void test_setup(void)
 
 /* ------------------------------------------------------------ forms */
 
+/*
+ * Calls whose results go through 1 and through 3 write chunks: forms that
+ * the forms tests run and test_capture_xprt.c captures.
+ */
+#define TCALL_WRITE1                                                                               \
+	{                                                                                          \
+		.proc = PROC_TEST, .words = 5, .nres = 1, .res_len = { 8191 }, .res_chunks = true, \
+		.rwords = 4                                                                        \
+	}
+#define TCALL_WRITE3                                                                     \
+	{                                                                                \
+		.proc = PROC_TEST, .words = 2, .nres = 3, .res_len = { 3000, 2, 60000 }, \
+		.res_chunks = true, .rwords = 2                                          \
+	}
+
 /* What a form case expects of its call and reply. */
 struct form_want {
 	char call, reply; /* the form (RFC 8166 3.5): 'S'hort, 'C'hunked or 'L'ong */
@@ -794,33 +765,12 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		  { .proc = PROC_TEST, .words = 3, .nitems = 3, .item_len = { 40000, 1, 7001 } },
 		  DEF_FLAGS,
 		  { 'C', 'S', false, false } },
-		{ "1 write chunk, SWI",
-		  { .proc = PROC_TEST,
-		    .words = 5,
-		    .nres = 1,
-		    .res_len = { 8191 },
-		    .res_chunks = true,
-		    .rwords = 4 },
-		  DEF_FLAGS,
-		  { 'S', 'C', false, true } },
+		{ "1 write chunk, SWI", TCALL_WRITE1, DEF_FLAGS, { 'S', 'C', false, true } },
 		{ "1 write chunk, no SWI",
-		  { .proc = PROC_TEST,
-		    .words = 5,
-		    .nres = 1,
-		    .res_len = { 8191 },
-		    .res_chunks = true,
-		    .rwords = 4 },
+		  TCALL_WRITE1,
 		  RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS,
 		  { 'S', 'C', false, false } },
-		{ "3 write chunks",
-		  { .proc = PROC_TEST,
-		    .words = 2,
-		    .nres = 3,
-		    .res_len = { 3000, 2, 60000 },
-		    .res_chunks = true,
-		    .rwords = 2 },
-		  DEF_FLAGS,
-		  { 'S', 'C', false, false } },
+		{ "3 write chunks", TCALL_WRITE3, DEF_FLAGS, { 'S', 'C', false, false } },
 		{ "read and write chunks, async reply",
 		  { .proc = PROC_TEST,
 		    .words = 3,
@@ -1400,7 +1350,7 @@ static bool bare_client(struct env *e)
 	for (n = 0; n < 1000000; n++) {
 		struct rpcrdma_pmd_event ev;
 
-		side_pump(&e->srv, true);
+		test_side_poll(&e->srv, srv_accept);
 		if (rpcrdma_pmd_event_poll(e->cli.dev, &ev, 1) == 1 &&
 		    ev.type == RPCRDMA_PMD_EVENT_ESTABLISHED)
 			return true;
@@ -1439,7 +1389,7 @@ static int bare_send(struct rpcrdma_pmd_qp *qp, struct rpcrdma_mempool *pool, co
 }
 
 /* Post n receives on a bare endpoint (wr_id: the buffer). */
-static void bare_post(struct side *s, unsigned int n)
+static void bare_post(struct test_side *s, unsigned int n)
 {
 	struct rpcrdma_mempool *ip = s->pools->inline_pool;
 
@@ -1497,7 +1447,7 @@ static int bare_exchange(struct env *e, const void *msg, uint32_t len, uint8_t *
 			}
 			rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
 		}
-		side_pump(&e->srv, true);
+		test_side_poll(&e->srv, srv_accept);
 	}
 	rpcrdma_mempool_put(ip, sb);
 	return got;
@@ -1718,7 +1668,7 @@ static void test_errors(void)
 		while (test_now_ms() < end &&
 		       rpcrdma_xprt_state(e.srv.xprt) != RPCRDMA_XPRT_CLOSED) {
 			bare_reap(&e);
-			side_pump(&e.srv, true);
+			test_side_poll(&e.srv, srv_accept);
 		}
 		for (int k = 0; k < 1000; k++)
 			bare_reap(&e);
@@ -1743,7 +1693,7 @@ static bool bare_server_wait(struct env *e, uint64_t end)
 	while (test_now_ms() < end) {
 		struct rpcrdma_pmd_event ev;
 
-		side_pump(&e->cli, false);
+		test_side_poll(&e->cli, NULL);
 		if (rpcrdma_pmd_event_poll(e->srv.dev, &ev, 1) == 1 &&
 		    ev.type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
 			CHECK(rpcrdma_pmd_accept(ev.req, e->srv.qp, buf, sizeof(buf)) == 0,
@@ -1768,7 +1718,7 @@ static bool bare_server_accept(struct env *e)
 static bool cli_call_done(struct env *e, void *arg)
 {
 	rpcrdma_xprt_poll(e->cli.xprt);
-	side_events(&e->cli, false);
+	test_side_events(&e->cli, NULL);
 	return ((struct tcall *)arg)->done;
 }
 
@@ -1810,7 +1760,7 @@ static void bare_answer(struct env *e, struct tcall *t, const uint32_t *hw, unsi
 			if (wc[k].wr_id == 2)
 				sent = true;
 		}
-		side_pump(&e->cli, false);
+		test_side_poll(&e->cli, NULL);
 	}
 	rpcrdma_mempool_put(ip, rb);
 	rpcrdma_mempool_put(ip, sb);
@@ -1919,7 +1869,7 @@ static void test_errors_requester(void)
 		struct rpcrdma_pmd_wc wc[8];
 
 		rpcrdma_pmd_poll_cq_burst(e.srv.cq, wc, 8);
-		side_pump(&e.cli, false);
+		test_side_poll(&e.cli, NULL);
 	}
 	rpcrdma_pmd_qp_destroy(e.srv.qp);
 	e.srv.qp = NULL;
@@ -2181,7 +2131,7 @@ static void test_v2_errors(void)
 
 		while (back == 0 && test_now_ms() < end) {
 			back += bare_reap(&e);
-			side_pump(&e.srv, true);
+			test_side_poll(&e.srv, srv_accept);
 		}
 		CHECK(back == 1, "the posted receive flushed: %u", back);
 	}
@@ -2405,7 +2355,7 @@ static unsigned int bare_gather(struct env *e, const void *msg, uint32_t len,
 			/* only header fields are read afterwards, not optinfo */
 			rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
 		}
-		side_pump(&e->srv, true);
+		test_side_poll(&e->srv, srv_accept);
 	}
 	rpcrdma_mempool_put(ip, sb);
 	return got;
@@ -2507,7 +2457,7 @@ static void test_xchar_errors(void)
 
 		while (test_now_ms() < end) {
 			bare_reap(&e);
-			side_pump(&e.srv, true);
+			test_side_poll(&e.srv, srv_accept);
 			if (rpcrdma_mempool_set_check_all_back(e.cli.pools) == 0)
 				break;
 		}
@@ -2582,7 +2532,7 @@ struct bk_load {
 };
 
 /* Count the calls done, send new ones from @sd; true when all are done. */
-static bool bk_dir_step(struct side *sd, struct bk_dir *d)
+static bool bk_dir_step(struct test_side *sd, struct bk_dir *d)
 {
 	for (uint32_t i = 0; i < d->n; i++) {
 		struct tcall *t = &d->t[i];
@@ -2931,12 +2881,12 @@ static uint32_t mutate(uint8_t *b, uint32_t len)
  */
 struct hostile {
 	struct env *e;
-	struct side *bare;   /* the bare endpoint */
-	struct side *peer;   /* the engine's end */
-	unsigned int posted; /* receives posted on the bare endpoint */
-	unsigned int lost;   /* its connection went (a Read of a forged chunk, ...) */
-	unsigned int recvd;  /* the messages the engine sent it */
-	uint32_t xids[16];   /* the latest XIDs the engine sent */
+	struct test_side *bare; /* the bare endpoint */
+	struct test_side *peer; /* the engine's end */
+	unsigned int posted;	/* receives posted on the bare endpoint */
+	unsigned int lost;	/* its connection went (a Read of a forged chunk, ...) */
+	unsigned int recvd;	/* the messages the engine sent it */
+	uint32_t xids[16];	/* the latest XIDs the engine sent */
 	unsigned int nxids;
 	uint8_t *sb; /* the message the bare endpoint sends */
 };
@@ -2974,7 +2924,7 @@ static void hostile_poll(struct hostile *h)
 static void hostile_pump(struct hostile *h, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
-		side_pump(h->peer, h->peer == &h->e->srv);
+		test_side_poll(h->peer, h->peer == &h->e->srv ? srv_accept : NULL);
 		hostile_poll(h);
 	}
 }

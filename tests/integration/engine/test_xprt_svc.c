@@ -73,15 +73,11 @@ static int h_fail(struct rpcrdma_svc_req *req, void *a, void *r)
 }
 
 static const struct rpcrdma_svc_proc procs[] = {
-	[P_INLINE] = { "INLINE", svc_dec_args, h_copy, svc_enc_inline, sizeof(struct svc_args),
-		       sizeof(struct svc_res), false },
-	[P_DDP] = { "DDP", svc_dec_args, h_ddp, svc_enc_ddp, sizeof(struct svc_args),
-		    sizeof(struct svc_res), false },
-	[P_ASYNC] = { "ASYNC", svc_dec_seed, h_async, svc_enc_seed, sizeof(struct svc_args),
-		      sizeof(struct svc_res), false },
+	[P_INLINE] = SVC_PROC("INLINE", svc_dec_args, h_copy, svc_enc_inline),
+	[P_DDP] = SVC_PROC("DDP", svc_dec_args, h_ddp, svc_enc_ddp),
+	[P_ASYNC] = SVC_PROC("ASYNC", svc_dec_seed, h_async, svc_enc_seed),
 	[P_FAIL] = { "FAIL", NULL, h_fail, NULL, 0, 0, false },
-	[6] = { "COPY", svc_dec_args, h_copy, svc_enc_inline, sizeof(struct svc_args),
-		sizeof(struct svc_res), false },
+	[6] = SVC_PROC("COPY", svc_dec_args, h_copy, svc_enc_inline),
 };
 
 static const struct rpcrdma_svc_version vers[] = {
@@ -99,73 +95,29 @@ static void ddp_reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
 
 /* ------------------------------------------------------------ both ends */
 
-struct side {
-	struct rpcrdma_pmd_dev *dev;
-	struct rpcrdma_pmd_pd *pd;
-	struct rpcrdma_mempool_set *pools;
-	struct rpcrdma_pmd_listener *listener;
-	struct rpcrdma_xprt *xprt;
-	struct rpcrdma_xprt_params params;
-};
-
-static struct side cli, srv;
+static struct test_side cli, srv;
 static struct rpcrdma_xprt_svc glue;
 static struct rpcrdma_svc_registry *reg;
 
-static int side_open(struct side *s, const char *name)
-{
-	const struct test_side_pools p = { name, 256, 8, 2, 0, false };
-
-	return test_side_open(NULL, &p, &s->dev, &s->pd, &s->pools);
-}
-
-static void side_events(struct side *s, bool server)
-{
-	struct rpcrdma_pmd_event ev[4];
-	int n = rpcrdma_pmd_event_poll(s->dev, ev, 4);
-
-	for (int i = 0; i < n; i++) {
-		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST && server)
-			CHECK(rpcrdma_xprt_accept(&s->params, &ev[i], &s->xprt) == 0, "accept");
-		else
-			rpcrdma_xprt_event(&ev[i]);
-	}
-}
-
 static void pump(void)
 {
-	side_events(&cli, false);
-	side_events(&srv, true);
-	if (cli.xprt)
-		rpcrdma_xprt_poll(cli.xprt);
-	if (srv.xprt)
-		rpcrdma_xprt_poll(srv.xprt);
+	test_side_pump_pair(&cli, &srv, svc_side_accept);
 }
 
 static bool pump_until(bool (*cond)(void *), void *arg)
 {
-	uint64_t end = test_now_ms() + WAIT_MS;
-
-	while (!cond(arg)) {
-		if (test_now_ms() > end)
-			return false;
-		pump();
-	}
-	return true;
+	return test_side_until(pump, cond, arg, WAIT_MS);
 }
 
 static bool established(void *arg)
 {
-	return cli.xprt && rpcrdma_xprt_state(cli.xprt) == RPCRDMA_XPRT_ESTABLISHED && srv.xprt &&
-	       rpcrdma_xprt_state(srv.xprt) == RPCRDMA_XPRT_ESTABLISHED;
+	return test_side_in(&cli, RPCRDMA_XPRT_ESTABLISHED) &&
+	       test_side_in(&srv, RPCRDMA_XPRT_ESTABLISHED);
 }
 
 static bool closed(void *arg)
 {
-	enum rpcrdma_xprt_state a = rpcrdma_xprt_state(cli.xprt);
-	enum rpcrdma_xprt_state b = srv.xprt ? rpcrdma_xprt_state(srv.xprt) : RPCRDMA_XPRT_CLOSED;
-
-	return a == RPCRDMA_XPRT_CLOSED && b == RPCRDMA_XPRT_CLOSED;
+	return test_side_in(&cli, RPCRDMA_XPRT_CLOSED) && test_side_in(&srv, RPCRDMA_XPRT_CLOSED);
 }
 
 /* ------------------------------------------------------------ calls */
@@ -341,21 +293,15 @@ int main(int argc, char **argv)
 	svc_proc_res[P_INLINE] = svc_proc_res[6] = SVC_RES_INLINE;
 	svc_proc_res[P_DDP] = SVC_RES_DDP;
 	svc_proc_res[P_ASYNC] = SVC_RES_SEED;
-	if (side_open(&cli, "gc") || side_open(&srv, "gs")) {
+	if (svc_side_open(&cli, "gc") || svc_side_open(&srv, "gs")) {
 		fprintf(stderr, "devices and pools\n");
 		return 1;
 	}
 	srv_pools = srv.pools;
 	snprintf(addr, sizeof(addr), "@rpcrdma-xsvc-%d", getpid());
 	CHECK(rpcrdma_pmd_listen(srv.dev, addr, &srv.listener) == 0, "listen");
-	rpcrdma_xprt_params_init(&cli.params, RPCRDMA_XPRT_CLIENT);
-	cli.params.dev = cli.dev;
-	cli.params.pd = cli.pd;
-	cli.params.pools = cli.pools;
-	rpcrdma_xprt_params_init(&srv.params, RPCRDMA_XPRT_SERVER);
-	srv.params.dev = srv.dev;
-	srv.params.pd = srv.pd;
-	srv.params.pools = srv.pools;
+	test_side_params(&cli, RPCRDMA_XPRT_CLIENT);
+	test_side_params(&srv, RPCRDMA_XPRT_SERVER);
 	rpcrdma_xprt_svc_bind(&glue, &srv.params);
 	CHECK(rpcrdma_xprt_create(&cli.params, &cli.xprt) == 0, "create");
 	CHECK(rpcrdma_xprt_connect(cli.xprt, addr) == 0, "connect");
@@ -367,9 +313,7 @@ int main(int argc, char **argv)
 	test_pending_loss();
 	CHECK(rpcrdma_xprt_destroy(cli.xprt) == 0 && rpcrdma_xprt_destroy(srv.xprt) == 0,
 	      "destroy");
-	rpcrdma_pmd_listener_close(srv.listener);
-	CHECK(test_side_close(&cli.dev, &cli.pd, &cli.pools) == 0 &&
-		      test_side_close(&srv.dev, &srv.pd, &srv.pools) == 0,
+	CHECK(test_side_destroy(&cli) == 0 && test_side_destroy(&srv) == 0,
 	      "every buffer back, closed");
 	rpcrdma_svc_registry_free(reg);
 	printf("test_xprt_svc: %lu checks, %lu failed\n", test_checks, test_failures);

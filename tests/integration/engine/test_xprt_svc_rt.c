@@ -151,12 +151,9 @@ static int h_slow(struct rpcrdma_svc_req *req, void *a, void *r)
 }
 
 static const struct rpcrdma_svc_proc procs[P_COUNT] = {
-	[P_ECHO] = { "ECHO", svc_dec_args, h_echo, svc_enc_inline, sizeof(struct svc_args),
-		     sizeof(struct svc_res), false },
-	[P_DDP] = { "DDP", svc_dec_args, h_ddp, svc_enc_ddp, sizeof(struct svc_args),
-		    sizeof(struct svc_res), false },
-	[P_ASYNC] = { "ASYNC", svc_dec_seed, h_async, svc_enc_seed, sizeof(struct svc_args),
-		      sizeof(struct svc_res), false },
+	[P_ECHO] = SVC_PROC("ECHO", svc_dec_args, h_echo, svc_enc_inline),
+	[P_DDP] = SVC_PROC("DDP", svc_dec_args, h_ddp, svc_enc_ddp),
+	[P_ASYNC] = SVC_PROC("ASYNC", svc_dec_seed, h_async, svc_enc_seed),
 	[P_FAIL] = { "FAIL", NULL, h_fail, NULL, 0, 0, false },
 	[P_SLOW] = { "SLOW", NULL, h_slow, NULL, 0, 0, false },
 };
@@ -188,85 +185,33 @@ static void ddp_reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
 
 /* ------------------------------------------------------------ the ends */
 
-struct side {
-	struct rpcrdma_pmd_dev *dev;
-	struct rpcrdma_pmd_pd *pd;
-	struct rpcrdma_mempool_set *pools;
-	struct rpcrdma_pmd_listener *listener;
-	struct rpcrdma_xprt *xprt;
-	struct rpcrdma_xprt_params params;
-};
-
 /* Connection i: cli[i] to srv[i]; srv[i]'s calls go through glue[i]. */
-static struct side cli[2], srv[2];
+static struct test_side cli[2], srv[2];
 static struct rpcrdma_xprt_svc glue[2];
 static struct rpcrdma_svc_registry *reg;
 static bool srv_on_main = true; /* false while a runtime polls the servers */
 
-static int side_open(struct side *s, const char *name)
-{
-	const struct test_side_pools p = { name, 256, 8, 2, 0, false };
-
-	return test_side_open(NULL, &p, &s->dev, &s->pd, &s->pools);
-}
-
-static void side_close(struct side *s)
-{
-	CHECK(test_side_close(&s->dev, &s->pd, &s->pools) == 0, "every buffer back, closed");
-	memset(s, 0, sizeof(*s)); /* pump() passes it by */
-}
-
-static void side_events(struct side *s, bool server)
-{
-	struct rpcrdma_pmd_event ev[4];
-	int n = rpcrdma_pmd_event_poll(s->dev, ev, 4);
-
-	for (int i = 0; i < n; i++) {
-		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST && server)
-			CHECK(rpcrdma_xprt_accept(&s->params, &ev[i], &s->xprt) == 0, "accept");
-		else
-			rpcrdma_xprt_event(&ev[i]);
-	}
-}
-
 /* The clients, and the servers while no runtime runs. */
 static void pump(void)
 {
-	for (int i = 0; i < 2; i++) {
-		if (cli[i].dev == NULL)
-			continue;
-		side_events(&cli[i], false);
-		if (cli[i].xprt)
-			rpcrdma_xprt_poll(cli[i].xprt);
-	}
+	for (int i = 0; i < 2; i++)
+		test_side_poll(&cli[i], NULL);
 	if (!srv_on_main)
 		return;
-	for (int i = 0; i < 2; i++) {
-		if (srv[i].dev == NULL)
-			continue;
-		side_events(&srv[i], true);
-		if (srv[i].xprt)
-			rpcrdma_xprt_poll(srv[i].xprt);
-	}
+	for (int i = 0; i < 2; i++)
+		test_side_poll(&srv[i], svc_side_accept);
 	backend_poll();
 }
 
 static bool pump_until(bool (*cond)(void *), void *arg)
 {
-	uint64_t end = test_now_ms() + WAIT_MS;
-
-	while (!cond(arg)) {
-		if (test_now_ms() > end)
-			return false;
-		pump();
-	}
-	return true;
+	return test_side_until(pump, cond, arg, WAIT_MS);
 }
 
 /* A runtime's poll function: one server connection (and the pending calls). */
 static int srv_poll(void *arg)
 {
-	struct side *s = arg;
+	struct test_side *s = arg;
 	int work = rpcrdma_xprt_poll(s->xprt);
 
 	if (s == &srv[0])
@@ -278,16 +223,16 @@ static bool established(void *arg)
 {
 	int i = *(int *)arg;
 
-	return cli[i].xprt && rpcrdma_xprt_state(cli[i].xprt) == RPCRDMA_XPRT_ESTABLISHED &&
-	       srv[i].xprt && rpcrdma_xprt_state(srv[i].xprt) == RPCRDMA_XPRT_ESTABLISHED;
+	return test_side_in(&cli[i], RPCRDMA_XPRT_ESTABLISHED) &&
+	       test_side_in(&srv[i], RPCRDMA_XPRT_ESTABLISHED);
 }
 
 static bool closed(void *arg)
 {
 	int i = *(int *)arg;
 
-	return rpcrdma_xprt_state(cli[i].xprt) == RPCRDMA_XPRT_CLOSED &&
-	       rpcrdma_xprt_state(srv[i].xprt) == RPCRDMA_XPRT_CLOSED;
+	return test_side_in(&cli[i], RPCRDMA_XPRT_CLOSED) &&
+	       test_side_in(&srv[i], RPCRDMA_XPRT_CLOSED);
 }
 
 /* Connection i, with a grant of 64 so that 40 calls can be in flight. */
@@ -296,24 +241,18 @@ static int conn_open(int i)
 	char addr[64], name[8];
 
 	snprintf(name, sizeof(name), "rc%d", i);
-	if (side_open(&cli[i], name))
+	if (svc_side_open(&cli[i], name))
 		return -1;
 	snprintf(name, sizeof(name), "rs%d", i);
-	if (side_open(&srv[i], name))
+	if (svc_side_open(&srv[i], name))
 		return -1;
 	snprintf(addr, sizeof(addr), "@rpcrdma-xsvcrt-%d-%d", getpid(), i);
 	if (rpcrdma_pmd_listen(srv[i].dev, addr, &srv[i].listener))
 		return -1;
-	rpcrdma_xprt_params_init(&cli[i].params, RPCRDMA_XPRT_CLIENT);
-	cli[i].params.dev = cli[i].dev;
-	cli[i].params.pd = cli[i].pd;
-	cli[i].params.pools = cli[i].pools;
+	test_side_params(&cli[i], RPCRDMA_XPRT_CLIENT);
 	cli[i].params.max_credits = 64;
 	cli[i].params.max_calls = 128;
-	rpcrdma_xprt_params_init(&srv[i].params, RPCRDMA_XPRT_SERVER);
-	srv[i].params.dev = srv[i].dev;
-	srv[i].params.pd = srv[i].pd;
-	srv[i].params.pools = srv[i].pools;
+	test_side_params(&srv[i], RPCRDMA_XPRT_SERVER);
 	srv[i].params.max_credits = 64;
 	rpcrdma_xprt_svc_init(&glue[i], reg, 0);
 	glue[i].reply_done = ddp_reply_done;
@@ -331,9 +270,8 @@ static void conn_close(int i)
 	CHECK(pump_until(closed, &i), "connection %d closed", i);
 	CHECK(rpcrdma_xprt_destroy(cli[i].xprt) == 0 && rpcrdma_xprt_destroy(srv[i].xprt) == 0,
 	      "destroy %d", i);
-	rpcrdma_pmd_listener_close(srv[i].listener);
-	side_close(&cli[i]);
-	side_close(&srv[i]);
+	CHECK(test_side_destroy(&cli[i]) == 0, "every buffer back, closed");
+	CHECK(test_side_destroy(&srv[i]) == 0, "every buffer back, closed");
 }
 
 /* ------------------------------------------------------------ calls */

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -27,73 +26,44 @@
 #include "rt_common.h"
 #include "test_side.h"
 
-#define PROG   0x20000102u
-#define NCALLS 10
+#define PROG	0x20000102u
+#define NCALLS	10
+#define WAIT_MS 10000
 
-struct side {
-	struct rpcrdma_pmd_dev *dev;
-	struct rpcrdma_pmd_pd *pd;
-	struct rpcrdma_mempool_set *pools;
-	struct rpcrdma_xprt *xprt;
-	struct rpcrdma_xprt_params params;
-};
-
-static struct side cli, srv;
+static struct test_side cli, srv;
 static unsigned int replies;
 
-static int side_open(struct side *s, const char *name)
+static int side_open(struct test_side *s, const char *name)
 {
 	const struct test_side_pools p = { name, 128, 2, 1, 32, true };
 
-	return test_side_open(NULL, &p, &s->dev, &s->pd, &s->pools);
+	return test_side_create(s, NULL, &p);
 }
 
 static void pump(void)
 {
-	struct rpcrdma_pmd_event ev[4];
-	int n, i;
-
-	n = rpcrdma_pmd_event_poll(srv.dev, ev, 4);
-	for (i = 0; i < n; i++)
-		if (ev[i].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
-			rpcrdma_xprt_accept(&srv.params, &ev[i], &srv.xprt);
-		else
-			rpcrdma_xprt_event(&ev[i]);
-	n = rpcrdma_pmd_event_poll(cli.dev, ev, 4);
-	for (i = 0; i < n; i++)
-		rpcrdma_xprt_event(&ev[i]);
-	rpcrdma_xprt_poll(cli.xprt);
-	if (srv.xprt)
-		rpcrdma_xprt_poll(srv.xprt);
+	test_side_pump_pair(&cli, &srv, test_side_accept);
 }
 
-static bool until(bool (*cond)(void))
+static bool until(bool (*cond)(void *))
 {
-	time_t end = time(NULL) + 10;
-
-	while (!cond())
-		if (time(NULL) > end)
-			return false;
-		else
-			pump();
-	return true;
+	return test_side_until(pump, cond, NULL, WAIT_MS);
 }
 
-static bool established(void)
+static bool established(void *arg)
 {
-	return srv.xprt && rpcrdma_xprt_state(srv.xprt) == RPCRDMA_XPRT_ESTABLISHED &&
-	       rpcrdma_xprt_state(cli.xprt) == RPCRDMA_XPRT_ESTABLISHED;
+	return test_side_in(&srv, RPCRDMA_XPRT_ESTABLISHED) &&
+	       test_side_in(&cli, RPCRDMA_XPRT_ESTABLISHED);
 }
 
-static bool all_replied(void)
+static bool all_replied(void *arg)
 {
 	return replies == NCALLS;
 }
 
-static bool closed(void)
+static bool closed(void *arg)
 {
-	return rpcrdma_xprt_state(cli.xprt) == RPCRDMA_XPRT_CLOSED &&
-	       rpcrdma_xprt_state(srv.xprt) == RPCRDMA_XPRT_CLOSED;
+	return test_side_in(&cli, RPCRDMA_XPRT_CLOSED) && test_side_in(&srv, RPCRDMA_XPRT_CLOSED);
 }
 
 static void null_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
@@ -136,7 +106,6 @@ int main(int argc, char **argv)
 	struct rpcrdma_xprt_info ci, si;
 	struct rpcrdma_svc_registry *reg;
 	struct rpcrdma_svc_params sp;
-	struct rpcrdma_pmd_listener *lis;
 	struct rpcrdma_xprt_svc glue;
 	char line[32], addr[64];
 	unsigned int bad;
@@ -158,16 +127,10 @@ int main(int argc, char **argv)
 	if (side_open(&cli, "tc") || side_open(&srv, "ts"))
 		return 1;
 	snprintf(addr, sizeof(addr), "@rpcrdma-xtel-%d", getpid());
-	if (rpcrdma_pmd_listen(srv.dev, addr, &lis))
+	if (rpcrdma_pmd_listen(srv.dev, addr, &srv.listener))
 		return 1;
-	rpcrdma_xprt_params_init(&cli.params, RPCRDMA_XPRT_CLIENT);
-	cli.params.dev = cli.dev;
-	cli.params.pd = cli.pd;
-	cli.params.pools = cli.pools;
-	rpcrdma_xprt_params_init(&srv.params, RPCRDMA_XPRT_SERVER);
-	srv.params.dev = srv.dev;
-	srv.params.pd = srv.pd;
-	srv.params.pools = srv.pools;
+	test_side_params(&cli, RPCRDMA_XPRT_CLIENT);
+	test_side_params(&srv, RPCRDMA_XPRT_SERVER);
 	srv.params.max_credits = 16;
 	rpcrdma_xprt_svc_bind(&glue, &srv.params);
 	if (rpcrdma_xprt_create(&cli.params, &cli.xprt) || rpcrdma_xprt_connect(cli.xprt, addr) ||
@@ -195,9 +158,7 @@ int main(int argc, char **argv)
 		printf("CLOSED\n");
 		fflush(stdout);
 	}
-	rpcrdma_pmd_listener_close(lis);
-	bad = test_side_close(&cli.dev, &cli.pd, &cli.pools) +
-	      test_side_close(&srv.dev, &srv.pd, &srv.pools);
+	bad = test_side_destroy(&cli) + test_side_destroy(&srv);
 	rpcrdma_svc_registry_free(reg);
 	rte_eal_cleanup();
 	return bad ? 1 : 0;
