@@ -247,6 +247,7 @@ void null_vs_send(benchmark::State &state)
 	state.counters["ratio_echo_mean"] =
 		static_cast<double>(null.sum) / static_cast<double>(echo.sum);
 	// a -Dlatency_stamps=true build: <kind>_<phase>_ns, the mean of each phase
+	state.counters["latency_stamps"] = bench_stamps_enabled();
 	const std::pair<const char *, const rtt_block *> kinds[] = { { "shm_send", &send },
 								     { "shm_echo", &echo },
 								     { "null", &null } };

@@ -94,6 +94,11 @@ const char *const bench_phase_names[BENCH_PH_MAX] = {
 	[BENCH_PH_CLIENT_RECV] = "client_recv",
 };
 
+int bench_stamps_enabled(void)
+{
+	return rpcrdma_stamps_enabled();
+}
+
 int bench_rtt_phases(double ph[BENCH_PH_MAX])
 {
 	unsigned int cl = rte_lcore_id(), sl = rte_get_next_lcore(-1, 1, 0);

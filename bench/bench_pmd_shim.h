@@ -94,6 +94,9 @@ extern const char *const bench_phase_names[BENCH_PH_MAX];
  */
 int bench_rtt_phases(double ph[BENCH_PH_MAX]);
 
+/** 1 in a -Dlatency_stamps=true build, else 0. */
+int bench_stamps_enabled(void);
+
 #ifdef __cplusplus
 }
 #endif

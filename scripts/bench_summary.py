@@ -14,7 +14,8 @@ how the run stands against the codec's targets:
 For the other programs it prints each benchmark's median time and counters,
 and for bench-engine the engine's targets:
   - engine/null_vs_shm_send: the NULL call's round trip at most 1.5 times
-    the PMD's SEND/RECV round trip measured alongside (ratio_block_median);
+    the PMD's SEND/RECV round trip measured alongside (ratio_block_median),
+    not judged for a -Dlatency_stamps=true build (its latency_stamps counter);
   - engine/null_pipelined_depth32: at least 3 million calls per second.
 Exits 0 whatever the figures (it reports; it does not judge a run), 1 when
 a file cannot be read.
@@ -85,6 +86,9 @@ def engine_targets(doc):
     if vs is not None and "ratio_block_median" in vs:
         r = vs["ratio_block_median"]
         verdict = "met" if r <= ENGINE_RTT_RATIO_TARGET else "MISSED"
+        if vs.get("latency_stamps"):
+            # each stamp's rdtsc lengthens the floors more than the NULL call
+            verdict = "not judged (a -Dlatency_stamps=true build)"
         print(f"target: NULL round trip <= {ENGINE_RTT_RATIO_TARGET}x the SEND/RECV round "
               f"trip: {r:.2f}x (p50 {vs.get('ratio_p50', 0):.2f}x, echo "
               f"{vs.get('ratio_echo_mean', 0):.2f}x): {verdict}")
