@@ -1772,6 +1772,17 @@ int rpcrdma_xprt_xchar_set(struct rpcrdma_xprt *x, uint32_t id, uint32_t value)
 
 /* ------------------------------------------------------------ requester */
 
+/* An accepted reply with an empty verifier: xid REPLY MSG_ACCEPTED flavor 0 accept_stat. */
+static void put_accepted_words(uint8_t *p, uint32_t xid, uint32_t flavor, uint32_t accept_stat)
+{
+	rpcrdma_wire_put32(p, 0, xid);
+	rpcrdma_wire_put32(p, 1, RPCRDMA_RPC_REPLY);
+	rpcrdma_wire_put32(p, 2, RPCRDMA_RPC_MSG_ACCEPTED);
+	rpcrdma_wire_put32(p, 3, flavor);
+	rpcrdma_wire_put32(p, 4, 0);
+	rpcrdma_wire_put32(p, 5, accept_stat);
+}
+
 int rpcrdma_xprt_put_rpc(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_rpc_msg *msg)
 {
 	uint32_t room = xdr->mem.len - xdr->len;
@@ -1786,12 +1797,7 @@ int rpcrdma_xprt_put_rpc(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_rpc_m
 	if (msg->type == RPCRDMA_RPC_REPLY && msg->reply.stat == RPCRDMA_RPC_MSG_ACCEPTED &&
 	    msg->reply.verf.len == 0 && msg->reply.accept_stat == RPCRDMA_RPC_SUCCESS &&
 	    room >= 24) {
-		rpcrdma_wire_put32(p, 0, msg->xid);
-		rpcrdma_wire_put32(p, 1, RPCRDMA_RPC_REPLY);
-		rpcrdma_wire_put32(p, 2, RPCRDMA_RPC_MSG_ACCEPTED);
-		rpcrdma_wire_put32(p, 3, msg->reply.verf.flavor);
-		rpcrdma_wire_put32(p, 4, 0);
-		rpcrdma_wire_put32(p, 5, RPCRDMA_RPC_SUCCESS);
+		put_accepted_words(p, msg->xid, msg->reply.verf.flavor, RPCRDMA_RPC_SUCCESS);
 		n = 24;
 		goto written;
 	}
@@ -1806,20 +1812,6 @@ written:
 	return 0;
 }
 
-/* Room for @p n more bytes in an inline stream: where they go, or NULL. */
-static uint8_t *enc_room(struct rpcrdma_xdr_enc *xdr, uint32_t n)
-{
-	if (xdr->mem.len - xdr->len < n || n > RPCRDMA_XDR_POS_MAX - xdr->pos)
-		return NULL;
-	return (uint8_t *)xdr->mem.addr + xdr->len;
-}
-
-static void enc_claim(struct rpcrdma_xdr_enc *xdr, uint32_t n)
-{
-	xdr->len += n;
-	xdr->pos += n;
-}
-
 int rpcrdma_xprt_call_put_header(struct rpcrdma_xprt_call *call, uint32_t prog, uint32_t vers,
 				 uint32_t proc)
 {
@@ -1827,7 +1819,7 @@ int rpcrdma_xprt_call_put_header(struct rpcrdma_xprt_call *call, uint32_t prog, 
 
 	if (call->state != CALL_BUILDING)
 		return -EINVAL;
-	p = enc_room(&call->enc, 40);
+	p = rpcrdma_xdr_reserve(&call->enc, 40);
 	if (p == NULL)
 		return -ENOSPC;
 	/* xid CALL 2 prog vers proc AUTH_NONE 0 AUTH_NONE 0 */
@@ -1838,7 +1830,6 @@ int rpcrdma_xprt_call_put_header(struct rpcrdma_xprt_call *call, uint32_t prog, 
 	rpcrdma_wire_put32(p, 4, vers);
 	rpcrdma_wire_put32(p, 5, proc);
 	memset(p + 24, 0, 16);
-	enc_claim(&call->enc, 40);
 	return 0;
 }
 
@@ -2762,17 +2753,10 @@ int rpcrdma_xprt_svc_call_put_reply_header(struct rpcrdma_xprt_svc_call *s, uint
 
 	if (xdr == NULL)
 		return -ENOBUFS;
-	p = enc_room(xdr, 24);
+	p = rpcrdma_xdr_reserve(xdr, 24);
 	if (p == NULL)
 		return -ENOSPC;
-	/* xid REPLY MSG_ACCEPTED AUTH_NONE 0 accept_stat */
-	rpcrdma_wire_put32(p, 0, s->msg.xid);
-	rpcrdma_wire_put32(p, 1, RPCRDMA_RPC_REPLY);
-	rpcrdma_wire_put32(p, 2, RPCRDMA_RPC_MSG_ACCEPTED);
-	rpcrdma_wire_put32(p, 3, RPCRDMA_RPC_AUTH_NONE);
-	rpcrdma_wire_put32(p, 4, 0);
-	rpcrdma_wire_put32(p, 5, accept_stat);
-	enc_claim(xdr, 24);
+	put_accepted_words(p, s->msg.xid, RPCRDMA_RPC_AUTH_NONE, accept_stat);
 	return 0;
 }
 
