@@ -246,7 +246,7 @@ struct bench_engine *bench_engine_start(enum bench_engine_mode mode, uint32_t si
 	b->mode = mode;
 	b->size = size;
 	srv_ctx = b;
-	b->lcore = rte_get_next_lcore(-1, 1, 0);
+	b->lcore = bench_responder_lcore();
 	if (b->lcore >= RTE_MAX_LCORE) {
 		fprintf(stderr, "bench_engine: needs two lcores\n");
 		goto err;

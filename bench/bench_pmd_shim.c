@@ -101,7 +101,7 @@ int bench_stamps_enabled(void)
 
 int bench_rtt_phases(double ph[BENCH_PH_MAX])
 {
-	unsigned int cl = rte_lcore_id(), sl = rte_get_next_lcore(-1, 1, 0);
+	unsigned int cl = rte_lcore_id(), sl = bench_responder_lcore();
 	uint64_t t[BENCH_PH_MAX + 1];
 	int i;
 
@@ -374,7 +374,7 @@ struct bench_pmd *bench_pmd_start(enum bench_pmd_mode mode)
 	if (b == NULL)
 		return NULL;
 	b->mode = mode;
-	b->lcore = rte_get_next_lcore(-1, 1, 0);
+	b->lcore = bench_responder_lcore();
 	if (b->lcore >= RTE_MAX_LCORE) {
 		fprintf(stderr, "bench_pmd: needs two lcores\n");
 		goto err;

@@ -88,7 +88,7 @@ extern const char *const bench_phase_names[BENCH_PH_MAX];
 
 /**
  * Add the last round trip's phases, in TSC cycles, to @p ph. The responder
- * is the lcore after the main one, as in both shims; the two lcores' TSCs
+ * is bench_responder_lcore(), as in both shims; the two lcores' TSCs
  * are taken to agree (an invariant TSC). @return 1 when added, 0 when the
  * build takes no stamps or the stamps do not fall inside the round trip.
  */

@@ -11,6 +11,13 @@
 #include <stdbool.h>
 
 #include <rte_launch.h>
+#include <rte_lcore.h>
+
+/* The responder's lcore: the one after the main lcore, which is timed. */
+static inline unsigned int bench_responder_lcore(void)
+{
+	return rte_get_next_lcore(-1, 1, 0);
+}
 
 /* Launch @fn on @lcore unless it runs already. 0, or -1: the lcore is busy. */
 static inline int bench_responder_launch(lcore_function_t *fn, void *arg, unsigned int lcore,
