@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "test_check.h"
 
@@ -61,14 +60,6 @@ void test_hexdump(const char *title, const void *buf, size_t len)
 	for (i = 0; i < len; i++)
 		fprintf(stderr, "%s%02x", i % 16 ? (i % 4 ? "" : " ") : "\n  ", p[i]);
 	fputc('\n', stderr);
-}
-
-uint64_t test_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 uint8_t test_pattern(uint32_t seed, uint32_t i)

@@ -2,8 +2,8 @@
 /* One end of an engine test or benchmark over the shm PMD (test_side.h). */
 #include <stddef.h>
 #include <string.h>
-#include <time.h>
 
+#include "test_check.h"
 #include "test_side.h"
 
 int test_side_open(const char *devargs, const struct test_side_pools *p,
@@ -130,21 +130,12 @@ int test_side_pump_pair(struct test_side *cli, struct test_side *srv, test_side_
 	return work;
 }
 
-/* CLOCK_MONOTONIC in ms: test_now_ms() is test_check.c's, which the benchmarks do not link. */
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 bool test_side_until(void (*pump)(void), bool (*cond)(void *), void *arg, uint64_t ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = test_now_ms() + ms;
 
 	while (!cond(arg)) {
-		if (now_ms() > end)
+		if (test_now_ms() > end)
 			return false;
 		pump();
 	}
