@@ -38,7 +38,9 @@ fi
 found=0
 jsons=""
 for exe in "$BUILD"/bench/bench-*; do
-	case "$exe" in *.json) continue ;; esac
+	# bench-engine-stamped: bench-engine with the latency stamps, for their
+	# phase split only (README, Benchmarks); its figures are not the ones.
+	case "$exe" in *.json | *-stamped) continue ;; esac
 	if [ ! -f "$exe" ] || [ ! -x "$exe" ]; then
 		continue
 	fi

@@ -16,7 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
+
+#include "test_clock.h"
 
 extern unsigned long test_checks;
 extern unsigned long test_failures;
@@ -54,15 +55,6 @@ uint8_t *test_heap_copy(const void *p, size_t len);
 
 /** Print a titled hex dump to stderr, 16 bytes a line. */
 void test_hexdump(const char *title, const void *buf, size_t len);
-
-/** CLOCK_MONOTONIC in milliseconds: the deadlines of polling loops (also test_side's). */
-static inline uint64_t test_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /** Byte i of the payload pattern of a seed (every byte of a buffer checked, none constant). */
 uint8_t test_pattern(uint32_t seed, uint32_t i);

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "test_check.h"
+#include "test_clock.h"
 #include "test_side.h"
 
 int test_side_open(const char *devargs, const struct test_side_pools *p,

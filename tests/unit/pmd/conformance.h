@@ -19,6 +19,8 @@
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 
+#include "test_clock.h"
+
 #define EP_QPS_MAX 128
 
 struct ep {
@@ -97,8 +99,6 @@ void put_recv_bufs(struct ep *ep, const struct rpcrdma_pmd_wc *wc, unsigned int 
 
 /* Post one send-queue WR and flush. */
 bool post_send1(struct rpcrdma_pmd_qp *qp, const struct rpcrdma_pmd_send_wr *wr);
-
-uint64_t now_ms(void);
 
 /* The device under test is the shm PMD (exact private data, software RNR retries, ...). */
 static inline bool ep_is_shm(const struct ep *ep)

@@ -618,13 +618,13 @@ static void rnr_exceeded_client(struct ep *ep)
 		wr[0].flags = RPCRDMA_PMD_SEND_SIGNALED;
 		wr[1] = wr[0];
 		wr[1].wr_id = 2;
-		t0 = now_ms();
+		t0 = test_now_ms();
 		CHECK(ep, rpcrdma_pmd_queue_send_burst(qp, wr, 2) == 2);
 		CHECK(ep, rpcrdma_pmd_flush(qp) == 2);
 		n = poll_n(ep, wc, 4, WAIT);
 		CHECK(ep, n == 4);
 		/* two retries 2 ms apart: at least 4 ms */
-		CHECK(ep, now_ms() - t0 >= 4);
+		CHECK(ep, test_now_ms() - t0 >= 4);
 		/* counted where the PMD retries in software; the NIC does not say */
 		CHECK(ep, qp->stats.rnr_retries == (ep_is_shm(ep) ? 2 : 0));
 		for (i = 0; i < n; i++) {
@@ -1061,8 +1061,8 @@ static void qp100_server(struct ep *ep)
 			return;
 		CHECK(ep, post_inline_recv(ep, qps[i], 4096));
 	}
-	end = now_ms() + 2 * WAIT;
-	while ((accepted < NQP || established < NQP) && now_ms() < end) {
+	end = test_now_ms() + 2 * WAIT;
+	while ((accepted < NQP || established < NQP) && test_now_ms() < end) {
 		struct rpcrdma_pmd_event ev;
 
 		if (rpcrdma_pmd_event_poll(ep->dev, &ev, 1) != 1)
@@ -1115,8 +1115,8 @@ static void qp100_client(struct ep *ep)
 		*msg[i] = i;
 		CHECK(ep, rpcrdma_pmd_connect(qps[i], ep->addr, pd, 2) == 0);
 	}
-	end = now_ms() + 2 * WAIT;
-	while (established < NQP && now_ms() < end) {
+	end = test_now_ms() + 2 * WAIT;
+	while (established < NQP && test_now_ms() < end) {
 		struct rpcrdma_pmd_event ev;
 
 		if (rpcrdma_pmd_event_poll(ep->dev, &ev, 1) != 1)
@@ -1157,12 +1157,12 @@ static void stream_server(struct ep *ep)
 	struct rpcrdma_pmd_qp *qp = connect_one(ep, NULL);
 	struct rpcrdma_pmd_wc wc[32];
 	uint32_t next = 0, bad = 0, i;
-	uint64_t end = now_ms() + 4 * WAIT;
+	uint64_t end = test_now_ms() + 4 * WAIT;
 
 	for (i = 0; qp != NULL && i < 64; i++)
 		CHECK(ep, post_inline_recv(ep, qp, 64));
 	oob_sync(ep, "posted");
-	while (qp != NULL && next < STREAM_N && now_ms() < end) {
+	while (qp != NULL && next < STREAM_N && test_now_ms() < end) {
 		uint16_t k = rpcrdma_pmd_poll_cq_burst(ep->cq, wc, 32);
 
 		for (i = 0; i < k; i++) {
@@ -1196,7 +1196,7 @@ static void stream_client(struct ep *ep)
 	struct rpcrdma_pmd_wc wc[32];
 	uint32_t *bufs[32];
 	uint32_t sent = 0, done = 0, i;
-	uint64_t end = now_ms() + 4 * WAIT;
+	uint64_t end = test_now_ms() + 4 * WAIT;
 
 	ep_qp_attr(ep, &attr);
 	attr.rnr_timer_us = 1;
@@ -1206,7 +1206,7 @@ static void stream_client(struct ep *ep)
 		sge[i] = sge_of(ep->set->inline_pool, bufs[i], 64);
 	}
 	oob_sync(ep, "posted");
-	while (qp != NULL && done < STREAM_N && now_ms() < end) {
+	while (qp != NULL && done < STREAM_N && test_now_ms() < end) {
 		uint32_t batch = STREAM_N - sent < 32 ? STREAM_N - sent : 32;
 
 		if (sent == done && batch > 0) {

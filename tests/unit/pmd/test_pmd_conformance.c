@@ -31,7 +31,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_launch.h>
@@ -147,14 +146,6 @@ static const char *case_skip(const struct tcase *tc)
 	return NULL;
 }
 
-uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void oob_write(struct ep *ep, const void *v, size_t len)
 {
 	const char *p = v;
@@ -266,10 +257,10 @@ void ep_qp_destroy(struct ep *ep, struct rpcrdma_pmd_qp *qp)
 
 bool wait_event(struct ep *ep, int type, struct rpcrdma_pmd_qp *qp, struct rpcrdma_pmd_event *out)
 {
-	uint64_t end = now_ms() + WAIT_MS;
+	uint64_t end = test_now_ms() + WAIT_MS;
 	unsigned int spins = 0;
 
-	while (now_ms() < end) {
+	while (test_now_ms() < end) {
 		struct rpcrdma_pmd_event ev;
 		int n = rpcrdma_pmd_event_poll(ep->dev, &ev, 1);
 
@@ -321,7 +312,7 @@ bool cli_connect(struct ep *ep, struct rpcrdma_pmd_qp *qp)
 
 unsigned int poll_n(struct ep *ep, struct rpcrdma_pmd_wc *wc, unsigned int n, unsigned int ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = test_now_ms() + ms;
 	unsigned int got = 0, spins = 0;
 
 	while (got < n) {
@@ -329,7 +320,7 @@ unsigned int poll_n(struct ep *ep, struct rpcrdma_pmd_wc *wc, unsigned int n, un
 
 		got += k;
 		if (k == 0) {
-			if (now_ms() >= end)
+			if (test_now_ms() >= end)
 				break;
 			if (++spins % 64 == 0)
 				sched_yield();
