@@ -582,6 +582,8 @@ static int check_params(const struct rpcrdma_xprt_params *p)
 		return -EINVAL;
 	if (p->max_seg_len == 0 || p->read_depth == 0)
 		return -EINVAL;
+	if (p->xchar_nochg & ~RPCRDMA_XCHAR_KNOWN)
+		return -EINVAL;
 	if (p->role == RPCRDMA_XPRT_CLIENT) {
 		if (!is_pow2(p->max_calls) || p->max_calls > XPRT_CALLS_MAX)
 			return -EINVAL;
@@ -1465,6 +1467,9 @@ static int xchar_init(struct rpcrdma_xprt *x)
 	cfg.changeable = RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_RBSIZ);
 	if (cli && (x->p.flags & RPCRDMA_XPRT_F_PER_CALL_MR))
 		cfg.changeable |= RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_REQREMINV);
+	/* what the upper layer promises to keep: neither asked of us nor set */
+	cfg.nochg = x->p.xchar_nochg;
+	cfg.changeable &= ~cfg.nochg;
 	return rpcrdma_xchar_state_init(&x->xs, &cfg);
 }
 
@@ -1718,6 +1723,8 @@ int rpcrdma_xprt_xchar_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_xc
 	xi->req_outstanding = x->xs.st == RPCRDMA_XCHAR_ST_REQ_SENT;
 	xi->req_pend = x->xs.req_pend;
 	xi->peer_pend = x->xs.peer_pend;
+	xi->nochg = x->xs.cfg.nochg;
+	xi->peer_nochg = x->xs.peer_nochg;
 	xi->max_send = x->mconn.send_inline;
 	return x->xchar_on ? 0 : -ENOTCONN;
 }

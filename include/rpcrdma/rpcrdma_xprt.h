@@ -360,6 +360,14 @@ struct rpcrdma_xprt_params {
 	 * none.
 	 */
 	uint64_t call_timeout_us;
+	/**
+	 * Version 2: the transport characteristics this side promises never
+	 * to change (RPCRDMA_XCHAR_BIT() of known ids), sent as its
+	 * ROPT_INITXCH optixch_nochg. rpcrdma_xprt_xchar_set() then refuses
+	 * them (-EPERM) and a peer's ROPT_REQXCH for them is rejected.
+	 * Default 0: none.
+	 */
+	uint32_t xchar_nochg;
 };
 
 /** Defaults for a role (see each field). */
@@ -370,7 +378,8 @@ void rpcrdma_xprt_params_init(struct rpcrdma_xprt_params *p, enum rpcrdma_xprt_r
  *
  * @return
  *   0 and *xprt; -EINVAL: bad parameters (role, version, credits, slots,
- *   thresholds above the inline buffer size); -ENOMEM; the PMD's or the
+ *   thresholds above the inline buffer size, an unknown id in
+ *   xchar_nochg); -ENOMEM; the PMD's or the
  *   pool's error. Nothing is left on error.
  */
 int rpcrdma_xprt_create(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xprt);
@@ -564,9 +573,11 @@ struct rpcrdma_xprt_xchar {
 	enum rpcrdma_xchar_st st;
 	struct rpcrdma_xchar_vals local; /**< ours, as the peer knows them */
 	struct rpcrdma_xchar_vals peer;	 /**< the peer's (defaults until its ROPT_INITXCH) */
-	uint32_t req_pend;  /**< ids of ours the peer holds pending (RPCRDMA_XCHAR_BIT) */
-	uint32_t peer_pend; /**< ids the peer asked of us that we hold pending */
-	uint32_t max_send;  /**< the most we send to the peer inline */
+	uint32_t req_pend;   /**< ids of ours the peer holds pending (RPCRDMA_XCHAR_BIT) */
+	uint32_t peer_pend;  /**< ids the peer asked of us that we hold pending */
+	uint32_t nochg;	     /**< ids we promised never to change (params.xchar_nochg) */
+	uint32_t peer_nochg; /**< ids the peer promised never to change (its optixch_nochg) */
+	uint32_t max_send;   /**< the most we send to the peer inline */
 };
 
 /** The characteristics of a connection: -ENOTCONN when the exchange does not run. */

@@ -2318,6 +2318,65 @@ static void test_xchar(void)
 		CHECK(rpcrdma_xprt_xchar_info(e.srv.xprt, &sx) == -ENOTCONN, "server: off");
 	}
 	env_close(&e);
+
+	/*
+	 * ---- a server that promises to keep REQREMINV and BRS (optixch_nochg):
+	 * the client sees the promise, its request for one is rejected, the
+	 * server cannot change them itself ----
+	 */
+	if (!env_open(&e, NULL, NULL))
+		return;
+	{
+		const uint32_t keep = RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_REQREMINV) |
+				      RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_BRS);
+		struct rpcrdma_xprt_params bad = e.cli.params;
+		struct rpcrdma_xprt *x = NULL;
+
+		bad.xchar_nochg = 1u << 9; /* no known id */
+		CHECK(rpcrdma_xprt_create(&bad, &x) == -EINVAL && x == NULL,
+		      "an unknown id in xchar_nochg");
+		e.srv.params.xchar_nochg = keep;
+		if (env_connect(&e) && xcall(&e, 0)) {
+			rpcrdma_xprt_xchar_info(e.cli.xprt, &cx);
+			rpcrdma_xprt_xchar_info(e.srv.xprt, &sx);
+			CHECK(cx.peer_nochg == keep && sx.nochg == keep && cx.nochg == 0 &&
+				      sx.peer_nochg == 0,
+			      "the server's ROPT_INITXCH carries its nochg: %#x %#x", cx.peer_nochg,
+			      sx.nochg);
+			want.n = 2;
+			xval(&want.vals[0], RPCRDMA_XCHAR_BRS, RPCRDMA_BKREQSUP_GENL);
+			xval(&want.vals[1], RPCRDMA_XCHAR_RBSIZ, 2048);
+			CHECK(rpcrdma_xprt_xchar_request(e.cli.xprt, &want) == 0,
+			      "client ROPT_REQXCH");
+			rpcrdma_xprt_xchar_info(e.cli.xprt, &cx);
+			for (i = 0; i < 1000 && cx.req_outstanding; i++) {
+				pump_once(&e);
+				rpcrdma_xprt_xchar_info(e.cli.xprt, &cx);
+			}
+			rpcrdma_xprt_xchar_info(e.srv.xprt, &sx);
+			CHECK(!cx.req_outstanding && cx.req_pend == 0 &&
+				      cx.peer.brs == RPCRDMA_BKREQSUP_NONE &&
+				      sx.local.brs == RPCRDMA_BKREQSUP_NONE &&
+				      cx.peer.rbsiz == 2048 && sx.local.rbsiz == 2048,
+			      "BRS rejected (%u), RBSIZ lowered (%u)", cx.peer.brs, cx.peer.rbsiz);
+			CHECK(rpcrdma_xprt_xchar_set(e.srv.xprt, RPCRDMA_XCHAR_BRS,
+						     RPCRDMA_BKREQSUP_INLINE) == -EPERM &&
+				      rpcrdma_xprt_xchar_set(e.srv.xprt, RPCRDMA_XCHAR_REQREMINV,
+							     1) == -EPERM,
+			      "the server keeps its promise");
+			CHECK(rpcrdma_xprt_xchar_set(e.srv.xprt, RPCRDMA_XCHAR_BRS,
+						     RPCRDMA_BKREQSUP_NONE) == 0,
+			      "setting a kept one to its value");
+			CHECK(xcall(&e, 0), "calls go on");
+			stats(&e.cli, &c1);
+			stats(&e.srv, &s1);
+			CHECK(c1.xchar_errors == 0 && s1.xchar_errors == 0, "no errors: %lu %lu",
+			      (unsigned long)c1.xchar_errors, (unsigned long)s1.xchar_errors);
+		} else {
+			CHECK(0, "connected, first call");
+		}
+	}
+	env_close(&e);
 	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
 }
 
@@ -2413,6 +2472,31 @@ static void test_xchar_errors(void)
 		const uint32_t resp_none[] = {
 			0, 2, 8, RPCRDMA_OPTIONAL, RPCRDMA_REPLY, RPCRDMA_ROPT_RESPXCH, 12, 0, 0, 0
 		};
+		/* RBSIZ 2048, promised never to change (optixch_nochg: element 0) */
+		const uint32_t init_keep[] = { 0,
+					       2,
+					       8,
+					       RPCRDMA_OPTIONAL,
+					       RPCRDMA_CALL,
+					       RPCRDMA_ROPT_INITXCH,
+					       24,
+					       1,
+					       RPCRDMA_XCHAR_RBSIZ,
+					       4,
+					       2048,
+					       1,
+					       1 };
+		const uint32_t upd_raise[] = { 0,
+					       2,
+					       8,
+					       RPCRDMA_OPTIONAL,
+					       RPCRDMA_CALL,
+					       RPCRDMA_ROPT_UPDXCH,
+					       16,
+					       RPCRDMA_XCHAR_RBSIZ,
+					       4,
+					       4096,
+					       0 };
 		struct {
 			const uint32_t *w;
 			unsigned int n;
@@ -2420,9 +2504,10 @@ static void test_xchar_errors(void)
 			const char *what;
 		} cases[] = {
 			{ bad_len, 12, RPCRDMA2_ERR_BAD_HEADER, "RBSIZ with 8 bytes of data" },
-			{ initxch, 12, 0, "the client's ROPT_INITXCH (RBSIZ 2048)" },
+			{ init_keep, 13, 0, "the client's ROPT_INITXCH (RBSIZ 2048, kept)" },
 			{ initxch, 12, RPCRDMA2_ERR_BAD_HEADER, "a second ROPT_INITXCH" },
 			{ upd_lower, 11, RPCRDMA2_ERR_BAD_HEADER, "an unasked RBSIZ lowering" },
+			{ upd_raise, 11, RPCRDMA2_ERR_BAD_HEADER, "a change of a kept RBSIZ" },
 			{ resp_none, 10, RPCRDMA2_ERR_BAD_HEADER, "a ROPT_RESPXCH to nothing" },
 		};
 
@@ -2442,11 +2527,13 @@ static void test_xchar_errors(void)
 		struct rpcrdma_xprt_xchar sx;
 
 		rpcrdma_xprt_xchar_info(e.srv.xprt, &sx);
-		CHECK(sx.peer_init && sx.peer.rbsiz == 2048 && sx.max_send == 2048,
-		      "only the good ROPT_INITXCH applied: %u", sx.peer.rbsiz);
+		CHECK(sx.peer_init && sx.peer.rbsiz == 2048 && sx.max_send == 2048 &&
+			      sx.peer_nochg == RPCRDMA_XCHAR_BIT(RPCRDMA_XCHAR_RBSIZ),
+		      "only the good ROPT_INITXCH applied: %u, nochg %#x", sx.peer.rbsiz,
+		      sx.peer_nochg);
 	}
 	stats(&e.srv, &s1);
-	CHECK(s1.xchar_errors == 4 && s1.xchar_recv == 1 && s1.errors_sent == 4,
+	CHECK(s1.xchar_errors == 5 && s1.xchar_recv == 1 && s1.errors_sent == 5,
 	      "server: %lu xcharext errors, %lu applied, %lu RDMA2_ERROR",
 	      (unsigned long)s1.xchar_errors, (unsigned long)s1.xchar_recv,
 	      (unsigned long)s1.errors_sent);
