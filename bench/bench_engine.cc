@@ -27,7 +27,10 @@
 //                                   on the same lcores: ratio_mean, ratio_p50,
 //                                   ratio_block_median (null over send),
 //                                   ratio_echo_mean (steady where the
-//                                   machine's speed drifts)
+//                                   machine's speed drifts); raw_line_mean_ns,
+//                                   one cache line bounced between the two
+//                                   lcores in blocks of its own: how far
+//                                   apart the machine placed them
 //   engine/read_<size>              READ-like: the result comes back through
 //                                   the client's write chunk (RDMA Write)
 //   engine/write_<size>             WRITE-like: the argument goes out through
@@ -135,7 +138,12 @@ void pipelined(benchmark::State &state, uint32_t depth)
  * SEND/RECV round trip), measured in alternating blocks on the same two
  * lcores: the PMD's SEND/RECV round trip, the same with both ends reading
  * what they receive (ECHO: the floor of any request and reply), and the
- * NULL call.
+ * NULL call; and, to say which cores they ran on, one cache line bounced
+ * between the two lcores (RAW: the physical limit, bench-pmd's
+ * pingpong/raw_cacheline). On a VM the two lcores may sit on cores that
+ * share a cache or on distant ones, and move between the two during a run:
+ * the ratios differ between the placements, raw_line_mean_ns tells them
+ * apart.
  * The responder's lcore is handed from one responder to the next between
  * blocks (the shims park and relaunch them). A machine whose speed drifts
  * from one second to the next (a shared VM) moves all three alike, so the
@@ -190,9 +198,9 @@ void null_vs_send(benchmark::State &state)
 {
 	constexpr uint32_t kBlock = 2000;
 	bench_pmd *p = bench_pmd_start(BENCH_PMD_SEND);
-	bench_pmd *q = nullptr;
+	bench_pmd *q = nullptr, *l = nullptr;
 	bench_engine *e = nullptr;
-	rtt_block send, echo, null;
+	rtt_block send, echo, null, raw;
 	std::vector<double> ratios;
 	bool ok = p != nullptr && bench_pmd_pause(p) == 0;
 
@@ -201,20 +209,27 @@ void null_vs_send(benchmark::State &state)
 		ok = q != nullptr && bench_pmd_pause(q) == 0;
 	}
 	if (ok) {
+		l = bench_pmd_start(BENCH_PMD_RAW);
+		ok = l != nullptr && bench_pmd_pause(l) == 0;
+	}
+	if (ok) {
 		e = bench_engine_start(BENCH_ENGINE_NULL, 0, 0);
 		ok = e != nullptr && bench_engine_pause(e) == 0;
 	}
 	if (!ok) {
 		state.SkipWithError("set-up failed");
 		bench_engine_stop(e);
+		bench_pmd_stop(l);
 		bench_pmd_stop(q);
 		bench_pmd_stop(p);
 		return;
 	}
 	for (auto _ : state) {
-		uint64_t bs, be, bn;
+		uint64_t bs, be, bn, bl;
 
-		ok = bench_pmd_resume(p) == 0 &&
+		ok = bench_pmd_resume(l) == 0 &&
+		     run_block(raw, kBlock, bl, [l] { return bench_pmd_pingpong(l); }) &&
+		     bench_pmd_pause(l) == 0 && bench_pmd_resume(p) == 0 &&
 		     run_block(send, kBlock, bs, [p] { return bench_pmd_pingpong(p); }) &&
 		     bench_pmd_pause(p) == 0 && bench_pmd_resume(q) == 0 &&
 		     run_block(echo, kBlock, be, [q] { return bench_pmd_pingpong(q); }) &&
@@ -227,7 +242,8 @@ void null_vs_send(benchmark::State &state)
 		}
 		ratios.push_back(static_cast<double>(bn) / static_cast<double>(bs));
 	}
-	if (bench_engine_stop(e) != 0 || bench_pmd_stop(q) != 0 || bench_pmd_stop(p) != 0)
+	if (bench_engine_stop(e) != 0 || bench_pmd_stop(l) != 0 || bench_pmd_stop(q) != 0 ||
+	    bench_pmd_stop(p) != 0)
 		state.SkipWithError("tear-down found an error");
 	if (ratios.empty())
 		return;
@@ -240,6 +256,8 @@ void null_vs_send(benchmark::State &state)
 	state.counters["shm_send_p50_ns"] = sp50;
 	state.counters["shm_echo_p50_ns"] = ep50;
 	state.counters["null_p50_ns"] = np50;
+	state.counters["raw_line_mean_ns"] = static_cast<double>(raw.sum) * ns / n;
+	state.counters["raw_line_p50_ns"] = raw.p50_ns();
 	state.counters["ratio_mean"] =
 		static_cast<double>(null.sum) / static_cast<double>(send.sum);
 	state.counters["ratio_p50"] = np50 / sp50;
@@ -257,6 +275,9 @@ void null_vs_send(benchmark::State &state)
 		for (int i = 0; i < BENCH_PH_MAX; i++)
 			state.counters[std::string(k.first) + "_" + bench_phase_names[i] + "_ns"] =
 				k.second->ph[i] * ns / static_cast<double>(k.second->nph);
+		// the round trips whose stamps came in order (the phases average them)
+		state.counters[std::string(k.first) + "_stamped_share"] =
+			static_cast<double>(k.second->nph) / n;
 	}
 }
 

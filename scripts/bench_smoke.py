@@ -15,9 +15,10 @@ CI). MIN_COUNT: the fewest benchmarks the program must register (or match
 --stamps: the program is built on the stamped library (bench-engine-stamped,
 as -Dlatency_stamps=true builds it), and each engine/null_vs_shm_send run
 must say so (latency_stamps 1) and split every kind's round trip into all
-its phases, each longer than zero, adding up to the kind's mean within a
-factor of 1.5 either way (the phases average the round trips whose stamps
-came in order, the mean all of them).
+its phases, each longer than zero, from the stamps of at least a tenth of
+its round trips (<kind>_stamped_share: those whose stamps came in the
+order of the round trip, usually nearly all; a loaded machine moving the
+vCPUs loses some, a stamp taken out of its place loses them all).
 Prints '<name>: N passed, M failed'.
 """
 import argparse
@@ -39,11 +40,10 @@ def stamp_errors(b):
         ph = [b.get("%s_%s_ns" % (k, p)) for p in PHASES]
         if any(v is None or v <= 0 for v in ph):
             errs.append("%s phases %r: each wanted, longer than 0" % (k, ph))
-            continue
-        mean = b.get("%s_mean_ns" % k, 0)
-        if not mean or not 1 / 1.5 <= sum(ph) / mean <= 1.5:
-            errs.append("%s phases add up to %.0f ns, the mean round trip is %.0f ns"
-                        % (k, sum(ph), mean))
+        share = b.get("%s_stamped_share" % k, 0)
+        if share < 0.1:
+            errs.append("%s: %.0f%% of the round trips stamped in order, want 10%% or more"
+                        % (k, 100 * share))
     return errs
 
 

@@ -92,6 +92,12 @@ def engine_targets(doc):
         print(f"target: NULL round trip <= {ENGINE_RTT_RATIO_TARGET}x the SEND/RECV round "
               f"trip: {r:.2f}x (p50 {vs.get('ratio_p50', 0):.2f}x, echo "
               f"{vs.get('ratio_echo_mean', 0):.2f}x): {verdict}")
+        if "raw_line_mean_ns" in vs and vs.get("shm_send_mean_ns"):
+            # where the machine put the two lcores: the ratios differ with it
+            print(f"        measured with one cache line's round trip between the lcores "
+                  f"at {vs['raw_line_mean_ns']:.0f} ns, SEND/RECV {vs['shm_send_mean_ns']:.0f} "
+                  f"ns, echo {vs.get('shm_echo_mean_ns', 0):.0f} ns, NULL "
+                  f"{vs.get('null_mean_ns', 0):.0f} ns")
     pl = found.get("engine/null_pipelined_depth32/real_time")
     if pl is not None and "calls_per_s" in pl:
         c = pl["calls_per_s"]
