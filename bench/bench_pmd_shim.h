@@ -46,7 +46,7 @@ int bench_pmd_stop(struct bench_pmd *b);
 int bench_pmd_pause(struct bench_pmd *b);
 int bench_pmd_resume(struct bench_pmd *b);
 
-/** One round trip (RAW, SEND, WRITE). @return TSC cycles it took, 0 on error. */
+/** One round trip (RAW, SEND, ECHO, WRITE). @return TSC cycles it took, 0 on error. */
 uint64_t bench_pmd_pingpong(struct bench_pmd *b);
 
 /** RATE: queue 32 SENDs and ring one doorbell (waits while 4 batches are out). 0 or -1. */
