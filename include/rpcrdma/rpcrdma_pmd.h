@@ -87,6 +87,10 @@ enum rpcrdma_pmd_wc_opcode {
  *
  * Every error moves the QP that reports it to the error state; an error that
  * the responder detects moves both QPs to error (IB class C errors).
+ *
+ * Soft-RoCE (rxe) reports a bad lkey, on either side, and a receive too
+ * small as a malformed work request: LOC_QP_OP_ERR where it is found, and
+ * REM_OP_ERR at the requester of the SEND that met it.
  */
 enum rpcrdma_pmd_wc_status {
 	RPCRDMA_PMD_WC_SUCCESS = 0,

@@ -24,11 +24,16 @@
  *   mlx5dv=MODE     auto (default): create QPs with mlx5dv_create_qp on mlx5
  *                   devices; on: require it (dev_open fails with -ENOTSUP
  *                   elsewhere); off: plain verbs
- *   wr_api=MODE     auto (default): post sends with ibv_wr_start ...
- *                   ibv_wr_complete; off: chains of ibv_send_wr through
- *                   ibv_post_send (both ring one doorbell per flush)
- *   cq_ex=MODE      auto (default): extended CQs (ibv_create_cq_ex and
- *                   ibv_start_poll); off: ibv_create_cq and ibv_poll_cq
+ *   wr_api=MODE     how sends are posted: ibv_wr_start ... ibv_wr_complete
+ *                   (on), or chains of ibv_send_wr through ibv_post_send
+ *                   (off); both ring one doorbell per flush. auto (default):
+ *                   on for mlx5 devices, off for every other provider (the
+ *                   rxe provider of rdma-core 44 mis-builds inline and
+ *                   multi-SGE work requests on this API)
+ *   cq_ex=MODE      extended CQs, ibv_create_cq_ex and ibv_start_poll (on),
+ *                   or ibv_create_cq and ibv_poll_cq (off). auto (default):
+ *                   on for mlx5 devices, off elsewhere (rdma-core 44's rxe
+ *                   provider reads stale completions on this API)
  *
  * dev_open logs the device, port, link layer and the send and CQ paths in
  * use, e.g. "mlx5_0 port 1 (Ethernet, ACTIVE): send path mlx5dv, cq ex".

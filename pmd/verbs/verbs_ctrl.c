@@ -196,7 +196,20 @@ static int device_of_ip(struct verbs_dev *dev, char *name, size_t len, uint8_t *
 	return 0;
 }
 
-/* Which send path and CQ kind this build, the device and the devargs give. */
+/*
+ * Which send path and CQ kind this build, the device and the devargs give.
+ *
+ * auto takes the ibv_wr API and extended CQs on mlx5 devices only, whose
+ * provider is the one those interfaces were written for, and plain
+ * ibv_post_send and ibv_poll_cq everywhere else, which every provider
+ * implements. Others' extended paths were found broken: rdma-core 44's rxe
+ * provider (Debian 12) leaves IBV_SEND_INLINE unset in ibv_wr_set_inline_data
+ * (the kernel then reads the inline bytes as an SGE: IBV_WC_LOC_QP_OP_ERR),
+ * counts an ibv_wr_set_inline_data_list as 0 bytes and an
+ * ibv_wr_set_sge_list as num_sge times its first length, and moves its CQ's
+ * consumer index past the producer when ibv_next_poll returns ENOENT (stale
+ * completions read again). wr_api=on and cq_ex=on still force them.
+ */
 static int choose_paths(struct verbs_dev *dev, struct ibv_device *device)
 {
 	const struct verbs_devargs *a = &dev->args;
@@ -236,7 +249,7 @@ static int choose_paths(struct verbs_dev *dev, struct ibv_device *device)
 #ifdef RPCRDMA_VERBS_HAVE_WR_API
 	if (mlx5 && a->mlx5dv != VERBS_MODE_OFF && a->wr_api != VERBS_MODE_OFF)
 		dev->send_path = VERBS_SEND_MLX5DV;
-	else if (a->wr_api != VERBS_MODE_OFF)
+	else if (a->wr_api == VERBS_MODE_ON || (mlx5 && a->wr_api == VERBS_MODE_AUTO))
 		dev->send_path = VERBS_SEND_WR_API;
 	else
 		dev->send_path = VERBS_SEND_POST_WR;
@@ -244,7 +257,7 @@ static int choose_paths(struct verbs_dev *dev, struct ibv_device *device)
 	dev->send_path = VERBS_SEND_POST_WR;
 #endif
 #ifdef RPCRDMA_VERBS_HAVE_CQ_EX
-	dev->cq_ex = a->cq_ex != VERBS_MODE_OFF;
+	dev->cq_ex = a->cq_ex == VERBS_MODE_ON || (mlx5 && a->cq_ex == VERBS_MODE_AUTO);
 #else
 	dev->cq_ex = false;
 #endif
@@ -580,6 +593,7 @@ static int verbs_cq_create(struct rpcrdma_pmd_dev *d, uint32_t cqe, struct rpcrd
 		return -ENOMEM;
 	memset(cq, 0, sizeof(*cq));
 	cq->dev = dev;
+	TAILQ_INIT(&cq->rq_flush);
 	sw = pow2_at_least(cqe < VERBS_SW_CQ_MAX ? cqe : VERBS_SW_CQ_MAX);
 	cq->sw = calloc(sw, sizeof(*cq->sw));
 	if (cq->sw == NULL) {
@@ -935,6 +949,8 @@ static void verbs_qp_destroy(struct rpcrdma_pmd_qp *q)
 	if (qp->cm_id != NULL)
 		rdma_destroy_id(qp->cm_id);
 	ev_forget(dev, qp, NULL);
+	if (qp->rq_flush_queued)
+		TAILQ_REMOVE(&qp->rcq->rq_flush, qp, rq_flush_next);
 	TAILQ_REMOVE(&dev->qp_list, qp, next);
 	tag_free(dev, qp->tag);
 	qp_free_rings(qp);
@@ -971,6 +987,13 @@ static void conn_down(struct verbs_qp *qp, enum rpcrdma_pmd_event_type type, boo
 			rdma_disconnect(qp->cm_id);
 		qp_to_err(qp);
 		qp->conn = VERBS_CONN_DOWN;
+		/*
+		 * Sends staged and not yet flushed go to the device now, which
+		 * completes them with WR_FLUSH_ERR after those before them: a
+		 * later flush rings only for what is staged after this.
+		 */
+		if (qp->sq_head != qp->sq_db)
+			qp->common.flush(&qp->common);
 		if (!qp->disc_reported) {
 			qp->disc_reported = true;
 			ev_push(dev,

@@ -27,6 +27,29 @@
 
 /* ---------------- receives ---------------- */
 
+/*
+ * Receives posted in the error state complete with WR_FLUSH_ERR, after the
+ * ones the device holds. The PMD completes them itself: a provider whose
+ * receive queue lives in user memory (rxe) does not tell its kernel of a
+ * receive posted there, and would never flush it. rq_flush_poll() returns
+ * them once the device has completed every receive posted before.
+ */
+static uint16_t rq_post_flushed(struct verbs_qp *qp, const struct rpcrdma_pmd_recv_wr *wrs,
+				uint16_t n)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++)
+		qp->rq[(qp->rq_head + i) & qp->rq_mask] = wrs[i].wr_id;
+	qp->rq_head += n;
+	if (n != 0 && !qp->rq_flush_queued) {
+		TAILQ_INSERT_TAIL(&qp->rcq->rq_flush, qp, rq_flush_next);
+		qp->rq_flush_queued = true;
+	}
+	qp->common.stats.recv_wrs += n;
+	return n;
+}
+
 static uint16_t verbs_post_recv_burst(struct rpcrdma_pmd_qp *q,
 				      const struct rpcrdma_pmd_recv_wr *wrs, uint16_t n)
 {
@@ -38,6 +61,8 @@ static uint16_t verbs_post_recv_burst(struct rpcrdma_pmd_qp *q,
 
 	if (n > space)
 		n = (uint16_t)space;
+	if (verbs_unlikely(q->state == RPCRDMA_PMD_QPS_ERROR))
+		return rq_post_flushed(qp, wrs, n);
 	while (done < n && !stop) {
 		struct ibv_recv_wr *bad = NULL;
 		unsigned int k = 0;
@@ -69,6 +94,7 @@ static uint16_t verbs_post_recv_burst(struct rpcrdma_pmd_qp *q,
 			stop = true;
 		}
 		qp->rq_head += k;
+		qp->rq_dev = qp->rq_head;
 		done = (uint16_t)(done + k);
 	}
 	q->stats.recv_wrs += done;
@@ -277,6 +303,9 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 		cq->stale++;
 		return 0;
 	}
+	/* an RC QP that completes a work request in error is in the error state */
+	if (verbs_unlikely(status != IBV_WC_SUCCESS))
+		qp->common.state = RPCRDMA_PMD_QPS_ERROR;
 	if (verbs_wrid_is_recv(id)) {
 		uint32_t len = 0, inv = 0;
 		unsigned int flags = 0;
@@ -324,6 +353,30 @@ static inline uint16_t sw_pop(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, ui
 	return k;
 }
 
+/* The receives rq_post_flushed() holds, of QPs whose device receives are all done. */
+static uint16_t rq_flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint16_t n)
+{
+	struct verbs_qp *qp, *next;
+	uint16_t k = 0;
+
+	for (qp = TAILQ_FIRST(&cq->rq_flush); qp != NULL && k < n; qp = next) {
+		next = TAILQ_NEXT(qp, rq_flush_next);
+		if (qp->rq_tail != qp->rq_dev)
+			continue;
+		while (k < n && qp->rq_dev != qp->rq_head) {
+			verbs_wc_fill(&wc[k++], qp->rq[qp->rq_dev & qp->rq_mask], &qp->common,
+				      IBV_WC_WR_FLUSH_ERR, RPCRDMA_PMD_WC_RECV, 0, 0, 0);
+			qp->rq_dev++;
+			qp->rq_tail++;
+		}
+		if (qp->rq_dev == qp->rq_head) {
+			TAILQ_REMOVE(&cq->rq_flush, qp, rq_flush_next);
+			qp->rq_flush_queued = false;
+		}
+	}
+	return k;
+}
+
 static inline uint16_t poll_done(struct verbs_cq *cq, uint16_t k)
 {
 	cq->common.stats.polls++;
@@ -351,6 +404,8 @@ static uint16_t verbs_poll_cq_ex(struct rpcrdma_pmd_cq *c, struct rpcrdma_pmd_wc
 	}
 	if (verbs_unlikely(cq->sw_tail != cq->sw_head))
 		k = (uint16_t)(k + sw_pop(cq, wc + k, (uint16_t)(n - k)));
+	if (verbs_unlikely(!TAILQ_EMPTY(&cq->rq_flush)))
+		k = (uint16_t)(k + rq_flush_poll(cq, wc + k, (uint16_t)(n - k)));
 	return poll_done(cq, k);
 }
 
@@ -374,6 +429,8 @@ static uint16_t verbs_poll_cq(struct rpcrdma_pmd_cq *c, struct rpcrdma_pmd_wc *w
 	}
 	if (verbs_unlikely(cq->sw_tail != cq->sw_head))
 		k = (uint16_t)(k + sw_pop(cq, wc + k, (uint16_t)(n - k)));
+	if (verbs_unlikely(!TAILQ_EMPTY(&cq->rq_flush)))
+		k = (uint16_t)(k + rq_flush_poll(cq, wc + k, (uint16_t)(n - k)));
 	return poll_done(cq, k);
 }
 

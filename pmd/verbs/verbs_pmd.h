@@ -120,6 +120,8 @@ struct verbs_cq {
 	uint32_t sw_tail;
 	uint64_t stale;	  /* completions of destroyed QPs, dropped */
 	uint64_t sw_lost; /* own completions dropped: the software ring was full */
+	/* QPs of this receive CQ with receives posted in the error state */
+	TAILQ_HEAD(, verbs_qp) rq_flush;
 };
 
 /* What the PMD remembers of a staged send-queue work request. */
@@ -153,6 +155,7 @@ struct verbs_qp {
 	uint32_t sq_tail; /* completed before this */
 	uint32_t rq_mask;
 	uint32_t rq_head; /* posted */
+	uint32_t rq_dev;  /* posted to the device; [rq_dev, rq_head): the PMD flushes */
 	uint32_t rq_tail; /* completed */
 	uint32_t max_send_wr;
 	uint32_t max_recv_wr;
@@ -174,7 +177,9 @@ struct verbs_qp {
 	bool disc_reported;
 	uint8_t pdata_len; /* connect(): private data for rdma_connect */
 	uint8_t pdata[RPCRDMA_PMD_PRIVATE_DATA_MAX];
+	bool rq_flush_queued; /* on rcq->rq_flush */
 	TAILQ_ENTRY(verbs_qp) next;
+	TAILQ_ENTRY(verbs_qp) rq_flush_next;
 };
 
 enum verbs_req_state {

@@ -15,6 +15,8 @@
  *   RPCRDMA_TEST_VERBS_DEVARGS=...     device arguments (rpcrdma_verbs.h),
  *                                      e.g. "dev=mlx5_0" or "ip=192.0.2.1"
  *
+ *   RPCRDMA_TEST_CASES=a,b,...         run only these cases (by name)
+ *
  * Cases that only make sense on shm (its devargs, MR table limits, fault
  * injection, software RNR counters) and SEND_WITH_INV where dev_info says a
  * peer cannot invalidate an MR are skipped with the reason printed.
@@ -45,6 +47,7 @@
 #define VERBS_ADDR_ENV	  "RPCRDMA_TEST_VERBS_ADDR"
 #define VERBS_DEVARGS_ENV "RPCRDMA_TEST_VERBS_DEVARGS"
 #define VERBS_PORT_DEF	  31049
+#define CASES_ENV	  "RPCRDMA_TEST_CASES"
 
 pid_t conformance_child_pid;
 
@@ -457,9 +460,29 @@ static void run_half(struct ep *ep, const struct tcase *tc, unsigned int idx, in
 	fflush(stdout);
 }
 
+/*
+ * RPCRDMA_TEST_CASES=a,b,...: run only the cases named (both processes read
+ * it); unset or empty: every case.
+ */
+static bool case_selected(const struct tcase *tc)
+{
+	const char *sel = getenv(CASES_ENV), *p;
+	size_t len = strlen(tc->name);
+
+	if (sel == NULL || sel[0] == '\0')
+		return true;
+	for (p = sel; p != NULL; p = strchr(p, ','), p = p != NULL ? p + 1 : NULL)
+		if (strncmp(p, tc->name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+			return true;
+	return false;
+}
+
 static bool case_runs(const struct tcase *tc, bool xproc, bool server)
 {
 	const char *why = case_skip(tc);
+
+	if (!case_selected(tc))
+		return false;
 
 	if (why != NULL) {
 		if (server) {
