@@ -109,6 +109,7 @@ int rpcrdma_pmd_dev_info_get(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_dev
 	info->max_mr = 1;
 	info->max_qp = 1;
 	info->max_rdma_read_depth = 1;
+	info->max_read_sge = 1;
 	info->max_mr_size = UINT32_MAX;
 	if (dev->ops->dev_info_get == NULL)
 		return 0;

@@ -336,6 +336,14 @@ enum rpcrdma_pmd_transport {
  * no page pinning, no heap allocation.
  */
 #define RPCRDMA_PMD_DEV_CHEAP_MR_REG 0x2u
+/**
+ * A SEND that finds no receive posted at the peer is retried, rnr_retry
+ * times rnr_timer_us apart, before it fails with RNR_RETRY_EXC_ERR (IB and
+ * RoCE: receiver-not-ready NAKs). Without it (iWARP) the peer ends the
+ * connection: a requester must never send beyond the receives it knows are
+ * posted, which RPC-over-RDMA's credits ensure.
+ */
+#define RPCRDMA_PMD_DEV_RNR_RETRY 0x4u
 
 /**
  * What a device can do; rpcrdma_pmd_dev_info_get() fills it. The limits are
@@ -363,14 +371,19 @@ struct rpcrdma_pmd_dev_info {
 	 * for that connection (rdma_cm negotiates the minimum).
 	 */
 	uint32_t max_rdma_read_depth;
-	uint32_t reserved;
+	/**
+	 * Elements of an RDMA Read's local SGL, at most (<= max_send_sge):
+	 * iWARP places a Read's data as one RDMA Write into one sink, so 1 there.
+	 */
+	uint32_t max_read_sge;
 	uint64_t max_mr_size; /**< bytes of one MR */
 };
 
 /**
  * Fill @p info with what @p dev can do. Drivers that do not say fill in
  * conservative defaults (those of rpcrdma_pmd_qp_attr_init(), one RDMA Read
- * in flight, no inline data, no remote invalidation, no cheap registration).
+ * in flight into one SGE, no inline data, no remote invalidation, no cheap
+ * registration).
  * @return 0; -EINVAL: a NULL argument.
  */
 int rpcrdma_pmd_dev_info_get(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_dev_info *info);

@@ -488,6 +488,15 @@ static int verbs_mr_reg(struct rpcrdma_pmd_pd *p, void *addr, size_t len, uint32
 	flags = verbs_access_to_ibv(access);
 	if (flags < 0)
 		return flags;
+	/*
+	 * iWARP: an RDMA Read's response is placed as an RDMA Write into the
+	 * requester's sink, so memory a Read may land in needs remote write
+	 * access (every LOCAL_WRITE registration: the PMD cannot tell sinks
+	 * apart). Its rkey reaches a peer only if the caller sends it.
+	 */
+	if (to_verbs_dev(p->dev)->info.transport == RPCRDMA_PMD_TRANSPORT_IWARP &&
+	    (flags & IBV_ACCESS_LOCAL_WRITE))
+		flags |= IBV_ACCESS_REMOTE_WRITE;
 	mr = calloc(1, sizeof(*mr));
 	if (mr == NULL)
 		return -ENOMEM;
@@ -850,6 +859,9 @@ static int verbs_qp_create(struct rpcrdma_pmd_pd *p, const struct rpcrdma_pmd_qp
 	qp->max_send_wr = attr->max_send_wr;
 	qp->max_recv_wr = attr->max_recv_wr;
 	qp->max_send_sge = attr->max_send_sge;
+	qp->max_read_sge =
+		(uint16_t)(attr->max_send_sge < dev->info.max_read_sge ? attr->max_send_sge
+								       : dev->info.max_read_sge);
 	qp->max_recv_sge = attr->max_recv_sge;
 	qp->rnr_retry = attr->rnr_retry;
 	qp->rnr_timer = verbs_rnr_timer_code(attr->rnr_timer_us);

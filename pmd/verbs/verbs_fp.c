@@ -125,8 +125,8 @@ static uint16_t verbs_queue_send_wr(struct rpcrdma_pmd_qp *q, const struct rpcrd
 		uint32_t slot = qp->sq_head & qp->sq_mask;
 		struct verbs_swr x;
 
-		if (verbs_unlikely(verbs_send_wr_xlate(wr, qp->max_send_sge, qp->max_inline, &x) !=
-				   0))
+		if (verbs_unlikely(verbs_send_wr_xlate(wr, qp->max_send_sge, qp->max_read_sge,
+						       qp->max_inline, &x) != 0))
 			break;
 		if (!qp->batch) {
 			ibv_wr_start(qpx);
@@ -190,8 +190,8 @@ static uint16_t verbs_queue_send_post(struct rpcrdma_pmd_qp *q,
 		uint32_t slot = qp->sq_head & qp->sq_mask;
 		struct verbs_swr x;
 
-		if (verbs_unlikely(verbs_send_wr_xlate(wr, qp->max_send_sge, qp->max_inline, &x) !=
-				   0))
+		if (verbs_unlikely(verbs_send_wr_xlate(wr, qp->max_send_sge, qp->max_read_sge,
+						       qp->max_inline, &x) != 0))
 			break;
 		verbs_swr_to_ibv(&x, wr, verbs_wrid(qp->tag, false, slot), &qp->pwr[slot],
 				 &qp->psge[(size_t)slot * qp->max_send_sge]);

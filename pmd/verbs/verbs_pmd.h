@@ -161,6 +161,7 @@ struct verbs_qp {
 	uint32_t max_recv_wr;
 	uint32_t max_inline;
 	uint16_t max_send_sge;
+	uint16_t max_read_sge; /* an RDMA READ's local SGL (iWARP: 1) */
 	uint16_t max_recv_sge;
 	bool batch; /* ibv_wr_start called, ibv_wr_complete not yet */
 

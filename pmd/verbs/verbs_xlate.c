@@ -518,8 +518,15 @@ void verbs_dev_info_fill(const struct ibv_device_attr *da, enum ibv_node_type no
 	info->node_type = node < 0 ? 0 : (uint32_t)node;
 	/* ibv_reg_mr of the whole range: SEND_WITH_INV of its rkey is refused */
 	info->flags = 0;
+	if (info->transport == RPCRDMA_PMD_TRANSPORT_IB ||
+	    info->transport == RPCRDMA_PMD_TRANSPORT_ROCE)
+		info->flags |= RPCRDMA_PMD_DEV_RNR_RETRY;
 	info->max_inline_data = inline_max;
 	info->max_send_sge = min_u32(nonneg(da->max_sge), VERBS_SGE_MAX);
+	/* 0: a provider that does not say; its send limit then */
+	info->max_read_sge = da->max_sge_rd > 0
+				     ? min_u32(nonneg(da->max_sge_rd), info->max_send_sge)
+				     : info->max_send_sge;
 	info->max_recv_sge = nonneg(da->max_sge);
 	info->max_qp_wr = nonneg(da->max_qp_wr);
 	info->max_cqe = nonneg(da->max_cqe);

@@ -116,11 +116,13 @@ struct verbs_swr {
  * request when it is queued, no lkey is used). Fields that the opcode does
  * not use are zero in @out.
  *
- * @return 0; -EINVAL: unknown opcode or flag, more than @max_sge elements,
- *   or an SGL longer than 4 GiB - 1 (nothing in @out is meaningful).
+ * @return 0; -EINVAL: unknown opcode or flag, more than @max_sge elements
+ *   (@max_read_sge for an RDMA READ), or an SGL longer than 4 GiB - 1
+ *   (nothing in @out is meaningful).
  */
 static inline int verbs_send_wr_xlate(const struct rpcrdma_pmd_send_wr *wr, uint16_t max_sge,
-				      uint32_t max_inline, struct verbs_swr *out)
+				      uint16_t max_read_sge, uint32_t max_inline,
+				      struct verbs_swr *out)
 {
 	uint64_t len = 0;
 	bool may_inline;
@@ -154,6 +156,8 @@ static inline int verbs_send_wr_xlate(const struct rpcrdma_pmd_send_wr *wr, uint
 		may_inline = true;
 		break;
 	case RPCRDMA_PMD_WR_RDMA_READ:
+		if (wr->num_sge > max_read_sge)
+			return -EINVAL;
 		out->opcode = IBV_WR_RDMA_READ;
 		out->rkey = wr->rkey;
 		out->remote_addr = wr->remote_addr;

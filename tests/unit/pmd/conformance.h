@@ -49,9 +49,9 @@ struct tcase {
 	const char *client_devargs;
 	bool xproc_only;
 	bool inproc_only;
-	bool kills_peer;       /* the client process dies in the case: no closing barrier */
-	const char *shm_only;  /* why the case only makes sense on shm (skipped elsewhere) */
-	bool needs_remote_inv; /* skipped where dev_info lacks RPCRDMA_PMD_DEV_REMOTE_INV */
+	bool kills_peer;      /* the client process dies in the case: no closing barrier */
+	const char *shm_only; /* why the case only makes sense on shm (skipped elsewhere) */
+	uint32_t needs;	      /* RPCRDMA_PMD_DEV_* the case needs: skipped without */
 };
 
 extern const struct tcase tcases[];

@@ -143,9 +143,14 @@ static const char *case_skip(const struct tcase *tc)
 {
 	if (tc->shm_only != NULL && conf_info.transport != RPCRDMA_PMD_TRANSPORT_SHM)
 		return tc->shm_only;
-	if (tc->needs_remote_inv && !(conf_info.flags & RPCRDMA_PMD_DEV_REMOTE_INV))
+	if ((tc->needs & RPCRDMA_PMD_DEV_REMOTE_INV) &&
+	    !(conf_info.flags & RPCRDMA_PMD_DEV_REMOTE_INV))
 		return "dev_info: a peer's SEND_WITH_INV cannot invalidate an MR of this device "
 		       "(whole-range registrations)";
+	if ((tc->needs & RPCRDMA_PMD_DEV_RNR_RETRY) &&
+	    !(conf_info.flags & RPCRDMA_PMD_DEV_RNR_RETRY))
+		return "dev_info: no receiver-not-ready retry on this device (iWARP: a SEND "
+		       "without a receive ends the connection)";
 	return NULL;
 }
 

@@ -92,7 +92,7 @@ static void test_dev_info_defaults(void)
 	CHECK_EQ(info.max_qp_wr, def.max_send_wr);
 	CHECK_EQ(info.max_cqe, def.max_send_wr + def.max_recv_wr);
 	CHECK_EQ(info.max_rdma_read_depth, 1);
-	CHECK_EQ(info.reserved, 0);
+	CHECK_EQ(info.max_read_sge, 1);
 	CHECK_EQ(rpcrdma_pmd_dev_info_get(NULL, &info), -EINVAL);
 	CHECK_EQ(rpcrdma_pmd_dev_info_get(dev, NULL), -EINVAL);
 	CHECK_EQ(rpcrdma_pmd_dev_close(dev), 0);
@@ -109,9 +109,11 @@ static void test_dev_info_shm(void)
 	CHECK(strcmp(info.driver, "shm") == 0 && strcmp(info.dev_name, "shm") == 0);
 	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_SHM);
 	CHECK_EQ(info.node_type, 0);
-	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_REMOTE_INV | RPCRDMA_PMD_DEV_CHEAP_MR_REG);
+	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_REMOTE_INV | RPCRDMA_PMD_DEV_CHEAP_MR_REG |
+				     RPCRDMA_PMD_DEV_RNR_RETRY);
 	CHECK_EQ(info.max_inline_data, 0);
 	CHECK_EQ(info.max_send_sge, 32);
+	CHECK_EQ(info.max_read_sge, 32);
 	CHECK_EQ(info.max_recv_sge, 32);
 	CHECK_EQ(info.max_qp_wr, 32768);
 	CHECK_EQ(info.max_cqe, 1u << 20);

@@ -378,6 +378,7 @@ static void setup(bool wr_api, bool cq_ex, uint32_t max_send_wr, uint32_t max_re
 
 	memset(&cq, 0, sizeof(cq));
 	cq.dev = &dev;
+	TAILQ_INIT(&cq.rq_flush);
 	cq.cqx = cq_ex ? &F.cqx : NULL;
 	cq.cq = cq_ex ? ibv_cq_ex_to_cq(&F.cqx) : &F.cq;
 	cq.sw = calloc(16, sizeof(*cq.sw));
@@ -406,6 +407,7 @@ static void setup(bool wr_api, bool cq_ex, uint32_t max_send_wr, uint32_t max_re
 	qp->max_send_wr = max_send_wr;
 	qp->max_recv_wr = max_recv_wr;
 	qp->max_send_sge = 4;
+	qp->max_read_sge = 4;
 	qp->max_recv_sge = 2;
 	qp->max_inline = 64;
 	qp->common.qp_num = 0x99;

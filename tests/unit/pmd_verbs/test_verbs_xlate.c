@@ -78,7 +78,7 @@ static void test_send_xlate(void)
 
 	/* SEND of 64 bytes at the inline limit: inline, signaled */
 	wr = mkwr(RPCRDMA_PMD_WR_SEND, RPCRDMA_PMD_SEND_SIGNALED, s, 2);
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 64, &x), 0);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 4, 64, &x), 0);
 	CHECK_EQ(x.opcode, IBV_WR_SEND);
 	CHECK_EQ(x.send_flags, IBV_SEND_SIGNALED | IBV_SEND_INLINE);
 	CHECK_EQ(x.length, 64);
@@ -86,23 +86,23 @@ static void test_send_xlate(void)
 	CHECK_EQ(x.remote_addr, 0);
 	CHECK_EQ(x.invalidate_rkey, 0);
 	/* one byte over the limit: not inline */
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 63, &x), 0);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 4, 63, &x), 0);
 	CHECK_EQ(x.send_flags, IBV_SEND_SIGNALED);
 	/* a zero-length SEND is never inline */
 	wr = mkwr(RPCRDMA_PMD_WR_SEND, 0, s, 0);
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 64, &x), 0);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 4, 64, &x), 0);
 	CHECK_EQ(x.send_flags, 0);
 	CHECK_EQ(x.length, 0);
 
 	wr = mkwr(RPCRDMA_PMD_WR_SEND_WITH_INV, 0, s, 1);
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 0, &x), 0);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 4, 0, &x), 0);
 	CHECK_EQ(x.opcode, IBV_WR_SEND_WITH_INV);
 	CHECK_EQ(x.invalidate_rkey, 0x11);
 	CHECK_EQ(x.send_flags, 0); /* inline 0: never */
 	CHECK_EQ(x.rkey, 0);
 
 	wr = mkwr(RPCRDMA_PMD_WR_RDMA_WRITE, RPCRDMA_PMD_SEND_SIGNALED, s, 1);
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 64, &x), 0);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 4, 64, &x), 0);
 	CHECK_EQ(x.opcode, IBV_WR_RDMA_WRITE);
 	CHECK_EQ(x.rkey, 0x22);
 	CHECK_EQ(x.remote_addr, 0x1000);
@@ -111,7 +111,7 @@ static void test_send_xlate(void)
 
 	/* READ: data comes in, never inline */
 	wr = mkwr(RPCRDMA_PMD_WR_RDMA_READ, RPCRDMA_PMD_SEND_SIGNALED, s, 1);
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 1024, &x), 0);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 4, 1024, &x), 0);
 	CHECK_EQ(x.opcode, IBV_WR_RDMA_READ);
 	CHECK_EQ(x.send_flags, IBV_SEND_SIGNALED);
 	CHECK_EQ(x.rkey, 0x22);
@@ -119,15 +119,21 @@ static void test_send_xlate(void)
 
 	/* malformed */
 	wr = mkwr(4, 0, s, 1);
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 64, &x), -EINVAL);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 4, 64, &x), -EINVAL);
 	wr = mkwr(RPCRDMA_PMD_WR_SEND, 0, s, 3);
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 2, 64, &x), -EINVAL); /* num_sge > max */
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 2, 2, 64, &x), -EINVAL); /* num_sge > max */
 	wr = mkwr(RPCRDMA_PMD_WR_SEND, 0, s, VERBS_SGE_MAX + 1);
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 64, 64, &x), -EINVAL);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 64, 64, 64, &x), -EINVAL);
 	wr = mkwr(RPCRDMA_PMD_WR_SEND, 0x2, s, 1); /* unknown flag */
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 64, &x), -EINVAL);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 4, 64, &x), -EINVAL);
 	wr = mkwr(RPCRDMA_PMD_WR_RDMA_WRITE, 0, s, 3); /* 4 GiB + 63 bytes */
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 64, &x), -EINVAL);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 4, 64, &x), -EINVAL);
+	/* an RDMA READ's SGL is bounded by max_read_sge (iWARP: 1), others' are not */
+	wr = mkwr(RPCRDMA_PMD_WR_RDMA_READ, 0, s, 2);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 1, 64, &x), -EINVAL);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 2, 64, &x), 0);
+	wr = mkwr(RPCRDMA_PMD_WR_RDMA_WRITE, 0, s, 2);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 4, 1, 64, &x), 0);
 }
 
 static void test_swr_to_ibv(void)
@@ -141,7 +147,7 @@ static void test_swr_to_ibv(void)
 	struct ibv_send_wr out;
 	struct verbs_swr x;
 
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 2, 64, &x), 0);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 2, 2, 64, &x), 0);
 	memset(&out, 0xa5, sizeof(out));
 	verbs_swr_to_ibv(&x, &wr, 0x123456789ull, &out, sge);
 	CHECK_EQ(out.wr_id, 0x123456789ull);
@@ -156,7 +162,7 @@ static void test_swr_to_ibv(void)
 	CHECK_EQ(sge[1].lkey, 2);
 
 	wr = mkwr(RPCRDMA_PMD_WR_RDMA_READ, 0, s, 1);
-	CHECK_EQ(verbs_send_wr_xlate(&wr, 2, 64, &x), 0);
+	CHECK_EQ(verbs_send_wr_xlate(&wr, 2, 2, 64, &x), 0);
 	verbs_swr_to_ibv(&x, &wr, 7, &out, sge);
 	CHECK_EQ(out.opcode, IBV_WR_RDMA_READ);
 	CHECK_EQ(out.send_flags, 0);
@@ -537,7 +543,8 @@ static void test_dev_info(void)
 	CHECK(strcmp(info.dev_name, "mlx5_0") == 0);
 	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_ROCE);
 	CHECK_EQ(info.node_type, IBV_NODE_CA);
-	CHECK_EQ(info.flags, 0); /* whole-range MRs: no remote invalidation, not cheap */
+	/* whole-range MRs: no remote invalidation, not cheap; RoCE retries RNR */
+	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_RNR_RETRY);
 	CHECK_EQ(info.max_inline_data, 64);
 	CHECK_EQ(info.max_send_sge, 30);
 	CHECK_EQ(info.max_recv_sge, 30);
@@ -546,6 +553,7 @@ static void test_dev_info(void)
 	CHECK_EQ(info.max_mr, 16777216);
 	CHECK_EQ(info.max_qp, VERBS_QP_INDEX_MAX); /* the PMD's wr_id tags bound it */
 	CHECK_EQ(info.max_rdma_read_depth, 16);	   /* the initiator depth, not max_qp_rd_atom */
+	CHECK_EQ(info.max_read_sge, 30);	   /* max_sge_rd 0: not said, max_send_sge */
 	CHECK(info.max_mr_size == 0xffffffffffffffffull);
 
 	/* InfiniBand link layer; more SGEs than a PMD work request carries */
@@ -560,6 +568,12 @@ static void test_dev_info(void)
 	CHECK_EQ(info.max_recv_sge, 64);
 	CHECK_EQ(info.max_rdma_read_depth, 4);
 	CHECK_EQ(info.max_qp, 100);
+	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_RNR_RETRY);
+	CHECK_EQ(info.max_read_sge, VERBS_SGE_MAX); /* never over max_send_sge */
+	da.max_sge_rd = 8;
+	verbs_dev_info_fill(&da, IBV_NODE_CA, IBV_TRANSPORT_IB, IBV_LINK_LAYER_INFINIBAND, 0,
+			    "mlx5_1", &info);
+	CHECK_EQ(info.max_read_sge, 8);
 	CHECK_EQ(info.max_inline_data, 0);
 
 	/* iWARP (an RNIC), a device that reports nonsense, a long name */
@@ -574,6 +588,7 @@ static void test_dev_info(void)
 			    &info);
 	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_IWARP);
 	CHECK_EQ(info.node_type, IBV_NODE_RNIC);
+	CHECK_EQ(info.flags, 0); /* iWARP: no receiver-not-ready retry */
 	CHECK_EQ(info.max_qp_wr, 0);
 	CHECK_EQ(info.max_cqe, 0);
 	CHECK_EQ(info.max_send_sge, 0);
