@@ -1,10 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * One end of an engine test or benchmark over the shm PMD: a device, its
+ * One end of an engine test or benchmark over a PMD: a device, its
  * protection domain and a registered pool set, opened and closed in the
  * one order that works (a device refuses to close while a PD, CQ or
  * listener of it is open: close those of your own first).
+ *
+ * The PMD is shm unless the program calls test_side_env(), which takes it
+ * from the environment as the PMD conformance suite does:
+ *
+ *   RPCRDMA_TEST_PMD=shm|verbs          the PMD (default shm)
+ *   RPCRDMA_TEST_VERBS_ADDR=IP[:PORT]   verbs: listen and connect there;
+ *                                       IPv6 as [ADDR] or [ADDR]:PORT
+ *   RPCRDMA_TEST_VERBS_DEVARGS=...      verbs: the device ("dev=rxe0,gid_index=1")
+ *
+ * On verbs, a program's listeners take ports PORT + 256 * slot and up (the
+ * slot is test_side_env()'s, one per program and part), so that parts run
+ * in parallel do not clash; PORT defaults to 20049, below the ephemeral
+ * ports an iWARP connection binds.
  *
  * And, for the engine tests that run both ends of a connection in one
  * thread, the side as a whole (struct test_side: the above, a listener,
@@ -16,11 +29,59 @@
 #define RPCRDMA_TEST_SIDE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_xprt.h>
+
+/**
+ * Choose the PMD from the environment (above) for every side opened after,
+ * and probe it: open a device once and keep its dev_info. @p slot numbers
+ * the program's range of ports on verbs (0..63).
+ * @return 0: go on; 77: the PMD cannot run here (one line printed saying
+ *   why: verbs without its variables, not built in, no device); 1: a
+ *   malformed variable or a device that fails otherwise (said on stderr).
+ */
+int test_side_env(unsigned int slot);
+
+/** The PMD the sides open ("shm" until test_side_env() chose another). */
+const char *test_side_pmd(void);
+
+/** Whether the sides open the shm PMD. */
+bool test_side_shm(void);
+
+/**
+ * What the PMD's device can do, from test_side_env()'s probe (the shm
+ * device's without it).
+ */
+const struct rpcrdma_pmd_dev_info *test_side_dev_info(void);
+
+/**
+ * A fresh address to listen on, into @p buf: "@rpcrdma-<tag>-<pid>-<n>" on
+ * shm, the next port of the program's range on verbs ("192.0.2.1:20305",
+ * cycling through 256).
+ */
+void test_side_addr(char *buf, size_t len, const char *tag);
+
+/**
+ * A case that runs only where @p ok holds (a fault only shm injects, a
+ * flag of dev_info): when it does not, print "skip <name> (<why>)", count
+ * the skip, and return false.
+ */
+bool test_side_case_runs(bool ok, const char *name, const char *why);
+
+/** The cases skipped so far (test_side_case_runs()). */
+unsigned int test_side_skips(void);
+
+/**
+ * Print "<name> (<pmd>): N checks, M failed[, K skipped]" and give the
+ * exit status: 1 when a check failed, 77 when no check ran but cases were
+ * skipped, else 0. The counts are test_check.h's (the benchmarks link
+ * test_side without it).
+ */
+int test_side_summary(const char *name, unsigned long checks, unsigned long failures);
 
 /** The pool set of a side (rpcrdma_mempool_set_params). */
 struct test_side_pools {
@@ -33,9 +94,12 @@ struct test_side_pools {
 };
 
 /**
- * Open a shm device with @p devargs (may be NULL), a PD and the pool set.
- * @return 0, or a negative errno; test_side_close() frees what was made in
- *   both cases.
+ * Open a device of the chosen PMD, a PD and the pool set. @p devargs are
+ * the shm device's (NULL: none); on another PMD the environment's are used
+ * and @p devargs must be NULL (a case that needs shm's is skipped before:
+ * test_side_case_runs()).
+ * @return 0, or a negative errno (-EINVAL: shm devargs on another PMD);
+ *   test_side_close() frees what was made in both cases.
  */
 int test_side_open(const char *devargs, const struct test_side_pools *p,
 		   struct rpcrdma_pmd_dev **dev, struct rpcrdma_pmd_pd **pd,
@@ -81,6 +145,13 @@ typedef int (*test_side_accept_fn)(struct test_side *s, const struct rpcrdma_pmd
  *   frees what was made).
  */
 int test_side_create(struct test_side *s, const char *devargs, const struct test_side_pools *p);
+
+/**
+ * test_side_create() on the PMD named @p pmd with @p devargs as they are,
+ * whatever test_side_env() chose: a driver a test registered itself.
+ */
+int test_side_create_pmd(struct test_side *s, const char *pmd, const char *devargs,
+			 const struct test_side_pools *p);
 
 /**
  * Destroy the bare QP and CQ, close the listener, then test_side_close();
