@@ -263,6 +263,8 @@ struct rpcrdma_xprt {
 	 * Backward Request Support is BKREQSUP_GENL (version 2).
 	 */
 	struct rpcrdma_marshal_conn bmconn;
+	/* gather entries of a Send or RDMA Write: RPCRDMA_MARSHAL_MAX_SGE or the device's fewer */
+	uint16_t max_send_sge;
 	bool bc_ready; /* server: the upper layer said the client is ready (version 1) */
 	struct rpcrdma_mempool *ipool;
 	struct rpcrdma_pmd_cq *cq;
@@ -487,6 +489,7 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(xchar_errors);
 	ST(ctrl_drops);
 	ST(bc_refused);
+	ST(inline_pullups);
 #undef ST
 }
 
@@ -678,6 +681,37 @@ static uint64_t us_to_tsc(uint64_t us)
 	return us / 1000000 * hz + us % 1000000 * hz / 1000000;
 }
 
+/*
+ * What the device can do decides, for every user of the library, whatever
+ * the params ask:
+ *   - per-call registrations only where a registration is cheap (elsewhere
+ *     each is a system call that pins pages), remote invalidation only
+ *     where a peer's Send With Invalidate can invalidate our MRs
+ *     (elsewhere a whole-range registration would be invalidated under
+ *     every other call using it);
+ *   - the gather entries of a Send or Write: at most the device's
+ *     max_send_sge (siw: 6), at least the 2 a message needs (its header
+ *     and its XDR stream).
+ * -EOPNOTSUPP: a device that cannot gather 2 entries.
+ */
+static int dev_caps(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_pmd_dev_info di;
+	int ret;
+
+	ret = rpcrdma_pmd_dev_info_get(x->p.dev, &di);
+	if (ret)
+		return ret;
+	if (!(di.flags & RPCRDMA_PMD_DEV_CHEAP_MR_REG))
+		x->p.flags &= ~RPCRDMA_XPRT_F_PER_CALL_MR;
+	if (!(di.flags & RPCRDMA_PMD_DEV_REMOTE_INV))
+		x->p.flags &= ~RPCRDMA_XPRT_F_REMOTE_INV;
+	if (di.max_send_sge < 2)
+		return -EOPNOTSUPP;
+	x->max_send_sge = (uint16_t)RTE_MIN(di.max_send_sge, (uint32_t)RPCRDMA_MARSHAL_MAX_SGE);
+	return 0;
+}
+
 static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xp)
 {
 	struct rpcrdma_xdr_region *areas = NULL;
@@ -703,6 +737,9 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->p.recv_inline = x->ipool->buf_size;
 	if (x->p.credits == 0)
 		x->p.credits = p->max_credits;
+	ret = dev_caps(x);
+	if (ret)
+		goto err_free;
 	if (!(x->p.flags & RPCRDMA_XPRT_F_PER_CALL_MR))
 		x->p.flags &= ~RPCRDMA_XPRT_F_REMOTE_INV;
 	TAILQ_INIT(&x->call_wait);
@@ -869,7 +906,7 @@ static int qp_create(struct rpcrdma_xprt *x)
 	attr.context = x;
 	attr.max_send_wr = x->sq_depth + 1; /* + the drain marker */
 	attr.max_recv_wr = x->rq_depth;
-	attr.max_send_sge = RPCRDMA_MARSHAL_MAX_SGE;
+	attr.max_send_sge = x->max_send_sge;
 	attr.max_recv_sge = 1;
 	attr.rnr_retry = 7;
 	attr.rnr_timer_us = 5;
@@ -997,7 +1034,7 @@ static void negotiate(struct rpcrdma_xprt *x, const void *pdata, size_t len)
 	rpcrdma_marshal_conn_init(m);
 	m->backward = false; /* forward messages; bmconn is the backward direction's */
 	m->max_seg_len = x->p.max_seg_len;
-	m->max_send_sge = RPCRDMA_MARSHAL_MAX_SGE;
+	m->max_send_sge = x->max_send_sge;
 	m->pad = x->pad;
 	m->flags = 0;
 	if (x->p.role == RPCRDMA_XPRT_SERVER && (x->p.flags & RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS))
@@ -1181,6 +1218,7 @@ void rpcrdma_xprt_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_info *i
 	}
 	info->qp = x->qp;
 	info->id = x->id;
+	info->flags = x->p.flags;
 }
 
 void rpcrdma_xprt_stats(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_stats *st)
@@ -2944,6 +2982,38 @@ static void svc_stage_error(struct rpcrdma_xprt_svc_call *s, uint32_t code, int 
 }
 
 /* Marshal and stage the reply: its Writes, then its Send. */
+
+/*
+ * Copy a stream's DDP-eligible items inline, each with its XDR pad, into
+ * the stream's own buffer: the whole stream in one gather entry, for a
+ * reply whose items would need more entries than the device takes. From
+ * the end backwards, so that every byte moves before it is overwritten
+ * (inline bytes only move up). -EMSGSIZE: the whole stream does not fit
+ * the buffer; the stream is untouched then.
+ */
+static int stream_pull_up(struct rpcrdma_xdr_enc *xdr)
+{
+	uint8_t *b = xdr->mem.addr;
+	uint32_t end = xdr->pos, tail = xdr->len;
+	uint16_t k;
+
+	if (xdr->nddp == 0 || xdr->pos > xdr->mem.len)
+		return -EMSGSIZE;
+	for (k = xdr->nddp; k-- > 0;) {
+		const struct rpcrdma_xdr_ddp *d = &xdr->ddp[k];
+		uint32_t n = tail - d->off, padded = (d->data.len + 3u) & ~3u;
+
+		end -= n;
+		memmove(b + end, b + d->off, n);
+		end -= padded;
+		memcpy(b + end, d->data.addr, d->data.len);
+		memset(b + end + d->data.len, 0, padded - d->data.len);
+		tail = d->off;
+	}
+	xdr->len = xdr->pos;
+	xdr->nddp = 0;
+	return 0;
+}
 static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 {
 	struct rpcrdma_xprt *x = s->xprt;
@@ -2989,6 +3059,11 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 	a.xdr = &s->reply;
 	a.hdr_buf = s->hdr;
 	ret = rpcrdma_marshal_reply(reply_mconn(x), &a, rp);
+	if (ret == -E2BIG && a.call->chunks.nwrites == 0 && stream_pull_up(&s->reply) == 0) {
+		/* more gather entries than the device takes (siw: 6): one entry, once */
+		x->st.inline_pullups++;
+		ret = rpcrdma_marshal_reply(reply_mconn(x), &a, rp);
+	}
 	if (ret && ret != -EMSGSIZE) {
 		/* no usable plan: the reply cannot be sent as the requester asked */
 		x->st.err_chunk++;

@@ -205,14 +205,17 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st);
  * of the call and invalidated after, unless the responder already did with
  * Send With Invalidate. Without it the pools' own rkeys are advertised and
  * stay valid (the PMD's whole-pool registration; see the README's security
- * trade-off) and Send With Invalidate is not offered. The shm PMD supports
- * it (default on); the verbs PMD does not yet (default off).
+ * trade-off) and Send With Invalidate is not offered. Default on, and in
+ * force only where the device's dev_info has RPCRDMA_PMD_DEV_CHEAP_MR_REG
+ * (the shm PMD; not verbs): rpcrdma_xprt_create() and rpcrdma_xprt_accept()
+ * clear it elsewhere (rpcrdma_xprt_info() flags shows what is in force).
  */
 #define RPCRDMA_XPRT_F_PER_CALL_MR (1u << 0)
 /**
  * Offer Send With Invalidate to the peer (RFC 8797 flag) and, as
  * responder, use it when the requester offered it and one rkey covers the
- * call's chunks. Ignored without RPCRDMA_XPRT_F_PER_CALL_MR.
+ * call's chunks. Ignored without RPCRDMA_XPRT_F_PER_CALL_MR, and cleared
+ * where the device's dev_info lacks RPCRDMA_PMD_DEV_REMOTE_INV.
  */
 #define RPCRDMA_XPRT_F_REMOTE_INV (1u << 1)
 /**
@@ -342,7 +345,10 @@ struct rpcrdma_xprt_params {
 	uint32_t max_seg_len;
 	/** RDMA Reads in flight on the QP (default 16). */
 	uint32_t read_depth;
-	/** RPCRDMA_XPRT_F_* (default PER_CALL_MR | REMOTE_INV | REPLY_CHUNK_ALWAYS). */
+	/**
+	 * RPCRDMA_XPRT_F_* (default PER_CALL_MR | REMOTE_INV |
+	 * REPLY_CHUNK_ALWAYS; the device may clear the first two).
+	 */
 	uint32_t flags;
 	rpcrdma_xprt_recv_call_cb_t recv_call; /**< server: required */
 	rpcrdma_xprt_reply_done_cb_t reply_done;
@@ -375,12 +381,17 @@ void rpcrdma_xprt_params_init(struct rpcrdma_xprt_params *p, enum rpcrdma_xprt_r
 
 /**
  * Create a client connection (state IDLE): its CQ, call slots and buffers.
+ * What the device reports (rpcrdma_pmd_dev_info_get()) bounds what the
+ * connection does: the flags it keeps (RPCRDMA_XPRT_F_PER_CALL_MR,
+ * RPCRDMA_XPRT_F_REMOTE_INV) and the gather entries of its Sends and
+ * Writes (max_send_sge). rpcrdma_xprt_accept() does the same.
  *
  * @return
  *   0 and *xprt; -EINVAL: bad parameters (role, version, credits, slots,
  *   thresholds above the inline buffer size, an unknown id in
- *   xchar_nochg); -ENOMEM; the PMD's or the
- *   pool's error. Nothing is left on error.
+ *   xchar_nochg); -EOPNOTSUPP: a device that gathers fewer than 2 entries
+ *   per Send; -ENOMEM; the PMD's or the pool's error. Nothing is left on
+ *   error.
  */
 int rpcrdma_xprt_create(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xprt);
 
@@ -503,6 +514,11 @@ struct rpcrdma_xprt_info {
 	struct rpcrdma_pmd_qp *qp;
 	/** The connection's id in telemetry: /rpcrdma/conn,<id> (provider "xprt"). */
 	uint64_t id;
+	/**
+	 * RPCRDMA_XPRT_F_* in force: params.flags less what the device cannot
+	 * do (RPCRDMA_XPRT_F_PER_CALL_MR, RPCRDMA_XPRT_F_REMOTE_INV).
+	 */
+	uint32_t flags;
 };
 
 /** Fill @p info. */
@@ -556,6 +572,12 @@ struct rpcrdma_xprt_stats {
 	uint64_t xchar_errors; /**< ... malformed or breaking a rule (RDMA2_ERR_BAD_HEADER sent) */
 	uint64_t ctrl_drops;   /**< control messages not sent: no control slot or queue room */
 	uint64_t bc_refused;   /**< server: backward calls failed locally, the client not ready */
+	/**
+	 * Replies whose DDP-eligible results were copied inline, because
+	 * gathering them would take more entries than the device's
+	 * max_send_sge (and the call offered no write chunk to put them in).
+	 */
+	uint64_t inline_pullups;
 };
 
 /** Copy the counters. */
