@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The responder's glue (rpcrdma_xprt_svc.h) end to end over the shm PMD:
+ * The responder's glue (rpcrdma_xprt_svc.h) end to end over a PMD (shm, or
+ * verbs from the environment: test_side.h):
  * a client connection sends calls to a server connection whose recv_call
  * is rpcrdma_xprt_svc_recv_call() over a registry, both polled by this
  * thread. The client checks every reply: results inline, results through
@@ -32,7 +33,10 @@
 #define P_ASYNC	  3	      /* seed -> ~seed, completed later */
 #define P_FAIL	  4	      /* the handler fails: SYSTEM_ERR */
 #define P_HOLE	  5	      /* a zeroed entry: PROC_UNAVAIL */
-#define WAIT_MS	  5000
+#define WAIT_MS	  wait_ms
+
+/* A bounded wait: 5 s on shm, a minute on verbs (an emulated guest is slow). */
+static uint64_t wait_ms = 5000;
 
 /* ------------------------------------------------------------ the program */
 
@@ -283,6 +287,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "EAL: %s\n", strerror(-ret));
 		return 1;
 	}
+	/* slot 12: test_xprt's parts take 0..11 */
+	ret = test_side_env(12);
+	if (ret != 0)
+		return ret;
+	if (!test_side_shm())
+		wait_ms = 60000;
 	rpcrdma_svc_params_init(&sp);
 	CHECK(rpcrdma_svc_registry_create(&sp, &reg) == 0, "registry");
 	CHECK(rpcrdma_svc_register(reg, &prog) == 0 && rpcrdma_svc_register(reg, &prog_sys) == 0,
@@ -298,7 +308,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	srv_pools = srv.pools;
-	snprintf(addr, sizeof(addr), "@rpcrdma-xsvc-%d", getpid());
+	test_side_addr(addr, sizeof(addr), "xsvc");
 	CHECK(rpcrdma_pmd_listen(srv.dev, addr, &srv.listener) == 0, "listen");
 	test_side_params(&cli, RPCRDMA_XPRT_CLIENT);
 	test_side_params(&srv, RPCRDMA_XPRT_SERVER);
@@ -316,6 +326,5 @@ int main(int argc, char **argv)
 	CHECK(test_side_destroy(&cli) == 0 && test_side_destroy(&srv) == 0,
 	      "every buffer back, closed");
 	rpcrdma_svc_registry_free(reg);
-	printf("test_xprt_svc: %lu checks, %lu failed\n", test_checks, test_failures);
-	return test_failures ? 1 : 0;
+	return test_side_summary("test_xprt_svc", test_checks, test_failures);
 }

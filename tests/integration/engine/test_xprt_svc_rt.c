@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The responder's glue with the lcore runtime (rpcrdma_xprt_svc_set_rt()),
- * end to end over the shm PMD, on five EAL lcores mapped onto the CPUs
+ * end to end over a PMD (shm, or verbs from the environment: test_side.h),
+ * on five EAL lcores mapped onto the CPUs
  * (rt_eal_init()). The clients are always polled by this thread (the main
  * lcore); a server connection is polled by this thread too, or by a
  * runtime's poller lcore while that runtime runs.
@@ -246,7 +247,7 @@ static int conn_open(int i)
 	snprintf(name, sizeof(name), "rs%d", i);
 	if (svc_side_open(&srv[i], name))
 		return -1;
-	snprintf(addr, sizeof(addr), "@rpcrdma-xsvcrt-%d-%d", getpid(), i);
+	test_side_addr(addr, sizeof(addr), "xsvcrt");
 	if (rpcrdma_pmd_listen(srv[i].dev, addr, &srv[i].listener))
 		return -1;
 	test_side_params(&cli[i], RPCRDMA_XPRT_CLIENT);
@@ -926,6 +927,10 @@ int main(int argc, char **argv)
 	ret = rt_eal_init(argv[0], NB_LCORES, NULL);
 	if (ret)
 		return ret;
+	/* slot 13: test_xprt's parts take 0..11, test_xprt_svc 12 */
+	ret = test_side_env(13);
+	if (ret != 0)
+		return ret;
 	rpcrdma_svc_params_init(&sp);
 	sp.nb_slots = RTE_MAX_LCORE;
 	CHECK(rpcrdma_svc_registry_create(&sp, &reg) == 0 && rpcrdma_svc_register(reg, &prog) == 0,
@@ -968,5 +973,5 @@ int main(int argc, char **argv)
 	free(mode_calls);
 	rpcrdma_svc_registry_free(reg);
 	rte_eal_cleanup();
-	return test_summary("xprt_svc_rt");
+	return test_side_summary("xprt_svc_rt", test_checks, test_failures);
 }
