@@ -144,6 +144,7 @@ struct rpcrdma_xprt_call {
 	uint32_t flags;
 	int status;
 	bool queued;	 /* in the wait FIFO */
+	bool waited;	 /* queued since its submit: its failure there is a lost connection */
 	bool send_done;	 /* the Send completed (any status) */
 	bool lost;	 /* the connection went while the call was out */
 	bool stalled;	 /* counted once as a credit stall */
@@ -1976,6 +1977,7 @@ static void call_wait(struct rpcrdma_xprt_call *c)
 	if (!c->queued) {
 		TAILQ_INSERT_TAIL(&c->xprt->call_wait, c, link);
 		c->queued = true;
+		c->waited = true;
 	}
 }
 
@@ -2034,6 +2036,7 @@ int rpcrdma_xprt_call_submit(struct rpcrdma_xprt_call *c, uint32_t flags, rpcrdm
 	c->cb = cb;
 	c->arg = arg;
 	c->state = CALL_NEED_CREDIT;
+	c->waited = false;
 	if (c->timeout)
 		tmo_add(x, c, rte_rdtsc() + c->timeout);
 	if (TAILQ_EMPTY(&x->call_wait))
@@ -2241,7 +2244,8 @@ static void call_process(struct rpcrdma_xprt_call *c)
 					call_wait(c);
 					break;
 				}
-				call_fail(c, -ENOTCONN);
+				/* submitted while connected: the connection was lost under it */
+				call_fail(c, c->waited ? -ECONNRESET : -ENOTCONN);
 				c->state = CALL_COMPLETE;
 				break;
 			}

@@ -251,7 +251,8 @@ const char *rpcrdma_xprt_state_name(enum rpcrdma_xprt_state st);
  *   (rpcrdma_xprt_call_set_timeout()); a reply that comes later is
  *   dropped and counted (late_replies);
  *   -ECONNRESET: the connection was lost before the reply (a transport
- *   error: a failed work request, the peer's disconnect, a local close);
+ *   error: a failed work request, the peer's disconnect, a local close),
+ *   the call sent or still waiting for a credit;
  *   -ENOTCONN: submitted while not connected, without RETRANSMIT;
  *   -EPROTONOSUPPORT: the responder answered RDMA_ERROR ERR_VERS (but
  *   to a version 2 probe, whose call is sent again in version 1), or it

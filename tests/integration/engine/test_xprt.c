@@ -3672,6 +3672,70 @@ static void test_loss(void)
 	env_close(&e);
 }
 
+/*
+ * Losses every PMD produces: the server ends the connection while it holds
+ * a call (read chunk pulled, write chunk offered) and more calls wait for
+ * credits. Every call fails -ECONNRESET and every registration is
+ * invalidated; a RETRANSMIT call lost the same way goes again once the
+ * client reconnects, with the same XID, and is answered.
+ */
+static void test_loss_peer(void)
+{
+	const struct tcall shape = { .proc = PROC_TEST,
+				     .words = 4,
+				     .nitems = 1,
+				     .item_len = { 20000 },
+				     .nres = 1,
+				     .res_len = { 5000 },
+				     .res_chunks = true };
+	struct rpcrdma_xprt_stats st;
+	struct tcall t, more[4];
+	uint32_t xid;
+	struct env e;
+
+	for (int retransmit = 0; retransmit < 2; retransmit++) {
+		if (!env_up(&e, NULL, NULL))
+			return;
+		t = shape;
+		t.flags = retransmit ? RPCRDMA_XPRT_CALL_F_RETRANSMIT : 0;
+		sctx.no_reply = true;
+		memset(more, 0, sizeof(more));
+		CHECK(tcall_submit(&e, &t) == 0, "submit");
+		xid = rpcrdma_xprt_call_xid(t.call);
+		for (int k = 0; k < 4 && !retransmit; k++) {
+			more[k].proc = PROC_NULL;
+			CHECK(tcall_submit(&e, &more[k]) == 0, "submit more");
+		}
+		CHECK(pump_until(&e, srv_holds, NULL), "the server holds the call");
+		CHECK(rpcrdma_xprt_disconnect(e.srv.xprt) == 0, "server disconnects");
+		/* the held call is dropped: its slot would keep the server draining */
+		srv_held(false);
+		sctx.no_reply = false;
+		CHECK(pump_until(&e, both_closed, NULL), "both ends closed");
+		if (!retransmit) {
+			CHECK(t.done && t.status == -ECONNRESET, "the call failed: %d", t.status);
+			for (int k = 0; k < 4; k++)
+				CHECK(more[k].done && more[k].status == -ECONNRESET,
+				      "waiting call %d failed: %d", k, more[k].status);
+		} else {
+			CHECK(!t.done, "a RETRANSMIT call waits for the reconnect");
+			CHECK(rpcrdma_xprt_connect(e.cli.xprt, e.addr) == 0, "reconnect");
+			CHECK(pump_until(&e, tcall_done, &t), "the call completes after reconnect");
+			CHECK(t.status == 0 && t.ok && sctx.last_xid == xid,
+			      "resent with the same XID and answered: %d, xid %#x/%#x", t.status,
+			      sctx.last_xid, xid);
+		}
+		stats(&e.cli, &st);
+		CHECK(st.mr_regs == st.mr_invalidates, "registrations invalidated %lu/%lu",
+		      (unsigned long)st.mr_regs, (unsigned long)st.mr_invalidates);
+		CHECK(st.retransmits == (uint64_t)retransmit &&
+			      st.reconnects == (uint64_t)retransmit,
+		      "retransmits %lu, reconnects %lu", (unsigned long)st.retransmits,
+		      (unsigned long)st.reconnects);
+		env_close(&e);
+	}
+}
+
 /* ------------------------------------------------------------ cross-process */
 
 static int xproc_server(const char *addr)
@@ -3843,9 +3907,10 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "errors") == 0) {
 		test_errors();
 		test_errors_requester();
-	} else if (strcmp(argv[1], "loss") == 0)
+	} else if (strcmp(argv[1], "loss") == 0) {
 		test_loss();
-	else if (strcmp(argv[1], "v2forms") == 0) {
+		test_loss_peer();
+	} else if (strcmp(argv[1], "v2forms") == 0) {
 		cli_vers = srv_vers = srv_vers_min = RPCRDMA_VERS_2;
 		test_forms();
 		test_credits();
