@@ -820,12 +820,34 @@ static int plain_info_get(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_dev_in
 	return ret;
 }
 
+/* RDMA Reads queued on shm-plain QPs, and those with more SGEs than its max_read_sge (1) */
+static rpcrdma_pmd_queue_send_burst_t shm_queue_send;
+static unsigned long plain_reads, plain_reads_over;
+
+static uint16_t plain_queue_send(struct rpcrdma_pmd_qp *qp, const struct rpcrdma_pmd_send_wr *wrs,
+				 uint16_t n)
+{
+	for (uint16_t i = 0; i < n; i++)
+		if (wrs[i].opcode == RPCRDMA_PMD_WR_RDMA_READ) {
+			plain_reads++;
+			plain_reads_over += wrs[i].num_sge > 1;
+		}
+	return shm_queue_send(qp, wrs, n);
+}
+
 static int plain_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
 			   struct rpcrdma_pmd_qp **qp)
 {
+	int ret;
+
 	if (attr->max_send_sge > PLAIN_SGE)
 		return -EINVAL;
-	return shm_qp_create(pd, attr, qp);
+	ret = shm_qp_create(pd, attr, qp);
+	if (ret == 0) {
+		shm_queue_send = (*qp)->queue_send_burst;
+		(*qp)->queue_send_burst = plain_queue_send;
+	}
+	return ret;
 }
 
 static bool plain_register(void)
@@ -856,7 +878,8 @@ static bool plain_register(void)
  * offers no Send With Invalidate; a server on such a device still sends
  * it when the client offered it (sending is not what the flag is about).
  * And its Sends and Writes gather no more entries than the device's
- * max_send_sge: every form goes through, on either end.
+ * max_send_sge, its RDMA Reads no more than max_read_sge (iWARP: 1): every
+ * form goes through, on either end.
  */
 static void test_dev_flags(void)
 {
@@ -912,6 +935,9 @@ static void test_dev_flags(void)
 			      "plain %s, call %u: %d", plain_cli ? "client" : "server", i,
 			      t.status);
 		}
+		CHECK(plain_cli || (plain_reads >= 3 && plain_reads_over == 0),
+		      "a plain server's Reads: %lu, %lu over max_read_sge", plain_reads,
+		      plain_reads_over);
 		/* the last reply's 3 results inline: 8 entries, copied into one on 2 */
 		stats(&e.srv, &ss);
 		CHECK(ss.inline_pullups == (plain_cli ? 0 : 1), "results copied inline: %lu",
