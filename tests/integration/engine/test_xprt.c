@@ -3377,7 +3377,9 @@ static void test_hostile_server(void)
 	struct rpcrdma_xprt_stats s1;
 	struct hostile h;
 	unsigned int i, reconnects = 0, sent = 0;
+	uint64_t end;
 	struct env e;
+	int ret;
 
 	if (getenv("HOSTILE_SEED"))
 		rnd_state = strtoull(getenv("HOSTILE_SEED"), NULL, 0) | 1;
@@ -3395,8 +3397,22 @@ static void test_hostile_server(void)
 			len = craft(h.sb, rnd(), tpl[t].w, tpl[t].n);
 		else
 			len = put_words(h.sb, rnd(), tpl[t].w, tpl[t].n);
-		if (hostile_send(&h, mutate(h.sb, len)) == 0)
-			sent++;
+		len = mutate(h.sb, len);
+		/*
+		 * A send queue full: the connection is going and the bare end
+		 * has not seen it yet (verbs learns it from rdma_cm): the
+		 * message goes on the next connection.
+		 */
+		end = test_now_ms() + WAIT_MS;
+		while ((ret = hostile_send(&h, len)) != 0 && test_now_ms() < end) {
+			hostile_pump(&h, 1);
+			if (!h.lost && e.cli.qp->state != RPCRDMA_PMD_QPS_ERROR)
+				continue;
+			reconnects++;
+			if (!hostile_reconnect(&h, true))
+				break;
+		}
+		sent += ret == 0;
 		/* the Send is copied when it executes: poll until it has */
 		hostile_pump(&h, 8);
 		if (h.lost || e.cli.qp->state == RPCRDMA_PMD_QPS_ERROR) {
