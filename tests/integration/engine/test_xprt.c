@@ -3567,6 +3567,7 @@ static void test_v2_probe_lost(void)
 	struct hostile h;
 	struct tcall a, b;
 	uint32_t bxid, recvd;
+	uint64_t end;
 	struct env e;
 
 	set_vers(RPCRDMA_VERS_2, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
@@ -3577,13 +3578,14 @@ static void test_v2_probe_lost(void)
 	if (!hostile_start(&h, &e, true))
 		return;
 	memset(&a, 0, sizeof(a));
-	a.tmo_us = 50000;
+	a.tmo_us = 50000 * tmo_scale;
 	memset(&b, 0, sizeof(b));
-	b.tmo_us = 2000000;
+	/* long enough to outlive the probe, the loss and the reconnect */
+	b.tmo_us = 8 * a.tmo_us;
 	b.flags = RPCRDMA_XPRT_CALL_F_RETRANSMIT;
 	CHECK(tcall_submit(&e, &a) == 0 && tcall_submit(&e, &b) == 0, "two calls");
 	bxid = rpcrdma_xprt_call_xid(b.call);
-	while (!a.done)
+	for (end = test_now_ms() + WAIT_MS; !a.done && test_now_ms() < end;)
 		hostile_pump(&h, 1);
 	CHECK(a.status == -ETIMEDOUT && h.recvd == 1, "the probe timed out: %d, %u sent", a.status,
 	      h.recvd);
@@ -3596,7 +3598,7 @@ static void test_v2_probe_lost(void)
 	CHECK(hostile_reconnect(&h, true), "connected again");
 	rpcrdma_xprt_info(e.cli.xprt, &ci);
 	CHECK(ci.vers == 1 && ci.vers_settled, "version 1 at once");
-	while (!b.done && h.recvd <= recvd)
+	for (end = test_now_ms() + WAIT_MS; !b.done && h.recvd <= recvd && test_now_ms() < end;)
 		hostile_pump(&h, 1);
 	CHECK(h.recvd == recvd + 1 && h.xids[(h.nxids - 1) % 16] == bxid,
 	      "the waiting call sent again, same XID");
@@ -3925,6 +3927,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* lines, so that what was printed survives a test killed by its timeout */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (strcmp(argv[1], "xproc") == 0) {
 		/* the server process is forked before this one starts its EAL */
 		ret = pmd_env(argv[1]);
