@@ -254,18 +254,49 @@ static void srv_flush_async(struct srv_ctx *c)
 /* ---------------- running both ends ---------------- */
 
 /*
+ * Server connections replaced by a newer one while still draining: a
+ * reconnecting peer can be faster than the drain (verbs: the old QP's
+ * flush and rdma_cm's DISCONNECTED come after the new request). Polled
+ * until closed, then destroyed (srv_parked_poll()).
+ */
+static struct rpcrdma_xprt *srv_parked[8];
+static unsigned int srv_nparked;
+
+static void srv_parked_poll(void)
+{
+	for (unsigned int i = 0; i < srv_nparked;) {
+		struct rpcrdma_xprt *x = srv_parked[i];
+		enum rpcrdma_xprt_state st = rpcrdma_xprt_state(x);
+
+		if (st != RPCRDMA_XPRT_CLOSED && st != RPCRDMA_XPRT_ERROR) {
+			rpcrdma_xprt_poll(x);
+			i++;
+			continue;
+		}
+		CHECK(rpcrdma_xprt_destroy(x) == 0, "destroy a replaced server connection");
+		srv_parked[i] = srv_parked[--srv_nparked];
+	}
+}
+
+/*
  * The server's connect requests, one connection at a time: the one before
- * must be closed, and is destroyed to make room.
+ * must be over (closed, in error or draining), and is destroyed to make
+ * room, or parked until it has drained.
  */
 static int srv_accept(struct test_side *s, const struct rpcrdma_pmd_event *ev)
 {
 	int ret;
 
 	if (s->xprt != NULL) {
-		CHECK(rpcrdma_xprt_state(s->xprt) == RPCRDMA_XPRT_CLOSED,
-		      "old server connection closed, is %s",
-		      rpcrdma_xprt_state_name(rpcrdma_xprt_state(s->xprt)));
-		CHECK(rpcrdma_xprt_destroy(s->xprt) == 0, "destroy");
+		enum rpcrdma_xprt_state st = rpcrdma_xprt_state(s->xprt);
+
+		if (st == RPCRDMA_XPRT_DRAINING && srv_nparked < 8) {
+			srv_parked[srv_nparked++] = s->xprt;
+		} else {
+			CHECK(st == RPCRDMA_XPRT_CLOSED || st == RPCRDMA_XPRT_ERROR,
+			      "old server connection over, is %s", rpcrdma_xprt_state_name(st));
+			CHECK(rpcrdma_xprt_destroy(s->xprt) == 0, "destroy");
+		}
 		s->xprt = NULL;
 	}
 	ret = test_side_accept(s, ev);
@@ -276,7 +307,10 @@ static int srv_accept(struct test_side *s, const struct rpcrdma_pmd_event *ev)
 /* Both ends, in this thread. */
 static int pump_once(struct env *e)
 {
-	return test_side_pump_pair(&e->cli, &e->srv, srv_accept);
+	int work = test_side_pump_pair(&e->cli, &e->srv, srv_accept);
+
+	srv_parked_poll();
+	return work;
 }
 
 /* Poll until cond(arg) or the time runs out. */
@@ -312,7 +346,7 @@ static bool both_closed(struct env *e, void *arg)
 		e->srv.xprt ? rpcrdma_xprt_state(e->srv.xprt) : RPCRDMA_XPRT_CLOSED;
 
 	return (a == RPCRDMA_XPRT_CLOSED || a == RPCRDMA_XPRT_ERROR) &&
-	       (b == RPCRDMA_XPRT_CLOSED || b == RPCRDMA_XPRT_ERROR);
+	       (b == RPCRDMA_XPRT_CLOSED || b == RPCRDMA_XPRT_ERROR) && srv_nparked == 0;
 }
 
 /* The versions the next connections are configured with (v2forms: 2, 2..2). */
@@ -3259,6 +3293,7 @@ static void hostile_pump(struct hostile *h, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
 		test_side_poll(h->peer, h->peer == &h->e->srv ? srv_accept : NULL);
+		srv_parked_poll();
 		hostile_events(h);
 		hostile_poll(h);
 	}
@@ -3291,10 +3326,17 @@ static bool hostile_reconnect(struct hostile *h, bool again)
 		return true;
 	h->lost = 0;
 	if (bare_srv) {
+		int ret;
+
 		bare_qp(&e->srv);
-		if (rpcrdma_xprt_connect(e->cli.xprt, e->addr) != 0 || !bare_server_wait(e, end))
+		ret = rpcrdma_xprt_connect(e->cli.xprt, e->addr);
+		if (ret != 0 || !bare_server_wait(e, test_now_ms() + WAIT_MS)) {
+			CHECK(0, "the client connects again to a bare server: %d, %s", ret,
+			      rpcrdma_xprt_state_name(rpcrdma_xprt_state(e->cli.xprt)));
 			return false;
+		}
 	} else if (!bare_client(e)) {
+		CHECK(0, "a bare client connects again");
 		return false;
 	}
 	hostile_poll(h);
