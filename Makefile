@@ -5,16 +5,19 @@
 # build/ if needed and builds.
 #
 #   make run     build and run the main job
-#   make test    build, run the fast suite, the format check and a bounded fuzz run
+#   make test    build, run the fast suite, the format check, a bounded fuzz run
+#                and the guest suite (scripts/vm/: the hw suite on Soft-RoCE and siw)
+#   make guest   the guest suite alone
 #   make bench   build and run the benchmarks; JSON under build/bench/
 #   make fuzz    the fuzz run alone (FUZZ_SECONDS, default 60 in total)
 #   make format  reformat the sources with clang-format
 
 BUILD        ?= build
+GUEST_BUILD  ?= build-guest
 MESON_OPTS   ?=
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build run test bench fuzz format check-format clean
+.PHONY: all deps build run test guest bench fuzz format check-format clean
 
 all: build
 
@@ -35,7 +38,13 @@ test: build
 	meson test -C $(BUILD) --suite fast --print-errorlogs
 	sh scripts/check-format.sh
 	sh scripts/fuzz.sh $(FUZZ_SECONDS)
-	@python3 scripts/test_summary.py $(BUILD)/meson-logs/testlog.json fast
+	@sh scripts/vm/guest-suite.sh $(GUEST_BUILD); st=$$?; [ $$st = 0 ] || [ $$st = 77 ]
+	@python3 scripts/test_summary.py $(BUILD)/meson-logs/testlog.json fast \
+		$(GUEST_BUILD)/meson-logs/guest-rxe0.json guest-rxe0 \
+		$(GUEST_BUILD)/meson-logs/guest-siw0.json guest-siw0
+
+guest: build
+	sh scripts/vm/guest-suite.sh $(GUEST_BUILD)
 
 bench: build
 	sh scripts/bench.sh $(BUILD)
@@ -50,4 +59,4 @@ check-format:
 	sh scripts/check-format.sh
 
 clean:
-	rm -rf $(BUILD) build-fuzz
+	rm -rf $(BUILD) $(GUEST_BUILD) build-fuzz

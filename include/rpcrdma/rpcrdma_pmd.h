@@ -90,7 +90,14 @@ enum rpcrdma_pmd_wc_opcode {
  *
  * Soft-RoCE (rxe) reports a bad lkey, on either side, and a receive too
  * small as a malformed work request: LOC_QP_OP_ERR where it is found, and
- * REM_OP_ERR at the requester of the SEND that met it.
+ * REM_OP_ERR at the requester of the SEND that met it; siw a receive's bad
+ * lkey as GENERAL_ERR.
+ *
+ * iWARP (RPCRDMA_PMD_TRANSPORT_IWARP, RFC 5040) differs at the requester: a
+ * SEND or RDMA Write completes once sent, not once placed, so an error that
+ * the responder finds does not fail it; the responder ends the connection
+ * (TERMINATE) and the requester sees DISCONNECTED, its QP in error. A local
+ * error ends the connection too, moving the peer's QP to error.
  */
 enum rpcrdma_pmd_wc_status {
 	RPCRDMA_PMD_WC_SUCCESS = 0,
@@ -344,6 +351,20 @@ enum rpcrdma_pmd_transport {
  * posted, which RPC-over-RDMA's credits ensure.
  */
 #define RPCRDMA_PMD_DEV_RNR_RETRY 0x4u
+/**
+ * The local buffers of an RDMA Read must be registered with
+ * RPCRDMA_PMD_ACCESS_REMOTE_WRITE as well as LOCAL_WRITE: iWARP places a
+ * Read's response as a tagged write into the sink (RFC 5040). siw does not
+ * enforce it; iWARP NICs do.
+ */
+#define RPCRDMA_PMD_DEV_READ_SINK_REMOTE_WRITE 0x8u
+/**
+ * A QP whose connection attempt failed (REJECTED, CONNECT_ERROR) is back in
+ * INIT, its receives still posted, and may connect again. Without it
+ * (iWARP, where the attempt binds the QP to its TCP stream) such a QP is in
+ * error, its receives flush, and only a new QP can connect.
+ */
+#define RPCRDMA_PMD_DEV_QP_RECONNECT 0x10u
 
 /**
  * What a device can do; rpcrdma_pmd_dev_info_get() fills it. The limits are
@@ -377,6 +398,9 @@ struct rpcrdma_pmd_dev_info {
 	 */
 	uint32_t max_read_sge;
 	uint64_t max_mr_size; /**< bytes of one MR */
+	/** The device's IEEE OUI and part (ibv_devinfo's vendor_id, vendor_part_id); 0 shm */
+	uint32_t vendor_id;
+	uint32_t vendor_part_id;
 };
 
 /**

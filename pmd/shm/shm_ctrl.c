@@ -653,7 +653,7 @@ static int shm_dev_info_get(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_dev_in
 	info->transport = RPCRDMA_PMD_TRANSPORT_SHM;
 	info->node_type = 0;
 	info->flags = RPCRDMA_PMD_DEV_REMOTE_INV | RPCRDMA_PMD_DEV_CHEAP_MR_REG |
-		      RPCRDMA_PMD_DEV_RNR_RETRY;
+		      RPCRDMA_PMD_DEV_RNR_RETRY | RPCRDMA_PMD_DEV_QP_RECONNECT;
 	info->max_inline_data = 0;
 	info->max_send_sge = SHM_SGE_MAX;
 	info->max_read_sge = SHM_SGE_MAX;

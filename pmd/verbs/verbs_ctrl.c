@@ -37,7 +37,6 @@
 
 #define VERBS_RESOLVE_MS 2000 /* address and route resolution timeout */
 #define VERBS_BACKLOG	 128
-#define VERBS_SW_CQ_MAX	 4096 /* entries of a CQ's own completion ring, at most */
 
 struct verbs_listener {
 	struct rpcrdma_pmd_listener common;
@@ -488,15 +487,6 @@ static int verbs_mr_reg(struct rpcrdma_pmd_pd *p, void *addr, size_t len, uint32
 	flags = verbs_access_to_ibv(access);
 	if (flags < 0)
 		return flags;
-	/*
-	 * iWARP: an RDMA Read's response is placed as an RDMA Write into the
-	 * requester's sink, so memory a Read may land in needs remote write
-	 * access (every LOCAL_WRITE registration: the PMD cannot tell sinks
-	 * apart). Its rkey reaches a peer only if the caller sends it.
-	 */
-	if (to_verbs_dev(p->dev)->info.transport == RPCRDMA_PMD_TRANSPORT_IWARP &&
-	    (flags & IBV_ACCESS_LOCAL_WRITE))
-		flags |= IBV_ACCESS_REMOTE_WRITE;
 	mr = calloc(1, sizeof(*mr));
 	if (mr == NULL)
 		return -ENOMEM;
@@ -592,7 +582,6 @@ static int verbs_cq_create(struct rpcrdma_pmd_dev *d, uint32_t cqe, struct rpcrd
 {
 	struct verbs_dev *dev = to_verbs_dev(d);
 	struct verbs_cq *cq;
-	uint32_t sw;
 	int ret;
 
 	if (cqe > (uint32_t)dev->attr.max_cqe)
@@ -602,14 +591,8 @@ static int verbs_cq_create(struct rpcrdma_pmd_dev *d, uint32_t cqe, struct rpcrd
 		return -ENOMEM;
 	memset(cq, 0, sizeof(*cq));
 	cq->dev = dev;
+	TAILQ_INIT(&cq->sq_flush);
 	TAILQ_INIT(&cq->rq_flush);
-	sw = pow2_at_least(cqe < VERBS_SW_CQ_MAX ? cqe : VERBS_SW_CQ_MAX);
-	cq->sw = calloc(sw, sizeof(*cq->sw));
-	if (cq->sw == NULL) {
-		ret = -ENOMEM;
-		goto err_cq;
-	}
-	cq->sw_mask = sw - 1;
 #ifdef RPCRDMA_VERBS_HAVE_CQ_EX
 	if (dev->cq_ex) {
 		struct ibv_cq_init_attr_ex ca;
@@ -625,7 +608,7 @@ static int verbs_cq_create(struct rpcrdma_pmd_dev *d, uint32_t cqe, struct rpcrd
 		} else if (dev->args.cq_ex == VERBS_MODE_ON) {
 			ret = verbs_err_null();
 			verbs_log("ibv_create_cq_ex: %s (cq_ex=on)", strerror(-ret));
-			goto err_sw;
+			goto err_cq;
 		} else {
 			verbs_log("ibv_create_cq_ex: %s: using ibv_create_cq and ibv_poll_cq",
 				  strerror(errno));
@@ -637,7 +620,7 @@ static int verbs_cq_create(struct rpcrdma_pmd_dev *d, uint32_t cqe, struct rpcrd
 		cq->cq = ibv_create_cq(dev->ctx, (int)cqe, cq, NULL, 0);
 		if (cq->cq == NULL) {
 			ret = verbs_err_null();
-			goto err_sw;
+			goto err_cq;
 		}
 	}
 	cq->common.cqe = (uint32_t)cq->cq->cqe;
@@ -645,8 +628,6 @@ static int verbs_cq_create(struct rpcrdma_pmd_dev *d, uint32_t cqe, struct rpcrd
 	*cqp = &cq->common;
 	return 0;
 
-err_sw:
-	free(cq->sw);
 err_cq:
 	free(cq);
 	return ret;
@@ -657,7 +638,6 @@ static void verbs_cq_destroy(struct rpcrdma_pmd_cq *c)
 	struct verbs_cq *cq = to_verbs_cq(c);
 
 	ibv_destroy_cq(cq->cq);
-	free(cq->sw);
 	free(cq);
 }
 
@@ -961,6 +941,8 @@ static void verbs_qp_destroy(struct rpcrdma_pmd_qp *q)
 	if (qp->cm_id != NULL)
 		rdma_destroy_id(qp->cm_id);
 	ev_forget(dev, qp, NULL);
+	if (qp->sq_flush_queued)
+		TAILQ_REMOVE(&qp->scq->sq_flush, qp, sq_flush_next);
 	if (qp->rq_flush_queued)
 		TAILQ_REMOVE(&qp->rcq->rq_flush, qp, rq_flush_next);
 	TAILQ_REMOVE(&dev->qp_list, qp, next);
@@ -983,12 +965,20 @@ static void conn_down(struct verbs_qp *qp, enum rpcrdma_pmd_event_type type, boo
 	switch (qp->conn) {
 	case VERBS_CONN_RESOLVING:
 	case VERBS_CONN_CONNECTING:
-		/* the QP never left INIT: it may connect again */
 		if (qp->cm_id != NULL)
 			rdma_destroy_id(qp->cm_id);
 		qp->cm_id = NULL;
-		qp->conn = VERBS_CONN_IDLE;
-		qp->common.state = RPCRDMA_PMD_QPS_INIT;
+		if (qp->conn == VERBS_CONN_CONNECTING &&
+		    !(dev->info.flags & RPCRDMA_PMD_DEV_QP_RECONNECT)) {
+			/* iWARP: the attempt bound the QP to its stream for good */
+			qp_to_err(qp);
+			qp->conn = VERBS_CONN_DOWN;
+			qp->disc_reported = true;
+		} else {
+			/* the QP never left INIT: it may connect again */
+			qp->conn = VERBS_CONN_IDLE;
+			qp->common.state = RPCRDMA_PMD_QPS_INIT;
+		}
 		ev_push(dev,
 			type == RPCRDMA_PMD_EVENT_REJECTED ? type : RPCRDMA_PMD_EVENT_CONNECT_ERROR,
 			qp, NULL, pdata, pdata_len);
@@ -1000,9 +990,9 @@ static void conn_down(struct verbs_qp *qp, enum rpcrdma_pmd_event_type type, boo
 		qp_to_err(qp);
 		qp->conn = VERBS_CONN_DOWN;
 		/*
-		 * Sends staged and not yet flushed go to the device now, which
-		 * completes them with WR_FLUSH_ERR after those before them: a
-		 * later flush rings only for what is staged after this.
+		 * Sends staged and not yet flushed complete with WR_FLUSH_ERR
+		 * now, after those before them: a later flush is only for what
+		 * is staged after this.
 		 */
 		if (qp->sq_head != qp->sq_db)
 			qp->common.flush(&qp->common);
@@ -1381,7 +1371,8 @@ static void qp_cm_event(struct verbs_dev *dev, struct verbs_qp *qp, const struct
 	struct rdma_conn_param cp;
 	int ret;
 
-	switch (verbs_cm_action(qp_role(qp), e->type, e->status)) {
+	switch (verbs_cm_action(qp_role(qp), e->type,
+				verbs_cm_status(dev->info.transport, e->type, e->status))) {
 	case VERBS_CM_RESOLVE_ROUTE:
 		if (!same_device(dev, e->id->verbs)) {
 			verbs_log("qp %u: the peer is reached through %s, the QP is on %s",

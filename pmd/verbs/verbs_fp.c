@@ -9,6 +9,12 @@
  * batch. Without the ibv_wr API the work requests are staged as a chain of
  * ibv_send_wr and flush posts the chain with one ibv_post_send.
  *
+ * In the error state nothing goes to the device: work requests posted then
+ * complete with WR_FLUSH_ERR by the PMD itself, after what the device holds
+ * (the PMD's flushes, below), because a provider whose queues live in user
+ * memory (rxe, siw) does not tell its kernel of work posted on a QP in
+ * error, and would never flush it.
+ *
  * Every work request we post carries our own wr_id (verbs_xlate.h): the
  * completion names the QP and the ring slot that holds the user's wr_id and
  * opcode, and retires every send slot up to it (completions are in order on
@@ -27,13 +33,7 @@
 
 /* ---------------- receives ---------------- */
 
-/*
- * Receives posted in the error state complete with WR_FLUSH_ERR, after the
- * ones the device holds. The PMD completes them itself: a provider whose
- * receive queue lives in user memory (rxe) does not tell its kernel of a
- * receive posted there, and would never flush it. rq_flush_poll() returns
- * them once the device has completed every receive posted before.
- */
+/* Receives posted in the error state: the PMD flushes them (flush_poll()). */
 static uint16_t rq_post_flushed(struct verbs_qp *qp, const struct rpcrdma_pmd_recv_wr *wrs,
 				uint16_t n)
 {
@@ -128,6 +128,13 @@ static uint16_t verbs_queue_send_wr(struct rpcrdma_pmd_qp *q, const struct rpcrd
 		if (verbs_unlikely(verbs_send_wr_xlate(wr, qp->max_send_sge, qp->max_read_sge,
 						       qp->max_inline, &x) != 0))
 			break;
+		if (verbs_unlikely(q->state == RPCRDMA_PMD_QPS_ERROR)) {
+			/* the flush gives it to the PMD's flushes */
+			qp->sq[slot].wr_id = wr->wr_id;
+			qp->sq[slot].opcode = wr->opcode;
+			qp->sq_head++;
+			continue;
+		}
 		if (!qp->batch) {
 			ibv_wr_start(qpx);
 			qp->batch = true;
@@ -203,26 +210,27 @@ static uint16_t verbs_queue_send_post(struct rpcrdma_pmd_qp *q,
 	return i;
 }
 
-/* Complete [from, to) of the send ring ourselves, with WR_FLUSH_ERR. */
-static void sq_lost(struct verbs_qp *qp, uint32_t from, uint32_t to)
+/*
+ * What is staged and not yet flushed ([sq_db, sq_head)) goes to the PMD's
+ * flushes instead of the device: the QP is in error, or the provider refused
+ * it. @return how many.
+ */
+static unsigned int sq_to_pmd(struct verbs_qp *qp)
 {
-	struct verbs_cq *cq = qp->scq;
+	unsigned int n = qp->sq_head - qp->sq_db;
 
-	for (; from != to; from++) {
-		const struct verbs_sqe *e = &qp->sq[from & qp->sq_mask];
-
-		if (cq->sw_head - cq->sw_tail > cq->sw_mask) {
-			cq->sw_lost++;
-			continue;
-		}
-		verbs_wc_fill(&cq->sw[cq->sw_head & cq->sw_mask], e->wr_id, &qp->common,
-			      IBV_WC_WR_FLUSH_ERR, rpcrdma_pmd_wc_opcode_of_wr(e->opcode), 0, 0, 0);
-		cq->sw_head++;
+#ifdef RPCRDMA_VERBS_HAVE_WR_API
+	if (qp->batch) {
+		ibv_wr_abort(qp->qpx); /* also releases the provider's send queue lock */
+		qp->batch = false;
 	}
-	/*
-	 * sq_tail stays: the device still completes what came before @from, and
-	 * the first completion after @to retires these slots with it.
-	 */
+#endif
+	qp->sq_db = qp->sq_head;
+	if (n != 0 && !qp->sq_flush_queued) {
+		TAILQ_INSERT_TAIL(&qp->scq->sq_flush, qp, sq_flush_next);
+		qp->sq_flush_queued = true;
+	}
+	return n;
 }
 
 static unsigned int verbs_flush_wr(struct rpcrdma_pmd_qp *q)
@@ -233,16 +241,17 @@ static unsigned int verbs_flush_wr(struct rpcrdma_pmd_qp *q)
 
 	if (n == 0)
 		return 0;
+	if (verbs_unlikely(q->state == RPCRDMA_PMD_QPS_ERROR))
+		return sq_to_pmd(qp);
 	ret = ibv_wr_complete(qp->qpx);
 	qp->batch = false;
 	if (verbs_unlikely(ret != 0)) {
 		/* nothing of the batch was posted (ibv_wr_complete(3)) */
-		sq_lost(qp, qp->sq_db, qp->sq_head);
-		qp->sq_db = qp->sq_head;
+		sq_to_pmd(qp);
 		verbs_qp_fatal(qp, verbs_err(ret));
 		return 0;
 	}
-	qp->sq_db = qp->sq_head;
+	qp->sq_db = qp->sq_dev = qp->sq_head;
 	q->stats.doorbells++;
 	return n;
 }
@@ -257,6 +266,8 @@ static unsigned int verbs_flush_post(struct rpcrdma_pmd_qp *q)
 
 	if (n == 0)
 		return 0;
+	if (verbs_unlikely(q->state == RPCRDMA_PMD_QPS_ERROR))
+		return sq_to_pmd(qp);
 	/* chain the staged work requests in ring order */
 	for (s = qp->sq_db, i = 1; i < n; s++, i++)
 		qp->pwr[s & qp->sq_mask].next = &qp->pwr[(s + 1) & qp->sq_mask];
@@ -272,12 +283,12 @@ static unsigned int verbs_flush_post(struct rpcrdma_pmd_qp *q)
 			posted = 0;
 		if (posted != 0)
 			q->stats.doorbells++;
-		sq_lost(qp, qp->sq_db + posted, qp->sq_head);
-		qp->sq_db = qp->sq_head;
+		qp->sq_db = qp->sq_dev = qp->sq_db + posted;
+		sq_to_pmd(qp);
 		verbs_qp_fatal(qp, verbs_err(ret));
 		return posted;
 	}
-	qp->sq_db = qp->sq_head;
+	qp->sq_db = qp->sq_dev = qp->sq_head;
 	q->stats.doorbells++;
 	return n;
 }
@@ -334,7 +345,7 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 		e = &qp->sq[slot];
 		adv = ((slot - qp->sq_tail) & qp->sq_mask) + 1;
 		/* this slot and every unsignaled one before it are done */
-		if (verbs_likely(adv <= qp->sq_head - qp->sq_tail))
+		if (verbs_likely(adv <= qp->sq_dev - qp->sq_tail))
 			qp->sq_tail += adv;
 		if (status == IBV_WC_SUCCESS && e->opcode == RPCRDMA_PMD_WR_RDMA_READ)
 			len = cqx != NULL ? ibv_wc_read_byte_len(cqx) : w->byte_len;
@@ -344,21 +355,36 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 	return 1;
 }
 
-static inline uint16_t sw_pop(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint16_t n)
-{
-	uint16_t k = 0;
-
-	while (k < n && cq->sw_tail != cq->sw_head)
-		wc[k++] = cq->sw[cq->sw_tail++ & cq->sw_mask];
-	return k;
-}
-
-/* The receives rq_post_flushed() holds, of QPs whose device receives are all done. */
-static uint16_t rq_flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint16_t n)
+/*
+ * The PMD's flushes: work requests posted on a QP in error, or refused by
+ * the provider, complete with WR_FLUSH_ERR after those the device holds.
+ * Receives once the device has completed every receive before them (each
+ * does). Sends once the device has completed those before them, or has
+ * nothing more to report (@drained): a successful unsignaled send never
+ * completes on its own.
+ */
+static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint16_t n, bool drained)
 {
 	struct verbs_qp *qp, *next;
 	uint16_t k = 0;
 
+	for (qp = TAILQ_FIRST(&cq->sq_flush); qp != NULL && k < n; qp = next) {
+		next = TAILQ_NEXT(qp, sq_flush_next);
+		if (qp->sq_tail != qp->sq_dev && !drained)
+			continue;
+		qp->sq_tail = qp->sq_dev;
+		while (k < n && qp->sq_dev != qp->sq_db) {
+			const struct verbs_sqe *e = &qp->sq[qp->sq_dev & qp->sq_mask];
+
+			verbs_wc_fill(&wc[k++], e->wr_id, &qp->common, IBV_WC_WR_FLUSH_ERR,
+				      rpcrdma_pmd_wc_opcode_of_wr(e->opcode), 0, 0, 0);
+			qp->sq_tail = ++qp->sq_dev;
+		}
+		if (qp->sq_dev == qp->sq_db) {
+			TAILQ_REMOVE(&cq->sq_flush, qp, sq_flush_next);
+			qp->sq_flush_queued = false;
+		}
+	}
 	for (qp = TAILQ_FIRST(&cq->rq_flush); qp != NULL && k < n; qp = next) {
 		next = TAILQ_NEXT(qp, rq_flush_next);
 		if (qp->rq_tail != qp->rq_dev)
@@ -366,8 +392,7 @@ static uint16_t rq_flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, ui
 		while (k < n && qp->rq_dev != qp->rq_head) {
 			verbs_wc_fill(&wc[k++], qp->rq[qp->rq_dev & qp->rq_mask], &qp->common,
 				      IBV_WC_WR_FLUSH_ERR, RPCRDMA_PMD_WC_RECV, 0, 0, 0);
-			qp->rq_dev++;
-			qp->rq_tail++;
+			qp->rq_tail = ++qp->rq_dev;
 		}
 		if (qp->rq_dev == qp->rq_head) {
 			TAILQ_REMOVE(&cq->rq_flush, qp, rq_flush_next);
@@ -391,21 +416,24 @@ static uint16_t verbs_poll_cq_ex(struct rpcrdma_pmd_cq *c, struct rpcrdma_pmd_wc
 	struct verbs_cq *cq = to_verbs_cq(c);
 	struct ibv_cq_ex *cqx = cq->cqx;
 	struct ibv_poll_cq_attr attr = { .comp_mask = 0 };
+	bool drained = true;
 	uint16_t k = 0;
 
 	/* ENOENT: empty; any other error: nothing polled either */
 	if (n != 0 && ibv_start_poll(cqx, &attr) == 0) {
 		for (;;) {
 			k = (uint16_t)(k + wc_one(cq, cqx, NULL, cqx->wr_id, cqx->status, &wc[k]));
-			if (k == n || ibv_next_poll(cqx) != 0)
+			if (k == n) {
+				drained = false;
+				break;
+			}
+			if (ibv_next_poll(cqx) != 0)
 				break;
 		}
 		ibv_end_poll(cqx);
 	}
-	if (verbs_unlikely(cq->sw_tail != cq->sw_head))
-		k = (uint16_t)(k + sw_pop(cq, wc + k, (uint16_t)(n - k)));
-	if (verbs_unlikely(!TAILQ_EMPTY(&cq->rq_flush)))
-		k = (uint16_t)(k + rq_flush_poll(cq, wc + k, (uint16_t)(n - k)));
+	if (verbs_unlikely(!TAILQ_EMPTY(&cq->sq_flush) || !TAILQ_EMPTY(&cq->rq_flush)))
+		k = (uint16_t)(k + flush_poll(cq, wc + k, (uint16_t)(n - k), drained));
 	return poll_done(cq, k);
 }
 
@@ -413,24 +441,27 @@ static uint16_t verbs_poll_cq(struct rpcrdma_pmd_cq *c, struct rpcrdma_pmd_wc *w
 {
 	struct verbs_cq *cq = to_verbs_cq(c);
 	struct ibv_wc w[VERBS_POLL_CHUNK];
+	bool drained = false;
 	uint16_t k = 0;
 
 	while (k < n) {
 		int want = n - k < VERBS_POLL_CHUNK ? n - k : VERBS_POLL_CHUNK;
 		int got = ibv_poll_cq(cq->cq, want, w), i;
 
-		if (got <= 0)
+		if (got <= 0) {
+			drained = true;
 			break;
+		}
 		for (i = 0; i < got; i++)
 			k = (uint16_t)(k +
 				       wc_one(cq, NULL, &w[i], w[i].wr_id, w[i].status, &wc[k]));
-		if (got < want)
+		if (got < want) {
+			drained = true;
 			break;
+		}
 	}
-	if (verbs_unlikely(cq->sw_tail != cq->sw_head))
-		k = (uint16_t)(k + sw_pop(cq, wc + k, (uint16_t)(n - k)));
-	if (verbs_unlikely(!TAILQ_EMPTY(&cq->rq_flush)))
-		k = (uint16_t)(k + rq_flush_poll(cq, wc + k, (uint16_t)(n - k)));
+	if (verbs_unlikely(!TAILQ_EMPTY(&cq->sq_flush) || !TAILQ_EMPTY(&cq->rq_flush)))
+		k = (uint16_t)(k + flush_poll(cq, wc + k, (uint16_t)(n - k), drained));
 	return poll_done(cq, k);
 }
 

@@ -109,18 +109,13 @@ struct verbs_cq {
 	struct verbs_dev *dev;
 	struct ibv_cq *cq;
 	struct ibv_cq_ex *cqx; /* NULL: polled with ibv_poll_cq */
+	uint64_t stale;	       /* completions of destroyed QPs, dropped */
 	/*
-	 * Completions the PMD makes itself: work requests of a flush that the
-	 * provider refused (ibv_wr_complete or ibv_post_send failed) complete
-	 * here with WR_FLUSH_ERR, after the QP is moved to error.
+	 * QPs with work requests that the PMD completes itself with
+	 * WR_FLUSH_ERR (verbs_fp.c, "the PMD's flushes"): sends of this send
+	 * CQ, receives of this receive CQ.
 	 */
-	struct rpcrdma_pmd_wc *sw;
-	uint32_t sw_mask;
-	uint32_t sw_head;
-	uint32_t sw_tail;
-	uint64_t stale;	  /* completions of destroyed QPs, dropped */
-	uint64_t sw_lost; /* own completions dropped: the software ring was full */
-	/* QPs of this receive CQ with receives posted in the error state */
+	TAILQ_HEAD(, verbs_qp) sq_flush;
 	TAILQ_HEAD(, verbs_qp) rq_flush;
 };
 
@@ -151,7 +146,8 @@ struct verbs_qp {
 	uint32_t tag;		 /* upper half of our wr_ids */
 	uint32_t sq_mask;
 	uint32_t sq_head; /* next slot to stage */
-	uint32_t sq_db;	  /* staged before this rang the doorbell */
+	uint32_t sq_db;	  /* staged before this was flushed */
+	uint32_t sq_dev;  /* flushed before this went to the device; [sq_dev, sq_db): the PMD's */
 	uint32_t sq_tail; /* completed before this */
 	uint32_t rq_mask;
 	uint32_t rq_head; /* posted */
@@ -178,8 +174,10 @@ struct verbs_qp {
 	bool disc_reported;
 	uint8_t pdata_len; /* connect(): private data for rdma_connect */
 	uint8_t pdata[RPCRDMA_PMD_PRIVATE_DATA_MAX];
+	bool sq_flush_queued; /* on scq->sq_flush */
 	bool rq_flush_queued; /* on rcq->rq_flush */
 	TAILQ_ENTRY(verbs_qp) next;
+	TAILQ_ENTRY(verbs_qp) sq_flush_next;
 	TAILQ_ENTRY(verbs_qp) rq_flush_next;
 };
 

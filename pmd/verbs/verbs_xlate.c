@@ -371,6 +371,17 @@ uint32_t verbs_rnr_timer_us(uint8_t code)
 
 /* ---------------- events ---------------- */
 
+int verbs_cm_status(uint32_t transport, enum rdma_cm_event_type type, int status)
+{
+	if (transport != RPCRDMA_PMD_TRANSPORT_IWARP || type != RDMA_CM_EVENT_REJECTED)
+		return status;
+	if (status == -ECONNRESET)
+		return VERBS_REJ_CONSUMER_DEFINED;
+	if (status == -ECONNREFUSED)
+		return VERBS_REJ_INVALID_SERVICE_ID;
+	return status;
+}
+
 enum verbs_cm_action verbs_cm_action(enum verbs_cm_role role, enum rdma_cm_event_type type,
 				     int status)
 {
@@ -520,7 +531,9 @@ void verbs_dev_info_fill(const struct ibv_device_attr *da, enum ibv_node_type no
 	info->flags = 0;
 	if (info->transport == RPCRDMA_PMD_TRANSPORT_IB ||
 	    info->transport == RPCRDMA_PMD_TRANSPORT_ROCE)
-		info->flags |= RPCRDMA_PMD_DEV_RNR_RETRY;
+		info->flags |= RPCRDMA_PMD_DEV_RNR_RETRY | RPCRDMA_PMD_DEV_QP_RECONNECT;
+	if (info->transport == RPCRDMA_PMD_TRANSPORT_IWARP)
+		info->flags |= RPCRDMA_PMD_DEV_READ_SINK_REMOTE_WRITE;
 	info->max_inline_data = inline_max;
 	info->max_send_sge = min_u32(nonneg(da->max_sge), VERBS_SGE_MAX);
 	/* 0: a provider that does not say; its send limit then */
@@ -535,4 +548,6 @@ void verbs_dev_info_fill(const struct ibv_device_attr *da, enum ibv_node_type no
 	/* rdma_conn_param.initiator_depth is 8 bits */
 	info->max_rdma_read_depth = min_u32(nonneg(da->max_qp_init_rd_atom), 255);
 	info->max_mr_size = da->max_mr_size;
+	info->vendor_id = da->vendor_id;
+	info->vendor_part_id = da->vendor_part_id;
 }

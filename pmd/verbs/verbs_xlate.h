@@ -354,6 +354,13 @@ enum verbs_cm_action {
 enum verbs_cm_action verbs_cm_action(enum verbs_cm_role role, enum rdma_cm_event_type type,
 				     int status);
 
+/*
+ * The status of an rdma_cm event in IB CM terms, for verbs_cm_action(): an
+ * iWARP peer's reject (an MPA reject, which carries private data) arrives
+ * as REJECTED with -ECONNRESET; nobody listening as -ECONNREFUSED.
+ */
+int verbs_cm_status(uint32_t transport, enum rdma_cm_event_type type, int status);
+
 /* What the PMD does with an asynchronous event of the device. */
 enum verbs_async_action {
 	VERBS_ASYNC_IGNORE,

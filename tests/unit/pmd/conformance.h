@@ -52,10 +52,16 @@ struct tcase {
 	bool kills_peer;      /* the client process dies in the case: no closing barrier */
 	const char *shm_only; /* why the case only makes sense on shm (skipped elsewhere) */
 	uint32_t needs;	      /* RPCRDMA_PMD_DEV_* the case needs: skipped without */
+	/* a device (by dev_info.vendor_id) that breaks a rule the case needs, and how */
+	uint32_t broken_vendor;
+	const char *broken_why;
 };
 
 extern const struct tcase tcases[];
 extern const unsigned int nb_tcases;
+
+/* siw's IEEE OUI ("bmt") in dev_info.vendor_id */
+#define SIW_VENDOR_ID 0x626d74
 
 #define CHECK(ep, cond)                                                                         \
 	do {                                                                                    \

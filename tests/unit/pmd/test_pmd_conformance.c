@@ -147,6 +147,8 @@ static const char *case_skip(const struct tcase *tc)
 	    !(conf_info.flags & RPCRDMA_PMD_DEV_REMOTE_INV))
 		return "dev_info: a peer's SEND_WITH_INV cannot invalidate an MR of this device "
 		       "(whole-range registrations)";
+	if (tc->broken_vendor != 0 && conf_info.vendor_id == tc->broken_vendor)
+		return tc->broken_why;
 	if ((tc->needs & RPCRDMA_PMD_DEV_RNR_RETRY) &&
 	    !(conf_info.flags & RPCRDMA_PMD_DEV_RNR_RETRY))
 		return "dev_info: no receiver-not-ready retry on this device (iWARP: a SEND "

@@ -110,7 +110,7 @@ static void test_dev_info_shm(void)
 	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_SHM);
 	CHECK_EQ(info.node_type, 0);
 	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_REMOTE_INV | RPCRDMA_PMD_DEV_CHEAP_MR_REG |
-				     RPCRDMA_PMD_DEV_RNR_RETRY);
+				     RPCRDMA_PMD_DEV_RNR_RETRY | RPCRDMA_PMD_DEV_QP_RECONNECT);
 	CHECK_EQ(info.max_inline_data, 0);
 	CHECK_EQ(info.max_send_sge, 32);
 	CHECK_EQ(info.max_read_sge, 32);

@@ -343,7 +343,6 @@ static void setup(bool wr_api, bool cq_ex, uint32_t max_send_wr, uint32_t max_re
 		free(qp->psge);
 		free(qp);
 	}
-	free(cq.sw);
 	memset(&F, 0, sizeof(F));
 	F.fail_post_at = -1;
 	fatal_calls = 0;
@@ -378,11 +377,10 @@ static void setup(bool wr_api, bool cq_ex, uint32_t max_send_wr, uint32_t max_re
 
 	memset(&cq, 0, sizeof(cq));
 	cq.dev = &dev;
+	TAILQ_INIT(&cq.sq_flush);
 	TAILQ_INIT(&cq.rq_flush);
 	cq.cqx = cq_ex ? &F.cqx : NULL;
 	cq.cq = cq_ex ? ibv_cq_ex_to_cq(&F.cqx) : &F.cq;
-	cq.sw = calloc(16, sizeof(*cq.sw));
-	cq.sw_mask = 15;
 	verbs_cq_set_fast_path(&cq);
 
 	while (sq < max_send_wr)
@@ -602,14 +600,94 @@ static void test_refused_flush(void)
 	CHECK_EQ(wc[2].wr_id, 402);
 	CHECK_EQ(wc[2].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
 	CHECK(wc[2].qp == &qp->common);
-	/* a work request queued in error is flushed by the device; it retires the lost slots */
+	/* a work request queued in error never reaches the device: the PMD flushes it */
 	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w, 1), 1);
 	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
-	push_cqe(F.posted[1].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
+	CHECK_EQ(F.nposted, 1);
+	CHECK_EQ(F.starts, 2);
 	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 1);
 	CHECK_EQ(wc[0].wr_id, 400);
 	CHECK_EQ(wc[0].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
 	CHECK_EQ(qp->sq_head - qp->sq_tail, 0);
+}
+
+/*
+ * The error state: receives and sends posted then never reach the device
+ * (rxe and siw would never flush them) and complete with WR_FLUSH_ERR after
+ * what the device holds, in order.
+ */
+static void test_error_state(bool wr_api)
+{
+	struct rpcrdma_pmd_sge s = { (uintptr_t)big, 100, 1 };
+	struct rpcrdma_pmd_recv_wr r[4];
+	struct rpcrdma_pmd_send_wr w[3];
+	struct rpcrdma_pmd_wc wc[8];
+	int i;
+
+	setup(wr_api, true, 8, 8);
+	for (i = 0; i < 4; i++) {
+		r[i].wr_id = 700 + (uint64_t)i;
+		r[i].sg_list = &s;
+		r[i].num_sge = 1;
+	}
+	w[0] = swr(800, RPCRDMA_PMD_WR_SEND, 0, &s, 1); /* unsignaled, succeeds silently */
+	w[1] = swr(801, RPCRDMA_PMD_WR_SEND, RPCRDMA_PMD_SEND_SIGNALED, &s, 1);
+	w[2] = swr(802, RPCRDMA_PMD_WR_RDMA_READ, 0, &s, 1);
+	CHECK_EQ(rpcrdma_pmd_post_recv_burst(&qp->common, r, 2), 2);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w, 2), 2);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 2);
+	CHECK_EQ(F.nrecv, 2);
+	CHECK_EQ(F.nposted, 2);
+
+	/* the QP breaks: the device fails one receive, then flushes the other */
+	push_cqe(F.recv[0].wr_id, IBV_WC_LOC_LEN_ERR, 0, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 1);
+	CHECK_EQ(qp->common.state, RPCRDMA_PMD_QPS_ERROR);
+
+	/* posted in the error state: accepted, nothing handed to the device */
+	CHECK_EQ(rpcrdma_pmd_post_recv_burst(&qp->common, r + 2, 2), 2);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w + 2, 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
+	CHECK_EQ(F.nrecv, 2);
+	CHECK_EQ(F.nposted, 2);
+	CHECK_EQ(qp->common.stats.recv_wrs, 4);
+	CHECK_EQ(qp->common.stats.send_wrs, 3);
+
+	/* the receives wait for the device's; the send waits for 801 */
+	push_cqe(F.posted[1].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 2);
+	CHECK_EQ(wc[0].wr_id, 801);
+	CHECK_EQ(wc[0].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
+	CHECK_EQ(wc[1].wr_id, 802);
+	CHECK_EQ(wc[1].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
+	CHECK_EQ(wc[1].opcode, RPCRDMA_PMD_WC_RDMA_READ);
+	push_cqe(F.recv[1].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 2), 2); /* at most n */
+	CHECK_EQ(wc[0].wr_id, 701);
+	CHECK_EQ(wc[1].wr_id, 702);
+	CHECK_EQ(wc[1].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
+	CHECK_EQ(wc[1].opcode, RPCRDMA_PMD_WC_RECV);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 1);
+	CHECK_EQ(wc[0].wr_id, 703);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 0);
+	CHECK_EQ(qp->sq_head - qp->sq_tail, 0);
+	CHECK_EQ(qp->rq_head - qp->rq_tail, 0);
+	CHECK(TAILQ_EMPTY(&cq.sq_flush) && TAILQ_EMPTY(&cq.rq_flush));
+
+	/*
+	 * An unsignaled send that succeeded never completes: sends queued in
+	 * error wait only until the device has nothing more to report.
+	 */
+	setup(wr_api, false, 8, 8);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w, 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w + 1, 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
+	CHECK_EQ(F.nposted, 1);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 1);
+	CHECK_EQ(wc[0].wr_id, 801);
+	CHECK_EQ(wc[0].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
 }
 
 /* The ibv_post_send path: staged as a chain, posted by the flush in ring order. */
@@ -783,6 +861,8 @@ int main(void)
 	test_sq_space(true);
 	test_sq_space(false);
 	test_refused_flush();
+	test_error_state(true);
+	test_error_state(false);
 	test_post_path();
 	test_recv(true);
 	test_recv(false);

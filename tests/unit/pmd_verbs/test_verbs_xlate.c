@@ -494,6 +494,30 @@ static void test_cm_map(void)
 	CHECK_EQ(verbs_cm_action(VERBS_ROLE_DOWN, RDMA_CM_EVENT_ESTABLISHED, 0), VERBS_CM_IGNORE);
 }
 
+/* iWARP's reject and refusal, in IB CM terms */
+static void test_cm_status(void)
+{
+	const uint32_t iw = RPCRDMA_PMD_TRANSPORT_IWARP, roce = RPCRDMA_PMD_TRANSPORT_ROCE;
+
+	CHECK_EQ(verbs_cm_status(iw, RDMA_CM_EVENT_REJECTED, -ECONNRESET),
+		 VERBS_REJ_CONSUMER_DEFINED);
+	CHECK_EQ(verbs_cm_status(iw, RDMA_CM_EVENT_REJECTED, -ECONNREFUSED),
+		 VERBS_REJ_INVALID_SERVICE_ID);
+	CHECK_EQ(verbs_cm_status(iw, RDMA_CM_EVENT_REJECTED, -ETIMEDOUT), -ETIMEDOUT);
+	CHECK_EQ(verbs_cm_status(iw, RDMA_CM_EVENT_CONNECT_ERROR, -ECONNRESET), -ECONNRESET);
+	/* IB and RoCE report the CM's reason as it is */
+	CHECK_EQ(verbs_cm_status(roce, RDMA_CM_EVENT_REJECTED, -ECONNRESET), -ECONNRESET);
+	CHECK_EQ(verbs_cm_status(roce, RDMA_CM_EVENT_REJECTED, VERBS_REJ_CONSUMER_DEFINED),
+		 VERBS_REJ_CONSUMER_DEFINED);
+	/* the pair as the PMD uses it: an iWARP reject is the user's */
+	CHECK_EQ(verbs_cm_action(VERBS_ROLE_CONNECTING, RDMA_CM_EVENT_REJECTED,
+				 verbs_cm_status(iw, RDMA_CM_EVENT_REJECTED, -ECONNRESET)),
+		 VERBS_CM_REJECTED);
+	CHECK_EQ(verbs_cm_action(VERBS_ROLE_CONNECTING, RDMA_CM_EVENT_REJECTED,
+				 verbs_cm_status(iw, RDMA_CM_EVENT_REJECTED, -ECONNREFUSED)),
+		 VERBS_CM_CONNECT_ERROR);
+}
+
 static void test_async_map(void)
 {
 	CHECK_EQ(verbs_async_action(IBV_EVENT_QP_FATAL), VERBS_ASYNC_QP_ERROR);
@@ -527,6 +551,8 @@ static void cx_attr(struct ibv_device_attr *da)
 	da->max_qp_rd_atom = 16;
 	da->max_qp_init_rd_atom = 16;
 	da->phys_port_cnt = 1;
+	da->vendor_id = 0x02c9;
+	da->vendor_part_id = 4123;
 }
 
 static void test_dev_info(void)
@@ -544,7 +570,7 @@ static void test_dev_info(void)
 	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_ROCE);
 	CHECK_EQ(info.node_type, IBV_NODE_CA);
 	/* whole-range MRs: no remote invalidation, not cheap; RoCE retries RNR */
-	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_RNR_RETRY);
+	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_RNR_RETRY | RPCRDMA_PMD_DEV_QP_RECONNECT);
 	CHECK_EQ(info.max_inline_data, 64);
 	CHECK_EQ(info.max_send_sge, 30);
 	CHECK_EQ(info.max_recv_sge, 30);
@@ -555,6 +581,8 @@ static void test_dev_info(void)
 	CHECK_EQ(info.max_rdma_read_depth, 16);	   /* the initiator depth, not max_qp_rd_atom */
 	CHECK_EQ(info.max_read_sge, 30);	   /* max_sge_rd 0: not said, max_send_sge */
 	CHECK(info.max_mr_size == 0xffffffffffffffffull);
+	CHECK_EQ(info.vendor_id, 0x02c9);
+	CHECK_EQ(info.vendor_part_id, 4123);
 
 	/* InfiniBand link layer; more SGEs than a PMD work request carries */
 	da.max_sge = 64;
@@ -568,7 +596,7 @@ static void test_dev_info(void)
 	CHECK_EQ(info.max_recv_sge, 64);
 	CHECK_EQ(info.max_rdma_read_depth, 4);
 	CHECK_EQ(info.max_qp, 100);
-	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_RNR_RETRY);
+	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_RNR_RETRY | RPCRDMA_PMD_DEV_QP_RECONNECT);
 	CHECK_EQ(info.max_read_sge, VERBS_SGE_MAX); /* never over max_send_sge */
 	da.max_sge_rd = 8;
 	verbs_dev_info_fill(&da, IBV_NODE_CA, IBV_TRANSPORT_IB, IBV_LINK_LAYER_INFINIBAND, 0,
@@ -588,7 +616,8 @@ static void test_dev_info(void)
 			    &info);
 	CHECK_EQ(info.transport, RPCRDMA_PMD_TRANSPORT_IWARP);
 	CHECK_EQ(info.node_type, IBV_NODE_RNIC);
-	CHECK_EQ(info.flags, 0); /* iWARP: no receiver-not-ready retry */
+	/* iWARP: no receiver-not-ready retry; Read sinks written as tagged writes */
+	CHECK_EQ(info.flags, RPCRDMA_PMD_DEV_READ_SINK_REMOTE_WRITE);
 	CHECK_EQ(info.max_qp_wr, 0);
 	CHECK_EQ(info.max_cqe, 0);
 	CHECK_EQ(info.max_send_sge, 0);
@@ -617,6 +646,7 @@ int main(void)
 	test_access();
 	test_rnr();
 	test_cm_map();
+	test_cm_status();
 	test_async_map();
 	test_dev_info();
 	return test_summary("verbs_xlate");
