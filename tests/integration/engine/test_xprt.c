@@ -3465,17 +3465,37 @@ static void test_hostile_server(void)
 			}
 		}
 	}
-	/* still answering: a good call of each version, one of them settled */
+	/*
+	 * Still answering: a good call of each version, one of them settled.
+	 * A connection the last mutated message ended may show it only now
+	 * (iWARP reports the responder's errors late): then the good call
+	 * goes again on a new one.
+	 */
 	{
-		unsigned int before = h.recvd;
+		unsigned int answered = 0;
 		uint32_t k, len;
 
 		for (k = 0; k < 2; k++) {
-			len = craft(h.sb, 0x5151 + k, k ? v2call : v1call, k ? 8 : 7);
-			CHECK(hostile_send(&h, len) == 0, "good call %u", k);
-			hostile_pump(&h, 2000);
+			for (int attempt = 0; attempt < 2; attempt++) {
+				unsigned int before = h.recvd;
+
+				len = craft(h.sb, 0x5151 + k, k ? v2call : v1call, k ? 8 : 7);
+				CHECK(hostile_send(&h, len) == 0, "good call %u", k);
+				end = test_now_ms() + WAIT_MS;
+				while (h.recvd == before && !h.lost &&
+				       e.cli.qp->state != RPCRDMA_PMD_QPS_ERROR &&
+				       test_now_ms() < end)
+					hostile_pump(&h, 1);
+				if (h.recvd > before) {
+					answered++;
+					break;
+				}
+				reconnects++;
+				if (!hostile_reconnect(&h, true))
+					break;
+			}
 		}
-		CHECK(h.recvd >= before + 2, "both good calls answered (one with ERR_VERS)");
+		CHECK(answered == 2, "both good calls answered (one with ERR_VERS): %u", answered);
 	}
 	stats(&e.srv, &s1);
 	CHECK(sent == rounds, "%u of %u messages sent", sent, rounds);
