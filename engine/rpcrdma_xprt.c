@@ -88,6 +88,8 @@ enum xprt_wr_type {
 
 struct xprt_wr {
 	uint8_t type; /* enum xprt_wr_type */
+	uint8_t done; /* sq_retire_ooo(): done, with ok, while a Read before it is not */
+	bool ok;
 	void *owner;
 };
 
@@ -3645,16 +3647,54 @@ static void sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint3
 }
 
 /*
+ * sq_retire() while RDMA Reads are outstanding. iWARP lets a work request
+ * after a Read complete before the Read's response is in (RFC 5040): the
+ * entries before @e are done but for the Reads, which complete on their own
+ * (all are signaled); the oldest are retired, in order, as far as they are
+ * done.
+ */
+static void sq_retire_ooo(struct rpcrdma_xprt *x, struct xprt_wr *e, uint32_t k, bool ok)
+{
+	uint32_t i;
+
+	e->done = 1;
+	e->ok = ok;
+	for (i = 0; i < k; i++) {
+		struct xprt_wr *r = &x->sq_ring[(x->sq_tail + i) & x->sq_mask];
+
+		if (r->type != WR_SVC_READ && !r->done) {
+			r->done = 1;
+			r->ok = true;
+		}
+	}
+	while (x->sq_out > 0) {
+		struct xprt_wr *r = &x->sq_ring[x->sq_tail & x->sq_mask];
+		uint32_t seq;
+
+		if (!r->done)
+			break;
+		r->done = 0;
+		seq = x->sq_tail++;
+		x->sq_out--;
+		sq_complete(x, r->type, r->owner, seq, r->ok);
+	}
+}
+
+/*
  * A send-queue completion for ring entry @e: retire every entry from the
  * oldest up to it. The earlier ones had no completion of their own, so
  * they succeeded; @e has the completion's status.
  */
-static void sq_retire(struct rpcrdma_xprt *x, const struct xprt_wr *e, bool ok)
+static void sq_retire(struct rpcrdma_xprt *x, struct xprt_wr *e, bool ok)
 {
 	uint32_t k = ((uint32_t)(e - x->sq_ring) - x->sq_tail) & x->sq_mask;
 
 	if (k >= x->sq_out) {
 		x->st.wc_errors++; /* not outstanding: a PMD bug */
+		return;
+	}
+	if (x->reads_out != 0) {
+		sq_retire_ooo(x, e, k, ok);
 		return;
 	}
 	do {

@@ -15,6 +15,12 @@
  * memory (rxe, siw) does not tell its kernel of work posted on a QP in
  * error, and would never flush it.
  *
+ * Completions are in order on a send queue, except that iWARP lets a work
+ * request after an RDMA READ complete before the READ's response is in (RFC
+ * 5040: a READ waits for its response, a SEND only to be sent): while a
+ * signaled READ is outstanding, a completion retires the slots before it
+ * but not the READ's (sq_retire_ooo()).
+ *
  * Every work request we post carries our own wr_id (verbs_xlate.h): the
  * completion names the QP and the ring slot that holds the user's wr_id and
  * opcode, and retires every send slot up to it (completions are in order on
@@ -103,6 +109,15 @@ static uint16_t verbs_post_recv_burst(struct rpcrdma_pmd_qp *q,
 
 /* ---------------- sends ---------------- */
 
+/* A signaled READ the device will complete: counted until it does. */
+static inline uint8_t sqe_flags(struct verbs_qp *qp, const struct rpcrdma_pmd_send_wr *wr)
+{
+	if (wr->opcode != RPCRDMA_PMD_WR_RDMA_READ || !(wr->flags & RPCRDMA_PMD_SEND_SIGNALED))
+		return 0;
+	qp->reads_out++;
+	return VERBS_SQE_READ_WAIT;
+}
+
 static inline bool send_ready(const struct rpcrdma_pmd_qp *q)
 {
 	return q->state == RPCRDMA_PMD_QPS_RTS || q->state == RPCRDMA_PMD_QPS_ERROR;
@@ -132,6 +147,7 @@ static uint16_t verbs_queue_send_wr(struct rpcrdma_pmd_qp *q, const struct rpcrd
 			/* the flush gives it to the PMD's flushes */
 			qp->sq[slot].wr_id = wr->wr_id;
 			qp->sq[slot].opcode = wr->opcode;
+			qp->sq[slot].flags = 0;
 			qp->sq_head++;
 			continue;
 		}
@@ -175,6 +191,7 @@ static uint16_t verbs_queue_send_wr(struct rpcrdma_pmd_qp *q, const struct rpcrd
 		}
 		qp->sq[slot].wr_id = wr->wr_id;
 		qp->sq[slot].opcode = wr->opcode;
+		qp->sq[slot].flags = sqe_flags(qp, wr);
 		qp->sq_head++;
 	}
 	q->stats.send_wrs += i;
@@ -204,6 +221,7 @@ static uint16_t verbs_queue_send_post(struct rpcrdma_pmd_qp *q,
 				 &qp->psge[(size_t)slot * qp->max_send_sge]);
 		qp->sq[slot].wr_id = wr->wr_id;
 		qp->sq[slot].opcode = wr->opcode;
+		qp->sq[slot].flags = sqe_flags(qp, wr);
 		qp->sq_head++;
 	}
 	q->stats.send_wrs += i;
@@ -218,7 +236,15 @@ static uint16_t verbs_queue_send_post(struct rpcrdma_pmd_qp *q,
 static unsigned int sq_to_pmd(struct verbs_qp *qp)
 {
 	unsigned int n = qp->sq_head - qp->sq_db;
+	uint32_t i;
 
+	for (i = qp->sq_db; i != qp->sq_head; i++) {
+		struct verbs_sqe *e = &qp->sq[i & qp->sq_mask];
+
+		if (e->flags & VERBS_SQE_READ_WAIT)
+			qp->reads_out--;
+		e->flags = 0;
+	}
 #ifdef RPCRDMA_VERBS_HAVE_WR_API
 	if (qp->batch) {
 		ibv_wr_abort(qp->qpx); /* also releases the provider's send queue lock */
@@ -296,6 +322,32 @@ static unsigned int verbs_flush_post(struct rpcrdma_pmd_qp *q)
 /* ---------------- completions ---------------- */
 
 /*
+ * A send completion of @slot (@adv slots from sq_tail) while signaled READs
+ * are outstanding: the slots before it are done, but for those READs, which
+ * complete on their own; sq_tail moves over what is done.
+ */
+static void sq_retire_ooo(struct verbs_qp *qp, uint32_t slot, uint32_t adv)
+{
+	struct verbs_sqe *e = &qp->sq[slot];
+	uint32_t i;
+
+	if (adv > qp->sq_dev - qp->sq_tail)
+		return; /* not one the device holds */
+	if (e->flags & VERBS_SQE_READ_WAIT)
+		qp->reads_out--;
+	e->flags = VERBS_SQE_DONE;
+	for (i = qp->sq_tail; (i & qp->sq_mask) != slot; i++) {
+		struct verbs_sqe *b = &qp->sq[i & qp->sq_mask];
+
+		if (!(b->flags & VERBS_SQE_READ_WAIT))
+			b->flags = VERBS_SQE_DONE;
+	}
+	while (qp->sq_tail != qp->sq_dev &&
+	       (qp->sq[qp->sq_tail & qp->sq_mask].flags & VERBS_SQE_DONE))
+		qp->sq[qp->sq_tail++ & qp->sq_mask].flags = 0;
+}
+
+/*
  * One completion: find its QP and slot from our wr_id and fill @wc.
  * @return 1, or 0 for a completion of a QP destroyed since (dropped).
  * Exactly one of @cqx and @w is used (constant at each call site).
@@ -345,7 +397,9 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 		e = &qp->sq[slot];
 		adv = ((slot - qp->sq_tail) & qp->sq_mask) + 1;
 		/* this slot and every unsignaled one before it are done */
-		if (verbs_likely(adv <= qp->sq_dev - qp->sq_tail))
+		if (verbs_unlikely(qp->reads_out != 0))
+			sq_retire_ooo(qp, slot, adv);
+		else if (verbs_likely(adv <= qp->sq_dev - qp->sq_tail))
 			qp->sq_tail += adv;
 		if (status == IBV_WC_SUCCESS && e->opcode == RPCRDMA_PMD_WR_RDMA_READ)
 			len = cqx != NULL ? ibv_wc_read_byte_len(cqx) : w->byte_len;
@@ -372,7 +426,14 @@ static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint1
 		next = TAILQ_NEXT(qp, sq_flush_next);
 		if (qp->sq_tail != qp->sq_dev && !drained)
 			continue;
-		qp->sq_tail = qp->sq_dev;
+		/* what the device holds and did not complete is done with */
+		for (; qp->sq_tail != qp->sq_dev; qp->sq_tail++) {
+			struct verbs_sqe *b = &qp->sq[qp->sq_tail & qp->sq_mask];
+
+			if (b->flags & VERBS_SQE_READ_WAIT)
+				qp->reads_out--;
+			b->flags = 0;
+		}
 		while (k < n && qp->sq_dev != qp->sq_db) {
 			const struct verbs_sqe *e = &qp->sq[qp->sq_dev & qp->sq_mask];
 

@@ -123,7 +123,12 @@ struct verbs_cq {
 struct verbs_sqe {
 	uint64_t wr_id; /* the user's */
 	uint8_t opcode; /* enum rpcrdma_pmd_wr_opcode */
+	uint8_t flags;	/* VERBS_SQE_* */
 };
+/* a signaled RDMA READ on the device, not completed: it may complete after later ones */
+#define VERBS_SQE_READ_WAIT 0x1u
+/* known done while a READ before it is not (retired with it) */
+#define VERBS_SQE_DONE 0x2u
 
 enum verbs_conn_state {
 	VERBS_CONN_IDLE,       /* no connection; QP in INIT */
@@ -145,10 +150,11 @@ struct verbs_qp {
 	struct ibv_sge *psge;	 /* ... and their SGEs, max_send_sge per slot */
 	uint32_t tag;		 /* upper half of our wr_ids */
 	uint32_t sq_mask;
-	uint32_t sq_head; /* next slot to stage */
-	uint32_t sq_db;	  /* staged before this was flushed */
-	uint32_t sq_dev;  /* flushed before this went to the device; [sq_dev, sq_db): the PMD's */
-	uint32_t sq_tail; /* completed before this */
+	uint32_t sq_head;   /* next slot to stage */
+	uint32_t sq_db;	    /* staged before this was flushed */
+	uint32_t sq_dev;    /* flushed before this went to the device; [sq_dev, sq_db): the PMD's */
+	uint32_t sq_tail;   /* completed before this */
+	uint32_t reads_out; /* VERBS_SQE_READ_WAIT slots */
 	uint32_t rq_mask;
 	uint32_t rq_head; /* posted */
 	uint32_t rq_dev;  /* posted to the device; [rq_dev, rq_head): the PMD flushes */

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """rpcrdma-perf end to end.
 
-    test_perf.py PERF SCHEMA options|modes|compare|xproc
+    test_perf.py PERF SCHEMA options|modes|compare|xproc|v2|verbs
 
 options  every option, good and bad: exit codes and the one-line messages,
          --help (no EAL needed, except --pmd verbs without a device)
@@ -10,6 +10,9 @@ modes    a short run of each mode (--count small); each JSON result is
          validated against scripts/perf_schema.json and for sane values
 compare  --compare passes an equal result and catches injected regressions
 xproc    --server in the background, --client against it: both exit 0
+verbs    every mode over --pmd verbs, in one process and as --server and
+         --client, at RPCRDMA_TEST_VERBS_ADDR with RPCRDMA_TEST_VERBS_DEVARGS
+         (the hw suite; skips, 77, without them)
 """
 import json
 import os
@@ -20,6 +23,7 @@ import tempfile
 PERF, SCHEMA, GROUP = sys.argv[1], sys.argv[2], sys.argv[3]
 DECODE = sys.argv[4] if len(sys.argv) > 4 else None
 ENV = dict(os.environ)
+PMD = "shm"  # what check_result expects the runs to name
 failures = 0
 checks = 0
 
@@ -93,7 +97,7 @@ def check_result(doc, what, mode, op, size, depth, version=1):
                                                                         doc["op"]))
     check(doc["size"] == size and doc["depth"] == depth,
           "%s: size %d depth %d" % (what, doc["size"], doc["depth"]))
-    check(doc["pmd"] == "shm" and doc["version"] == version,
+    check(doc["pmd"] == PMD and doc["version"] == version,
           "%s: pmd %s, version %d" % (what, doc["pmd"], doc["version"]))
     check(doc["calls"] > 0 and doc["errors"] == 0, "%s: calls %d errors %d" %
           (what, doc["calls"], doc["errors"]))
@@ -424,7 +428,76 @@ def test_v2():
               "every call answered")
 
 
+def test_verbs():
+    """Every mode over the verbs PMD on a real device (the guest suite)."""
+    global PMD
+    addr = ENV.get("RPCRDMA_TEST_VERBS_ADDR", "")
+    devargs = ENV.get("RPCRDMA_TEST_VERBS_DEVARGS", "")
+    if not addr:
+        print("skip: RPCRDMA_TEST_VERBS_ADDR is not set (an IP address of an RDMA device)")
+        sys.exit(77)
+    PMD = "verbs"
+    host = addr.rsplit(":", 1)[0] if addr.count(":") == 1 else addr
+    dev = ["--pmd", "verbs", "--devargs", devargs] if devargs else ["--pmd", "verbs"]
+    # name, options, mode, op, size, depth; counts small: the guest is emulated
+    runs = [("lat null", ["--mode", "lat", "--count", "300"], "lat", "null", 0, 1),
+            ("iops null", ["--mode", "iops", "--depth", "16", "--count", "3000"],
+             "iops", "null", 0, 16),
+            ("bw read 4k", ["--mode", "bw", "--op", "read", "--size", "4k", "--count", "1000"],
+             "bw", "read", 4096, 32),
+            ("bw write 4k", ["--mode", "bw", "--op", "write", "--size", "4k",
+                             "--count", "1000"], "bw", "write", 4096, 32),
+            ("bw read 64k", ["--mode", "bw", "--op", "read", "--size", "64k",
+                             "--count", "500"], "bw", "read", 65536, 32),
+            ("bw write 64k", ["--mode", "bw", "--op", "write", "--size", "64k",
+                              "--count", "500"], "bw", "write", 65536, 32),
+            ("bw read 1m", ["--mode", "bw", "--op", "read", "--size", "1m", "--depth", "4",
+                            "--count", "60"], "bw", "read", 1048576, 4),
+            ("bw write 1m", ["--mode", "bw", "--op", "write", "--size", "1m", "--depth", "4",
+                             "--count", "60"], "bw", "write", 1048576, 4)]
+    with tempfile.TemporaryDirectory() as d:
+        for i, (name, opts, mode, op, size, depth) in enumerate(runs):
+            res = os.path.join(d, "%d.json" % i)
+            rc, out, err = run(dev + ["--address", "%s:%d" % (host, 21049 + i), "--quiet",
+                                      "--json", res] + opts, timeout=300)
+            check(rc == 0, "%s: exit %d %r" % (name, rc, err[-2000:]))
+            if rc == 0:
+                doc = json.load(open(res))
+                check_result(doc, name, mode, op, size, depth)
+                print("%s: %d calls, %.0f calls/s (emulated)" % (name, doc["calls"],
+                                                                  doc["calls_per_sec"]))
+        # two processes: rdma_cm across them, RFC 8797 private data on the wire
+        srv_addr = "%s:%d" % (host, 21099)
+        for opts, mode, op, size, depth in [
+                (["--mode", "lat", "--count", "200"], "lat", "null", 0, 1),
+                (["--mode", "bw", "--op", "write", "--size", "64k", "--depth", "8",
+                  "--count", "200"], "bw", "write", 65536, 8)]:
+            srv = subprocess.Popen([PERF, "--server", srv_addr] + dev, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=ENV)
+            try:
+                res = os.path.join(d, "client.json")
+                rc = 1
+                for _ in range(50):  # until the server listens
+                    rc, out, err = run(["--client", srv_addr, "--json", res, "--quiet"] + dev +
+                                       opts, timeout=300)
+                    if rc == 0 or "cannot connect" not in err:
+                        break
+                check(rc == 0, "client %s: exit %d %r" % (mode, rc, err[-2000:]))
+                if rc == 0:
+                    doc = json.load(open(res))
+                    check_result(doc, "client " + mode, mode, op, size, depth)
+                    check(doc["topology"] == "client", "topology client")
+                    print("client %s: %d calls" % (mode, doc["calls"]))
+                sout, serr = srv.communicate(timeout=60)
+                check(srv.returncode == 0, "server: exit %s %r" % (srv.returncode, serr))
+                check(", 0 answered with an error" in sout, "server output %r" % sout)
+            finally:
+                if srv.poll() is None:
+                    srv.kill()
+                    srv.wait()
+
+
 {"options": test_options, "modes": test_modes, "compare": test_compare,
- "xproc": test_xproc, "v2": test_v2}[GROUP]()
+ "xproc": test_xproc, "v2": test_v2, "verbs": test_verbs}[GROUP]()
 print("test_perf %s: %d checks, %d failed" % (GROUP, checks, failures))
 sys.exit(1 if failures else 0)

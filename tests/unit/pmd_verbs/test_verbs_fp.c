@@ -612,6 +612,44 @@ static void test_refused_flush(void)
 }
 
 /*
+ * iWARP: a SEND after a signaled READ may complete first. Its completion
+ * retires the slots before it but not the READ's, whose own completion
+ * later names the READ (not whatever reused its slot); the ring space
+ * comes back when it does.
+ */
+static void test_read_out_of_order(void)
+{
+	struct rpcrdma_pmd_sge s = { (uintptr_t)big, 100, 1 };
+	struct rpcrdma_pmd_send_wr w[4];
+	struct rpcrdma_pmd_wc wc[8];
+
+	setup(false, true, 4, 4);
+	w[0] = swr(900, RPCRDMA_PMD_WR_SEND, 0, &s, 1);
+	w[1] = swr(901, RPCRDMA_PMD_WR_RDMA_READ, RPCRDMA_PMD_SEND_SIGNALED, &s, 1);
+	w[2] = swr(902, RPCRDMA_PMD_WR_SEND, 0, &s, 1);
+	w[3] = swr(903, RPCRDMA_PMD_WR_SEND, RPCRDMA_PMD_SEND_SIGNALED, &s, 1);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w, 4), 4);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 4);
+	CHECK_EQ(qp->reads_out, 1);
+	/* 903 first: 900 and 902 are done with it, 901 is not */
+	push_cqe(F.posted[3].wr_id, IBV_WC_SUCCESS, 0, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 1);
+	CHECK_EQ(wc[0].wr_id, 903);
+	CHECK_EQ(qp->sq_tail, 1); /* 900 retired; the READ holds its slot */
+	/* no room: the READ's slot and those after it are not free yet */
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w, 2), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
+	push_cqe(F.posted[1].wr_id, IBV_WC_SUCCESS, 100, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 1);
+	CHECK_EQ(wc[0].wr_id, 901);
+	CHECK_EQ(wc[0].opcode, RPCRDMA_PMD_WC_RDMA_READ);
+	CHECK_EQ(wc[0].byte_len, 100);
+	CHECK_EQ(qp->reads_out, 0);
+	CHECK_EQ(qp->sq_tail, 4); /* 901, 902, 903 retired together */
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w + 1, 3), 3);
+}
+
+/*
  * The error state: receives and sends posted then never reach the device
  * (rxe and siw would never flush them) and complete with WR_FLUSH_ERR after
  * what the device holds, in order.
@@ -861,6 +899,7 @@ int main(void)
 	test_sq_space(true);
 	test_sq_space(false);
 	test_refused_flush();
+	test_read_out_of_order();
 	test_error_state(true);
 	test_error_state(false);
 	test_post_path();
