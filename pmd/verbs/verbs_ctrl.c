@@ -784,6 +784,7 @@ static void qp_to_err(struct verbs_qp *qp)
 	attr.qp_state = IBV_QPS_ERR;
 	qp_modify(qp, &attr, IBV_QP_STATE);
 	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	verbs_qp_flush_watch(qp);
 }
 
 static void qp_free_rings(struct verbs_qp *qp)

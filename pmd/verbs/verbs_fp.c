@@ -34,6 +34,7 @@
  * has one owner here, so the lock is never contended).
  */
 #include <string.h>
+#include <time.h>
 
 #include "verbs_pmd.h"
 
@@ -322,17 +323,15 @@ static unsigned int verbs_flush_post(struct rpcrdma_pmd_qp *q)
 /* ---------------- completions ---------------- */
 
 /*
- * A send completion of @slot (@adv slots from sq_tail) while signaled READs
+ * A send completion of @slot, one the device holds, while signaled READs
  * are outstanding: the slots before it are done, but for those READs, which
  * complete on their own; sq_tail moves over what is done.
  */
-static void sq_retire_ooo(struct verbs_qp *qp, uint32_t slot, uint32_t adv)
+static void sq_retire_ooo(struct verbs_qp *qp, uint32_t slot)
 {
 	struct verbs_sqe *e = &qp->sq[slot];
 	uint32_t i;
 
-	if (adv > qp->sq_dev - qp->sq_tail)
-		return; /* not one the device holds */
 	if (e->flags & VERBS_SQE_READ_WAIT)
 		qp->reads_out--;
 	e->flags = VERBS_SQE_DONE;
@@ -374,6 +373,11 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 		unsigned int flags = 0;
 
 		slot &= qp->rq_mask;
+		if (verbs_unlikely(((slot - qp->rq_tail) & qp->rq_mask) >=
+				   qp->rq_dev - qp->rq_tail)) {
+			cq->stale++; /* the PMD flushed it already (flush_poll) */
+			return 0;
+		}
 		qp->rq_tail++;
 		if (status == IBV_WC_SUCCESS) {
 			if (cqx != NULL) {
@@ -397,9 +401,13 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 		e = &qp->sq[slot];
 		adv = ((slot - qp->sq_tail) & qp->sq_mask) + 1;
 		/* this slot and every unsignaled one before it are done */
+		if (verbs_unlikely(adv > qp->sq_dev - qp->sq_tail)) {
+			cq->stale++; /* the PMD flushed it already (flush_poll) */
+			return 0;
+		}
 		if (verbs_unlikely(qp->reads_out != 0))
-			sq_retire_ooo(qp, slot, adv);
-		else if (verbs_likely(adv <= qp->sq_dev - qp->sq_tail))
+			sq_retire_ooo(qp, slot);
+		else
 			qp->sq_tail += adv;
 		if (status == IBV_WC_SUCCESS && e->opcode == RPCRDMA_PMD_WR_RDMA_READ)
 			len = cqx != NULL ? ibv_wc_read_byte_len(cqx) : w->byte_len;
@@ -417,6 +425,33 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
  * nothing more to report (@drained): a successful unsignaled send never
  * completes on its own.
  */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void verbs_qp_flush_watch(struct verbs_qp *qp)
+{
+	qp->err_ns = now_ns();
+	if (qp->sq_tail != qp->sq_dev && !qp->sq_flush_queued) {
+		TAILQ_INSERT_TAIL(&qp->scq->sq_flush, qp, sq_flush_next);
+		qp->sq_flush_queued = true;
+	}
+	if (qp->rq_tail != qp->rq_dev && !qp->rq_flush_queued) {
+		TAILQ_INSERT_TAIL(&qp->rcq->rq_flush, qp, rq_flush_next);
+		qp->rq_flush_queued = true;
+	}
+}
+
+/* The PMD moved the QP to error, and the device has not flushed in time. */
+static inline bool dev_silent(const struct verbs_qp *qp, bool drained)
+{
+	return drained && qp->err_ns != 0 && now_ns() - qp->err_ns > VERBS_FLUSH_GRACE_NS;
+}
+
 static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint16_t n, bool drained)
 {
 	struct verbs_qp *qp, *next;
@@ -424,9 +459,26 @@ static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint1
 
 	for (qp = TAILQ_FIRST(&cq->sq_flush); qp != NULL && k < n; qp = next) {
 		next = TAILQ_NEXT(qp, sq_flush_next);
-		if (qp->sq_tail != qp->sq_dev && !drained)
-			continue;
-		/* what the device holds and did not complete is done with */
+		if (qp->sq_tail != qp->sq_dev && (!drained || qp->err_ns != 0)) {
+			if (!dev_silent(qp, drained))
+				continue;
+			/* what the device keeps and does not flush: the PMD does */
+			while (k < n && qp->sq_tail != qp->sq_dev) {
+				struct verbs_sqe *b = &qp->sq[qp->sq_tail++ & qp->sq_mask];
+
+				if (b->flags & VERBS_SQE_READ_WAIT)
+					qp->reads_out--;
+				b->flags = 0;
+				verbs_wc_fill(&wc[k++], b->wr_id, &qp->common, IBV_WC_WR_FLUSH_ERR,
+					      rpcrdma_pmd_wc_opcode_of_wr(b->opcode), 0, 0, 0);
+			}
+			if (qp->sq_tail != qp->sq_dev)
+				continue;
+		}
+		/*
+		 * An error completion made the device flush what it holds: what
+		 * did not complete is unsignaled and done
+		 */
 		for (; qp->sq_tail != qp->sq_dev; qp->sq_tail++) {
 			struct verbs_sqe *b = &qp->sq[qp->sq_tail & qp->sq_mask];
 
@@ -448,6 +500,12 @@ static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint1
 	}
 	for (qp = TAILQ_FIRST(&cq->rq_flush); qp != NULL && k < n; qp = next) {
 		next = TAILQ_NEXT(qp, rq_flush_next);
+		if (qp->rq_tail != qp->rq_dev && !dev_silent(qp, drained))
+			continue;
+		/* receives the device keeps and does not flush: the PMD does */
+		while (k < n && qp->rq_tail != qp->rq_dev)
+			verbs_wc_fill(&wc[k++], qp->rq[qp->rq_tail++ & qp->rq_mask], &qp->common,
+				      IBV_WC_WR_FLUSH_ERR, RPCRDMA_PMD_WC_RECV, 0, 0, 0);
 		if (qp->rq_tail != qp->rq_dev)
 			continue;
 		while (k < n && qp->rq_dev != qp->rq_head) {

@@ -180,6 +180,12 @@ struct verbs_qp {
 	bool disc_reported;
 	uint8_t pdata_len; /* connect(): private data for rdma_connect */
 	uint8_t pdata[RPCRDMA_PMD_PRIVATE_DATA_MAX];
+	/*
+	 * CLOCK_MONOTONIC ns when the PMD moved the QP to error; 0 otherwise.
+	 * What the device holds and has not flushed VERBS_FLUSH_GRACE_NS later
+	 * the PMD flushes itself (siw may never flush after a fatal error).
+	 */
+	uint64_t err_ns;
 	bool sq_flush_queued; /* on scq->sq_flush */
 	bool rq_flush_queued; /* on rcq->rq_flush */
 	TAILQ_ENTRY(verbs_qp) next;
@@ -202,8 +208,12 @@ struct verbs_req {
 	TAILQ_ENTRY(verbs_req) next;
 };
 
+#define VERBS_FLUSH_GRACE_NS 2000000000ull
+
 /* verbs_fp.c */
 void verbs_qp_set_fast_path(struct verbs_qp *qp);
+/* The QP was moved to error: flush what the device keeps, if it does not. */
+void verbs_qp_flush_watch(struct verbs_qp *qp);
 void verbs_cq_set_fast_path(struct verbs_cq *cq);
 
 /*
