@@ -40,8 +40,8 @@ test: build
 	sh scripts/fuzz.sh $(FUZZ_SECONDS)
 	@sh scripts/vm/guest-suite.sh $(GUEST_BUILD); st=$$?; [ $$st = 0 ] || [ $$st = 77 ]
 	@python3 scripts/test_summary.py $(BUILD)/meson-logs/testlog.json fast \
-		$(GUEST_BUILD)/meson-logs/guest-rxe0.json guest-rxe0 \
-		$(GUEST_BUILD)/meson-logs/guest-siw0.json guest-siw0
+		$(GUEST_BUILD)/meson-logs/guest-rxe0-guest.json guest-rxe0 \
+		$(GUEST_BUILD)/meson-logs/guest-siw0-guest.json guest-siw0
 
 guest: build
 	sh scripts/vm/guest-suite.sh $(GUEST_BUILD)

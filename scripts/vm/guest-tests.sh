@@ -4,7 +4,7 @@
 # Inside the test guest (run.sh --siw): the meson suite 'hw' of BUILD once on
 # each software RDMA device, rxe0 (RoCEv2) and siw0 (iWARP), with the
 # environment the hw tests read (tests/unit/pmd/meson.build). Each run's log
-# is BUILD/meson-logs/guest-<dev>.json; the exit status says whether both
+# is BUILD/meson-logs/guest-<dev>-guest.json; the exit status says whether both
 # passed. Test names as arguments run only those.
 #
 # KNOWN_<dev> lists the tests of the suite that still fail on that device
@@ -15,7 +15,7 @@
 set -u
 BUILD=$1
 shift
-KNOWN_siw0="xprt_hostile_verbs:the lost version 2 probe's RETRANSMIT call is not sent again after the reconnect on siw"
+KNOWN_siw0="xprt_hostile_verbs:the lost version 2 probe's RETRANSMIT call is not sent again after the reconnect on siw;xprt_setup_verbs:a connection sometimes never finishes draining at teardown on siw (1 run in 4)"
 
 # hugepages, as on a server: the EAL runs --in-memory on them
 echo 256 >/proc/sys/vm/nr_hugepages
