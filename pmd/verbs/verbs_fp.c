@@ -119,6 +119,14 @@ static inline uint8_t sqe_flags(struct verbs_qp *qp, const struct rpcrdma_pmd_se
 	return VERBS_SQE_READ_WAIT;
 }
 
+/* A slot leaves the ring without its own completion: a READ_WAIT no longer counts. */
+static inline void sqe_release(struct verbs_qp *qp, struct verbs_sqe *e)
+{
+	if (e->flags & VERBS_SQE_READ_WAIT)
+		qp->reads_out--;
+	e->flags = 0;
+}
+
 static inline bool send_ready(const struct rpcrdma_pmd_qp *q)
 {
 	return q->state == RPCRDMA_PMD_QPS_RTS || q->state == RPCRDMA_PMD_QPS_ERROR;
@@ -239,13 +247,8 @@ static unsigned int sq_to_pmd(struct verbs_qp *qp)
 	unsigned int n = qp->sq_head - qp->sq_db;
 	uint32_t i;
 
-	for (i = qp->sq_db; i != qp->sq_head; i++) {
-		struct verbs_sqe *e = &qp->sq[i & qp->sq_mask];
-
-		if (e->flags & VERBS_SQE_READ_WAIT)
-			qp->reads_out--;
-		e->flags = 0;
-	}
+	for (i = qp->sq_db; i != qp->sq_head; i++)
+		sqe_release(qp, &qp->sq[i & qp->sq_mask]);
 #ifdef RPCRDMA_VERBS_HAVE_WR_API
 	if (qp->batch) {
 		ibv_wr_abort(qp->qpx); /* also releases the provider's send queue lock */
@@ -466,9 +469,7 @@ static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint1
 			while (k < n && qp->sq_tail != qp->sq_dev) {
 				struct verbs_sqe *b = &qp->sq[qp->sq_tail++ & qp->sq_mask];
 
-				if (b->flags & VERBS_SQE_READ_WAIT)
-					qp->reads_out--;
-				b->flags = 0;
+				sqe_release(qp, b);
 				verbs_wc_fill(&wc[k++], b->wr_id, &qp->common, IBV_WC_WR_FLUSH_ERR,
 					      rpcrdma_pmd_wc_opcode_of_wr(b->opcode), 0, 0, 0);
 			}
@@ -479,13 +480,8 @@ static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint1
 		 * An error completion made the device flush what it holds: what
 		 * did not complete is unsignaled and done
 		 */
-		for (; qp->sq_tail != qp->sq_dev; qp->sq_tail++) {
-			struct verbs_sqe *b = &qp->sq[qp->sq_tail & qp->sq_mask];
-
-			if (b->flags & VERBS_SQE_READ_WAIT)
-				qp->reads_out--;
-			b->flags = 0;
-		}
+		for (; qp->sq_tail != qp->sq_dev; qp->sq_tail++)
+			sqe_release(qp, &qp->sq[qp->sq_tail & qp->sq_mask]);
 		while (k < n && qp->sq_dev != qp->sq_db) {
 			const struct verbs_sqe *e = &qp->sq[qp->sq_dev & qp->sq_mask];
 
