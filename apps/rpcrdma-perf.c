@@ -1321,7 +1321,7 @@ static int write_json(const struct perf_result *r, const char *file)
 		"  \"mode\": \"%s\",\n  \"op\": \"%s\",\n  \"pmd\": \"%s\",\n"
 		"  \"topology\": \"%s\",\n  \"version\": %u,\n  \"size\": %u,\n"
 		"  \"depth\": %u,\n  \"calls\": %lu,\n  \"errors\": %lu,\n"
-		"  \"seconds\": %.9f,\n  \"calls_per_sec\": %.1f,\n  \"bytes_per_sec\": %.1f,\n",
+		"  \"seconds\": %.9f,\n  \"calls_per_sec\": %.3f,\n  \"bytes_per_sec\": %.1f,\n",
 		mode_names[r->mode], op_names[r->op], r->pmd, role_names[r->role], r->version,
 		r->size, r->depth, (unsigned long)r->calls, (unsigned long)r->errors, r->seconds,
 		r->calls_per_sec, r->bytes_per_sec);
