@@ -12,6 +12,7 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 
 #include <rpcrdma/rpcrdma_telemetry.h>
 
@@ -123,10 +124,44 @@ int app_opts_init(struct app_opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->pmd = "shm";
+	/* messages on stderr, before and after rte_eal_init() (the EAL's are on stdout) */
+	rte_openlog_stream(stderr);
 	app_split_eal(argc, argv, &nopts, &o->eal_argc, &o->eal_argv);
 	opterr = 0;
 	optind = 1;
 	return nopts;
+}
+
+/* --log-level TYPE:LEVEL: applied at once, and by the EAL to types registered later */
+static int parse_log_level(const char *arg)
+{
+	static const char *const names[] = { "emerg",	"alert",  "crit", "err",
+					     "warning", "notice", "info", "debug" };
+	const char *colon = strrchr(arg, ':');
+	char type[128];
+	size_t n;
+	int level = -1;
+
+	if (colon == NULL || colon == arg || colon[1] == '\0')
+		return app_usage_error("--log-level: '%s' is not TYPE:LEVEL", arg);
+	n = (size_t)(colon - arg);
+	if (n >= sizeof(type))
+		return app_usage_error("--log-level: the type of '%s' is too long", arg);
+	memcpy(type, arg, n);
+	type[n] = '\0';
+	for (unsigned int i = 0; i < RTE_DIM(names); i++)
+		if (strcmp(colon + 1, names[i]) == 0)
+			level = (int)i + RTE_LOG_EMERG;
+	if (level < 0) {
+		if (colon[1] < '1' || colon[1] > '8' || colon[2] != '\0')
+			return app_usage_error("--log-level: '%s' is not a level (emerg alert crit "
+					       "err warning notice info debug, or 1-8)",
+					       colon + 1);
+		level = colon[1] - '0';
+	}
+	if (rte_log_set_level_pattern(type, (uint32_t)level) != 0)
+		return app_usage_error("--log-level: cannot set '%s'", arg);
+	return 0;
 }
 
 int app_opts_common(struct app_opts *o, int c, char **argv, const char *help)
@@ -146,6 +181,8 @@ int app_opts_common(struct app_opts *o, int c, char **argv, const char *help)
 	case APP_O_HELP:
 		fputs(help, stdout);
 		return -1;
+	case APP_O_LOG_LEVEL:
+		return parse_log_level(optarg);
 	case ':':
 		return app_usage_error("option '%s' needs a value", argv[optind - 1]);
 	default:

@@ -79,28 +79,35 @@ enum {
 	APP_O_DEVARGS,
 	APP_O_LCORES,
 	APP_O_HELP,
+	APP_O_LOG_LEVEL,
 	APP_O_NEXT,
 };
 
 /*
  * Their getopt_long() entries: the first of a program's long_opts[], at
- * indexes 0-3 (its own options follow them, then the { NULL } end).
+ * indexes 0-4 (its own options follow them, then the { NULL } end).
  */
 #define APP_LONG_OPTS                                                \
 	[0] = { "pmd", required_argument, NULL, APP_O_PMD },         \
 	[1] = { "devargs", required_argument, NULL, APP_O_DEVARGS }, \
 	[2] = { "lcores", required_argument, NULL, APP_O_LCORES },   \
-	[3] = { "help", no_argument, NULL, APP_O_HELP }
+	[3] = { "help", no_argument, NULL, APP_O_HELP },             \
+	[4] = { "log-level", required_argument, NULL, APP_O_LOG_LEVEL }
 
 /*
  * The last entries of OPTIONS in such a program's --help. The texts of
  * --pmd, --devargs and --lcores stay the program's: each names its own
  * defaults.
  */
-#define APP_HELP_TAIL          \
-	"    --help\n"         \
-	"        This text.\n" \
-	"    -- EAL ARGS\n"    \
+#define APP_HELP_TAIL                                                                    \
+	"    --log-level TYPE:LEVEL\n"                                                   \
+	"        The level of the log types matching TYPE (a glob: rpcrdma.pmd,\n"       \
+	"        rpcrdma.*, lib.eal), one of emerg alert crit err warning notice info\n" \
+	"        debug or 1-8; repeatable. rpcrdma.pmd:info shows what the device\n"     \
+	"        chose (send path, inline size) and each connection's set-up.\n"         \
+	"    --help\n"                                                                   \
+	"        This text.\n"                                                           \
+	"    -- EAL ARGS\n"                                                              \
 	"        Arguments for rte_eal_init(), replacing the defaults.\n"
 
 /* What those options and the arguments after "--" say. */

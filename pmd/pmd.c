@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_log.h>
+
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_pmd_driver.h>
@@ -22,15 +24,35 @@ void rpcrdma_pmd_register(struct rpcrdma_pmd_ops *ops)
 	TAILQ_INSERT_TAIL(&drivers, ops, next);
 }
 
-void rpcrdma_pmd_log(const char *driver, const char *fmt, ...)
+/* "rpcrdma.pmd": errors and warnings shown, the rest on demand (--log-level) */
+RTE_LOG_REGISTER(rpcrdma_pmd_logtype, rpcrdma.pmd, NOTICE);
+
+void rpcrdma_pmd_vlog(uint32_t level, const char *driver, const char *fmt, va_list ap)
 {
 	char msg[256];
+
+	if (!rte_log_can_log(rpcrdma_pmd_logtype, level))
+		return;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rte_log(level, rpcrdma_pmd_logtype, "rpcrdma pmd %s: %s\n", driver, msg);
+}
+
+void rpcrdma_pmd_log(const char *driver, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rpcrdma_pmd_vlog(RTE_LOG_ERR, driver, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "rpcrdma pmd %s: %s\n", driver, msg);
+}
+
+void rpcrdma_pmd_info(const char *driver, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	rpcrdma_pmd_vlog(RTE_LOG_INFO, driver, fmt, ap);
+	va_end(ap);
 }
 
 unsigned int rpcrdma_pmd_driver_count(void)

@@ -15,6 +15,7 @@
 #ifndef RPCRDMA_PMD_DRIVER_H
 #define RPCRDMA_PMD_DRIVER_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -132,9 +133,23 @@ void rpcrdma_pmd_register(struct rpcrdma_pmd_ops *ops);
 		rpcrdma_pmd_register(&(ops));                                     \
 	}
 
-/** Log a PMD message (control path): "rpcrdma pmd <driver>: <message>" on stderr. */
+/*
+ * PMD messages (control path): "rpcrdma pmd <driver>: <message>" through
+ * rte_log, log type "rpcrdma.pmd" (default level NOTICE; an app's
+ * --log-level rpcrdma.pmd:info shows the informational ones). Before
+ * rte_eal_init() and in the apps, rte_log writes on stderr.
+ */
+
+/** An error or a warning the user must see (RTE_LOG_ERR). */
 void rpcrdma_pmd_log(const char *driver, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/** What the driver chose or did, shown on demand (RTE_LOG_INFO). */
+void rpcrdma_pmd_info(const char *driver, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** The same at @p level (an RTE_LOG_* level). */
+void rpcrdma_pmd_vlog(uint32_t level, const char *driver, const char *fmt, va_list ap);
 
 #ifdef __cplusplus
 }

@@ -45,7 +45,8 @@ struct verbs_listener {
 	char addr[64];
 };
 
-#define verbs_log(...) rpcrdma_pmd_log(VERBS_DRIVER, __VA_ARGS__)
+#define verbs_log(...)	rpcrdma_pmd_log(VERBS_DRIVER, __VA_ARGS__)
+#define verbs_info(...) rpcrdma_pmd_info(VERBS_DRIVER, __VA_ARGS__)
 
 static uint32_t pow2_at_least(uint32_t v)
 {
@@ -400,12 +401,12 @@ static int verbs_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 		ret = -errno;
 		goto err_dev;
 	}
-	verbs_log("%s port %u (%s, %s): send path %s, cq %s, inline %u bytes, rdma-core %s",
-		  dev->name, dev->port,
-		  pattr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand",
-		  ibv_port_state_str(pattr.state), path_name(dev->send_path),
-		  dev->cq_ex ? "ex (ibv_start_poll)" : "ibv_poll_cq", dev->args.inline_max,
-		  RPCRDMA_VERBS_RDMA_CORE);
+	verbs_info("%s port %u (%s, %s): send path %s, cq %s, inline %u bytes, rdma-core %s",
+		   dev->name, dev->port,
+		   pattr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand",
+		   ibv_port_state_str(pattr.state), path_name(dev->send_path),
+		   dev->cq_ex ? "ex (ibv_start_poll)" : "ibv_poll_cq", dev->args.inline_max,
+		   RPCRDMA_VERBS_RDMA_CORE);
 	if (pattr.state != IBV_PORT_ACTIVE)
 		verbs_log("%s port %u is not active: connections will fail until it is", dev->name,
 			  dev->port);
@@ -750,8 +751,8 @@ static struct ibv_qp *qp_create_ibv(struct verbs_dev *dev, struct verbs_pd *pd,
 			*ia = try;
 			vqp->path = dev->send_path;
 			if (!dev->path_logged) {
-				verbs_log("%s: first QP %u created on the %s send path", dev->name,
-					  qp->qp_num, path_name(vqp->path));
+				verbs_info("%s: first QP %u created on the %s send path", dev->name,
+					   qp->qp_num, path_name(vqp->path));
 				dev->path_logged = true;
 			}
 			return qp;
@@ -1173,7 +1174,7 @@ static int verbs_listen(struct rpcrdma_pmd_dev *d, const char *addr,
 		verbs_log("listen %s: rdma_listen: %s", l->addr, strerror(-ret));
 		goto err_id;
 	}
-	verbs_log("%s: listening on %s", dev->name, l->addr);
+	verbs_info("%s: listening on %s", dev->name, l->addr);
 	*lp = &l->common;
 	return 0;
 
@@ -1394,7 +1395,13 @@ static void qp_cm_event(struct verbs_dev *dev, struct verbs_qp *qp, const struct
 				min_u8(dev->attr.max_qp_rd_atom, 255),
 				min_u8(dev->attr.max_qp_init_rd_atom, 255));
 		if (rdma_connect(e->id, &cp) != 0) {
-			verbs_log("qp %u: rdma_connect: %s", qp->common.qp_num, strerror(errno));
+			/* iWARP: nobody listens there (yet); the consumer says what it does */
+			if (errno == ECONNREFUSED)
+				verbs_info("qp %u: rdma_connect: %s", qp->common.qp_num,
+					   strerror(errno));
+			else
+				verbs_log("qp %u: rdma_connect: %s", qp->common.qp_num,
+					  strerror(errno));
 			conn_down(qp, RPCRDMA_PMD_EVENT_CONNECT_ERROR, true, NULL, 0);
 			return;
 		}
@@ -1432,8 +1439,8 @@ static void qp_cm_event(struct verbs_dev *dev, struct verbs_qp *qp, const struct
 		return;
 	case VERBS_CM_CONNECT_ERROR:
 		if (qp->conn == VERBS_CONN_RESOLVING || qp->conn == VERBS_CONN_CONNECTING)
-			verbs_log("qp %u: connecting: %s (status %d)", qp->common.qp_num,
-				  rdma_event_str(e->type), e->status);
+			verbs_info("qp %u: connecting: %s (status %d)", qp->common.qp_num,
+				   rdma_event_str(e->type), e->status);
 		conn_down(qp, RPCRDMA_PMD_EVENT_CONNECT_ERROR, false, NULL, 0);
 		return;
 	case VERBS_CM_DISCONNECTED:
