@@ -8,6 +8,7 @@
 #   make test    build, run the fast suite, the format check, a bounded fuzz run
 #                and the guest suite (scripts/vm/: the hw suite on Soft-RoCE and siw)
 #   make guest   the guest suite alone
+#   make two-nodes  the stack across a network: two guests (scripts/vm/two-nodes.sh)
 #   make bench   build and run the benchmarks; JSON under build/bench/
 #   make fuzz    the fuzz run alone (FUZZ_SECONDS, default 60 in total)
 #   make format  reformat the sources with clang-format
@@ -17,7 +18,7 @@ GUEST_BUILD  ?= build-guest
 MESON_OPTS   ?=
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build run test guest bench fuzz format check-format clean
+.PHONY: all deps build run test guest two-nodes bench fuzz format check-format clean
 
 all: build
 
@@ -45,6 +46,9 @@ test: build
 
 guest: build
 	sh scripts/vm/guest-suite.sh $(GUEST_BUILD)
+
+two-nodes: deps
+	sh scripts/vm/two-nodes.sh $(GUEST_BUILD)
 
 bench: build
 	sh scripts/bench.sh $(BUILD)

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """The block store example (apps/blockstore-*.c) end to end, server and
-client in two processes over the shm PMD.
+client in two processes over the shm PMD, or over the verbs PMD on a real
+device (the hw suite): RPCRDMA_TEST_PMD=verbs, the server at
+RPCRDMA_TEST_VERBS_ADDR with RPCRDMA_TEST_VERBS_DEVARGS.
 
     test_blockstore.py options|io|workers|capture|notify SERVER CLIENT DECODE [TSHARK]
     test_blockstore.py perf_capture PERF DECODE
@@ -44,6 +46,12 @@ import sys
 import tempfile
 
 GROUP = sys.argv[1]
+GROUPS = ["options", "io", "workers", "capture", "notify", "perf_capture"]
+PMD = os.environ.get("RPCRDMA_TEST_PMD", "shm")
+VERBS_HOST = os.environ.get("RPCRDMA_TEST_VERBS_ADDR", "").rsplit(":", 1)[0]
+VERBS_DEVARGS = os.environ.get("RPCRDMA_TEST_VERBS_DEVARGS", "")
+# the guest is emulated: everything takes longer there
+SLOW = 4 if PMD == "verbs" else 1
 failures = 0
 checks = 0
 PROG = 0x2000b10c
@@ -73,24 +81,46 @@ def quiet(err):
     return NO_HUGE_WARNING.sub("", err)
 
 
+def argv(exe, args):
+    """The command line of @exe: the project's programs get the PMD's options."""
+    if PMD == "shm" or not os.path.basename(exe).startswith(("blockstore-", "rpcrdma-perf")):
+        return [exe] + list(args)
+    return [exe] + list(args) + ["--pmd", "verbs"] + (["--devargs", VERBS_DEVARGS]
+                                                       if VERBS_DEVARGS else [])
+
+
 def run(exe, args, timeout=60):
-    p = subprocess.run([exe] + args, capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run(argv(exe, args), capture_output=True, text=True,
+                       timeout=timeout * SLOW)
     return p.returncode, p.stdout, quiet(p.stderr)
 
 
+def popen(exe, args):
+    return subprocess.Popen(argv(exe, args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+servers = 0
+
+
 class Server:
-    """A blockstore-server in the background, on its own abstract socket."""
+    """A blockstore-server in the background, on its own abstract socket (shm)
+    or its own port (verbs)."""
 
     def __init__(self, exe, name, args=()):
-        self.addr = "@bs-test-%d-%s" % (os.getpid(), name)
-        self.p = subprocess.Popen([exe, "--listen", self.addr] + list(args),
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        global servers
+        if PMD == "shm":
+            self.addr = "@bs-test-%d-%s" % (os.getpid(), name)
+        else:
+            servers += 1
+            self.addr = "%s:%d" % (VERBS_HOST, 22000 + 20 * GROUPS.index(GROUP) + servers)
+        self.p = popen(exe, ["--listen", self.addr] + list(args))
 
     def stop(self, sig=signal.SIGTERM, timeout=30):
         if self.p.poll() is None and sig is not None:
             self.p.send_signal(sig)
         try:
-            out, err = self.p.communicate(timeout=timeout)
+            out, err = self.p.communicate(timeout=timeout * SLOW)
         except subprocess.TimeoutExpired:
             self.p.kill()
             out, err = self.p.communicate()
@@ -107,7 +137,7 @@ def attrs(line):
 # ------------------------------------------------------------ options
 
 def test_options(server, client):
-    for exe, words in ((server, ["--listen", "--size", "--once", "--workers N", "--capture",
+    for exe, words in ((server, ["--listen", "--size", "--once", "--workers N", "--capture", "--log-level",
                                  "NOTIFY", "SUBSCRIBE", "0x2000b10d"]),
                        (client, ["--connect", "--getattr", "--write OFFSET:FILE",
                                  "--read OFFSET:COUNT:FILE", "--verify N", "--capture",
@@ -130,6 +160,11 @@ def test_options(server, client):
         (server, ["--listen", "@x", "--workers", "17"]),
         (server, ["--listen", "@x", "--workers", "-1"]),
         (server, ["--listen", "@x", "--workers"]),
+        (server, ["--listen", "@x", "--log-level", "rpcrdma.pmd"]),
+        (server, ["--listen", "@x", "--log-level", "rpcrdma.pmd:loud"]),
+        (server, ["--listen", "@x", "--log-level", ":info"]),
+        (server, ["--listen", "@x", "--log-level", "rpcrdma.pmd:9"]),
+        (client, ["--connect", "@x", "--getattr", "--log-level", "rpcrdma.pmd:"]),
         (client, []),
         (client, ["--connect", "@x"]),                          # no action
         (client, ["--getattr"]),                                # no --connect
@@ -187,7 +222,7 @@ def test_io(server, client):
                  3 * MiB + 3]
         with tempfile.TemporaryDirectory() as d:
             off = 0
-            written = 0
+            ios = []
             for n in sizes:
                 src = os.path.join(d, "in-%d" % n)
                 dst = os.path.join(d, "out-%d" % n)
@@ -198,28 +233,43 @@ def test_io(server, client):
                 for i in range(0, n, 4093):
                     data[i] = rng.getrandbits(8)
                 open(src, "wb").write(data)
-                rc, out, err = run(client, ["--connect", a, "--write", "%d:%s" % (off, src),
-                                            "--read", "%d:%d:%s" % (off, n, dst)])
-                calls = (n + MiB - 1) // MiB
-                check(rc == 0, "write/read %d: exit %d %r" % (n, rc, err))
-                check("wrote %d bytes at %d from %s (%d calls)" % (n, off, src, calls) in out,
-                      "write %d: %r" % (n, out))
-                check(os.path.exists(dst) and open(dst, "rb").read() == bytes(data),
-                      "%d bytes at %d read back byte for byte" % (n, off))
-                written += n
+                ios.append((n, off, src, dst, bytes(data)))
                 off += n + 4095 - (n + 4095) % 4096 + 100   # unaligned offsets too
+            # a client per size; over verbs, where each process starts on an
+            # emulated CPU, one client does them all
+            groups = [[io] for io in ios] if PMD == "shm" else [ios]
+            for group in groups:
+                args = ["--connect", a]
+                for n, off, src, dst, _ in group:
+                    args += ["--write", "%d:%s" % (off, src), "--read", "%d:%d:%s" % (off, n, dst)]
+                rc, out, err = run(client, args)
+                check(rc == 0, "write/read %r: exit %d %r" % ([io[0] for io in group], rc, err))
+                for n, off, src, dst, data in group:
+                    calls = (n + MiB - 1) // MiB
+                    check("wrote %d bytes at %d from %s (%d calls)" % (n, off, src, calls) in out,
+                          "write %d: %r" % (n, out))
+                    check(os.path.exists(dst) and open(dst, "rb").read() == data,
+                          "%d bytes at %d read back byte for byte" % (n, off))
 
             # data written by one client is read by the next, to standard output
             src0 = open(os.path.join(d, "in-4096"), "rb").read()
-            p = subprocess.run([client, "--connect", a, "--read", "0:4096:-"],
-                               capture_output=True, timeout=60)
+            p = subprocess.run(argv(client, ["--connect", a, "--read", "0:4096:-"]),
+                               capture_output=True, timeout=60 * SLOW)
             check(p.returncode == 0 and p.stdout == src0, "stdout carries the data")
             check(quiet(p.stderr).startswith(b"read 4096 bytes at 0 into - (1 calls)"),
                   "messages on stderr with --read to -: %r" % p.stderr)
+            # the PMD's informational messages on demand, on stderr
+            rc, out, err = run(client, ["--connect", a, "--getattr", "--log-level",
+                                        "rpcrdma.*:info"])
+            check(rc == 0 and out.startswith("size "), "--log-level: exit %d %r" % (rc, out))
+            if PMD == "verbs":
+                check(re.search(r"^rpcrdma pmd verbs: .*: first QP \d+ created on the .* send "
+                                r"path$", err, re.MULTILINE) is not None,
+                      "--log-level rpcrdma.*:info: the verbs PMD says how it runs: %r" % err)
 
             # out of range: an error status in the result, exit 1, the server lives on
             one = os.path.join(d, "in-1")
-            for args, msg in (
+            ranges = (
                     (["--read", "16m:1:%s" % os.path.join(d, "x")],
                      "read 1 bytes at 16777216: BS_ERR_RANGE"),
                     (["--read", "%d:4096:%s" % (16 * MiB - 4095, os.path.join(d, "x"))],
@@ -228,7 +278,10 @@ def test_io(server, client):
                      "BS_ERR_RANGE"),
                     (["--write", "16m:%s" % one], "write 1 bytes at 16777216: BS_ERR_RANGE"),
                     (["--write", "%d:%s" % (16 * MiB - 4095, os.path.join(d, "in-4096"))],
-                     "write 4096 bytes at 16773121: BS_ERR_RANGE")):
+                     "write 4096 bytes at 16773121: BS_ERR_RANGE"))
+            if PMD == "verbs":  # the server's checks do not depend on the PMD
+                ranges = ranges[::2]
+            for args, msg in ranges:
                 rc, out, err = run(client, ["--connect", a] + args)
                 check(rc == 1 and msg in err, "%s: exit %d %r" % (args, rc, err))
             # the last byte of the device is in range
@@ -246,7 +299,8 @@ def test_io(server, client):
             "verify: seed 11, 200 rounds, 200 writes, 200 reads, ") and
             lines[0].endswith(" 0 mismatches, 0 errors"), "verify output %r" % out)
         at = attrs(lines[1]) if len(lines) == 2 else {}
-        check(at.get("errors") == 5, "the server counted 5 errors: %r" % at)
+        check(at.get("errors") == len(ranges), "the server counted %d errors: %r" %
+              (len(ranges), at))
         check(at.get("writes") == 200 + 1 + sum((n + MiB - 1) // MiB for n in sizes),
               "the server counted the writes: %r" % at)
     finally:
@@ -265,17 +319,24 @@ def test_workers(server, client):
         rng = random.Random(5)
         with tempfile.TemporaryDirectory() as d:
             off = 0
+            ios = []
             for n in (1, 4096, 65537, MiB + 12345):
                 src = os.path.join(d, "in-%d" % n)
-                dst = os.path.join(d, "out-%d" % n)
                 data = bytes(rng.getrandbits(8) for _ in range(n))
                 open(src, "wb").write(data)
-                rc, out, err = run(client, ["--connect", a, "--write", "%d:%s" % (off, src),
-                                            "--read", "%d:%d:%s" % (off, n, dst)])
-                check(rc == 0, "workers: write/read %d: exit %d %r" % (n, rc, err))
-                check(os.path.exists(dst) and open(dst, "rb").read() == data,
-                      "workers: %d bytes at %d read back byte for byte" % (n, off))
+                ios.append((n, off, src, os.path.join(d, "out-%d" % n), data))
                 off += n + 1000
+            # one client per size; over verbs one for all (as in test_io)
+            for group in ([[io] for io in ios] if PMD == "shm" else [ios]):
+                args = ["--connect", a]
+                for n, off, src, dst, _ in group:
+                    args += ["--write", "%d:%s" % (off, src), "--read", "%d:%d:%s" % (off, n, dst)]
+                rc, out, err = run(client, args)
+                check(rc == 0, "workers: write/read %r: exit %d %r" %
+                      ([io[0] for io in group], rc, err))
+                for n, off, src, dst, data in group:
+                    check(os.path.exists(dst) and open(dst, "rb").read() == data,
+                          "workers: %d bytes at %d read back byte for byte" % (n, off))
             rc, out, err = run(client, ["--connect", a, "--read",
                                         "8m:1:%s" % os.path.join(d, "x")])
             check(rc == 1 and "BS_ERR_RANGE" in err, "workers: out of range %d %r" % (rc, err))
@@ -286,15 +347,14 @@ def test_workers(server, client):
                 src = os.path.join(d, "c%d" % k)
                 data = bytes(rng.getrandbits(8) for _ in range(100000 + k))
                 open(src, "wb").write(data)
-                args = [client, "--connect", a]
+                args = ["--connect", a]
                 for i in range(10):
                     args += ["--write", "%d:%s" % ((4 + 2 * k) * MiB, src), "--read",
                              "%d:%d:%s" % ((4 + 2 * k) * MiB, len(data),
                                            os.path.join(d, "c%d-%d" % (k, i)))]
-                procs.append((subprocess.Popen(args, stdout=subprocess.PIPE,
-                                               stderr=subprocess.PIPE, text=True), k, data))
+                procs.append((popen(client, args), k, data))
             for p, k, data in procs:
-                out, err = p.communicate(timeout=120)
+                out, err = p.communicate(timeout=120 * SLOW)
                 check(p.returncode == 0, "workers: client %d exit %d %r" %
                       (k, p.returncode, err))
                 check(all(open(os.path.join(d, "c%d-%d" % (k, i)), "rb").read() == data
@@ -532,14 +592,13 @@ def test_notify(server, client, decode):
         bg = []
 
         def start(a, args):
-            p = subprocess.Popen([client, "--connect", a] + args, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+            p = popen(client, ["--connect", a] + args)
             bg.append(p)
             return p
 
         def finish(p, timeout=60):
             try:
-                out, err = p.communicate(timeout=timeout)
+                out, err = p.communicate(timeout=timeout * SLOW)
             except subprocess.TimeoutExpired:
                 p.kill()
                 out, err = p.communicate()
@@ -683,7 +742,8 @@ def test_notify(server, client, decode):
 def test_perf_capture(perf, decode):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "perf.pcapng")
-        rc, out, err = run(perf, ["--mode", "bw", "--op", "write", "--size", "64k", "--depth",
+        addr = ["--address", "%s:22199" % VERBS_HOST] if PMD == "verbs" else []
+        rc, out, err = run(perf, addr + ["--mode", "bw", "--op", "write", "--size", "64k", "--depth",
                                   "2", "--count", "20", "--warmup", "5", "--capture", path])
         check(rc == 0, "rpcrdma-perf --capture: exit %d %r" % (rc, err))
         check("capture:" in err and " 0 drops" in err, "capture counters on stderr %r" % err)
@@ -701,6 +761,9 @@ def test_perf_capture(perf, decode):
 
 def main():
     ret = 0
+    if PMD == "verbs" and not VERBS_HOST:
+        print("skip: RPCRDMA_TEST_VERBS_ADDR is not set (an IP address of an RDMA device)")
+        return 77
     if GROUP == "options":
         test_options(sys.argv[2], sys.argv[3])
     elif GROUP == "io":
