@@ -48,7 +48,7 @@ guest: build
 	sh scripts/vm/guest-suite.sh $(GUEST_BUILD)
 
 two-nodes: deps
-	sh scripts/vm/two-nodes.sh $(GUEST_BUILD)
+	bash scripts/vm/two-nodes.sh $(GUEST_BUILD)
 
 bench: build
 	sh scripts/bench.sh $(BUILD)
