@@ -19,6 +19,7 @@
 #include <rte_malloc.h>
 #include <rte_pause.h>
 
+#include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_stamp.h>
@@ -74,6 +75,8 @@ struct bench_pmd {
 	unsigned int batches_out;
 	struct rpcrdma_pmd_wc pending[BATCH]; /* SEND ping-pong: receives to repost */
 	unsigned int nb_pending;
+	struct rpcrdma_capture *cap; /* COPY under capture */
+	char cap_path[256];
 };
 
 static void bench_log(const char *msg, int err)
@@ -120,6 +123,55 @@ int bench_rtt_phases(double ph[BENCH_PH_MAX])
 	for (i = 0; i < BENCH_PH_MAX; i++)
 		ph[i] += (double)(t[i + 1] - t[i]);
 	return 1;
+}
+
+int bench_pmd_capture_start(struct bench_pmd *b, int bytewise)
+{
+	struct rpcrdma_capture_params p;
+	const char *dir = getenv("TMPDIR");
+	int ret;
+
+	if (b->cap != NULL && bench_pmd_capture_stop(b, NULL, NULL) != 0)
+		return -1;
+	snprintf(b->cap_path, sizeof(b->cap_path), "%s/bench_pmd_capture.%d.pcapng",
+		 dir != NULL && *dir ? dir : "/tmp", (int)getpid());
+	rpcrdma_capture_params_init(&p);
+	if (bytewise)
+		p.crc32 = rpcrdma_roce_crc32;
+	ret = rpcrdma_capture_open(b->cap_path, &p, &b->cap);
+	if (ret < 0) {
+		bench_log("rpcrdma_capture_open", ret);
+		b->cap = NULL;
+		return -1;
+	}
+	ret = rpcrdma_capture_qp(b->cap, b->cli.qp, b->srv.qp);
+	if (ret < 0) {
+		bench_log("rpcrdma_capture_qp", ret);
+		bench_pmd_capture_stop(b, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+int bench_pmd_capture_stop(struct bench_pmd *b, uint64_t *frames, uint64_t *drops)
+{
+	struct rpcrdma_capture_stats st;
+	int ret;
+
+	if (b->cap == NULL)
+		return -1;
+	rpcrdma_capture_flush(b->cap);
+	rpcrdma_capture_stats(b->cap, &st);
+	ret = rpcrdma_capture_close(b->cap);
+	b->cap = NULL;
+	unlink(b->cap_path);
+	if (ret < 0)
+		bench_log("rpcrdma_capture_close", ret);
+	if (frames != NULL)
+		*frames = st.frames;
+	if (drops != NULL)
+		*drops = st.drops;
+	return ret < 0 ? -1 : 0;
 }
 
 double bench_pmd_ns_per_cycle(void)
@@ -417,6 +469,8 @@ int bench_pmd_stop(struct bench_pmd *b)
 	if (b == NULL)
 		return -1;
 	bench_responder_park(b->lcore, &b->launched, &b->stop);
+	if (b->cap != NULL)
+		bad |= bench_pmd_capture_stop(b, NULL, NULL) != 0;
 	/* the listener first: a device with one open refuses to close (-EBUSY) */
 	if (b->listener != NULL)
 		rpcrdma_pmd_listener_close(b->listener);

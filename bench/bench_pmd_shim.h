@@ -61,6 +61,21 @@ void bench_pmd_memcpy_1mib(struct bench_pmd *b);
 /** COPY: one 1 MiB RDMA WRITE between the same buffers, to its completion. 0 or -1. */
 int bench_pmd_write_1mib(struct bench_pmd *b);
 
+/**
+ * COPY: capture both endpoints' QPs (rpcrdma_capture.h) into a new pcapng
+ * file under $TMPDIR (or /tmp), each frame's ICRC computed with the frame
+ * codec's byte-at-a-time CRC-32 (@p bytewise) or zlib's (the capture's
+ * default). A capture already open is closed first, its file removed.
+ * 0 or -1 (logged).
+ */
+int bench_pmd_capture_start(struct bench_pmd *b, int bytewise);
+
+/**
+ * Close the capture and remove its file. @p frames and @p drops: its
+ * counters (frames written, frames lost). 0, or -1: a write failed.
+ */
+int bench_pmd_capture_stop(struct bench_pmd *b, uint64_t *frames, uint64_t *drops);
+
 /** Nanoseconds per TSC cycle. */
 double bench_pmd_ns_per_cycle(void);
 

@@ -105,11 +105,19 @@ static const uint32_t crc32_tab[256] = {
 	0xb40bbe37, 0xc30c8ea1, 0x5a05df1b, 0x2d02ef8d,
 };
 
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
+/*
+ * The codec's own CRC-32, a table looked up a byte at a time: libc only, for
+ * the decoder and the tests. The capture tap passes zlib's to the _crc
+ * functions below (rpcrdma_capture.h).
+ */
+uint32_t rpcrdma_roce_crc32(uint32_t crc, const void *buf, size_t len)
 {
-	while (n--)
+	const uint8_t *p = buf;
+
+	crc = ~crc;
+	while (len--)
 		crc = crc32_tab[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return crc;
+	return ~crc;
 }
 
 static inline uint16_t load16(const uint8_t *p)
@@ -206,12 +214,12 @@ uint16_t rpcrdma_roce_ipv4_csum(const void *ip, uint32_t len)
  * TTL and header checksum, the UDP checksum, and the BTH byte before DestQP
  * (FECN, BECN, resv6a). Linux rxe_icrc.c computes the same.
  */
-uint32_t rpcrdma_roce_icrc(const void *ip, uint32_t len)
+uint32_t rpcrdma_roce_icrc_crc(const void *ip, uint32_t len, rpcrdma_roce_crc32_t crc32)
 {
 	static const uint8_t lrh_mask[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	uint8_t masked[ICRC_MASKED_LEN];
 	const uint8_t *p = ip;
-	uint32_t crc = 0xffffffffu;
+	uint32_t crc;
 
 	memcpy(masked, p, sizeof(masked));
 	masked[IP_TOS] = 0xff;
@@ -222,10 +230,14 @@ uint32_t rpcrdma_roce_icrc(const void *ip, uint32_t len)
 	masked[RPCRDMA_ROCE_IPV4_LEN + UDP_CSUM + 1] = 0xff;
 	masked[RPCRDMA_ROCE_IPV4_LEN + RPCRDMA_ROCE_UDP_LEN + BTH_RESV8A] = 0xff;
 
-	crc = crc32_update(crc, lrh_mask, sizeof(lrh_mask));
-	crc = crc32_update(crc, masked, sizeof(masked));
-	crc = crc32_update(crc, p + sizeof(masked), len - sizeof(masked));
-	return ~crc;
+	crc = crc32(0, lrh_mask, sizeof(lrh_mask));
+	crc = crc32(crc, masked, sizeof(masked));
+	return crc32(crc, p + sizeof(masked), len - sizeof(masked));
+}
+
+uint32_t rpcrdma_roce_icrc(const void *ip, uint32_t len)
+{
+	return rpcrdma_roce_icrc_crc(ip, len, rpcrdma_roce_crc32);
 }
 
 /* ---------------------------------------------------------------- build */
@@ -314,8 +326,8 @@ static uint8_t *build_ext(uint8_t *p, const struct rpcrdma_roce_pkt *pkt)
 	}
 }
 
-int rpcrdma_roce_build(const struct rpcrdma_roce_addr *addr, const struct rpcrdma_roce_pkt *pkt,
-		       void *buf, uint32_t buflen)
+int rpcrdma_roce_build_crc(const struct rpcrdma_roce_addr *addr, const struct rpcrdma_roce_pkt *pkt,
+			   void *buf, uint32_t buflen, rpcrdma_roce_crc32_t crc32)
 {
 	uint8_t *frame = buf, *ip, *p;
 	uint32_t pad, iplen, icrc;
@@ -339,12 +351,18 @@ int rpcrdma_roce_build(const struct rpcrdma_roce_addr *addr, const struct rpcrdm
 	p += pkt->payload_len;
 	memset(p, 0, pad);
 	p += pad;
-	icrc = rpcrdma_roce_icrc(ip, (uint32_t)(p - ip));
+	icrc = rpcrdma_roce_icrc_crc(ip, (uint32_t)(p - ip), crc32);
 	p[0] = (uint8_t)icrc;
 	p[1] = (uint8_t)(icrc >> 8);
 	p[2] = (uint8_t)(icrc >> 16);
 	p[3] = (uint8_t)(icrc >> 24);
 	return len;
+}
+
+int rpcrdma_roce_build(const struct rpcrdma_roce_addr *addr, const struct rpcrdma_roce_pkt *pkt,
+		       void *buf, uint32_t buflen)
+{
+	return rpcrdma_roce_build_crc(addr, pkt, buf, buflen, rpcrdma_roce_crc32);
 }
 
 /* ---------------------------------------------------------------- parse */

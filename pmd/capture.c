@@ -7,6 +7,11 @@
  * and CQ have no spare field, and a lookup costs only while capturing),
  * records, and calls the driver's function it replaced.
  *
+ * ICRC: the frame codec (rpcrdma_roce.h) is libc only and its CRC-32 goes
+ * a byte at a time; frames here are built with zlib's crc32_z, which works
+ * a word at a time (bench-pmd capture/shm_write_1MiB_icrc_*: 1 MiB writes
+ * captured 8.6 times faster), or with the CRC-32 the parameters name.
+ *
  * Frames: a work request is built into a frame at queue time (the SGL is
  * only valid during the call; its memory must stay unchanged until the
  * completion anyway), copied into pcapng mbufs with rte_pcapng_copy(), and
@@ -33,6 +38,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_pcapng.h>
+#include <zlib.h>
 
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_pmd_driver.h>
@@ -133,6 +139,7 @@ struct rpcrdma_capture {
 	uint32_t batch_bytes[CAP_BATCH];
 	uint32_t nbatch;
 	struct cap_conn conns[RPCRDMA_CAPTURE_CONN_MAX];
+	rpcrdma_roce_crc32_t crc32; /* of the ICRC */
 	uint64_t start_ns;
 	struct rpcrdma_capture_stats st;
 };
@@ -223,6 +230,12 @@ static void batch_add(struct rpcrdma_capture *cap, struct rte_mbuf *m, uint64_t 
 		batch_write(cap);
 }
 
+/* zlib's CRC-32 as the frame codec calls it. */
+static uint32_t zlib_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	return (uint32_t)crc32_z(crc, buf, len);
+}
+
 /* Build a frame sent by end @p from of @p c and copy it into pcapng mbufs. */
 static struct rte_mbuf *frame_copy(struct cap_conn *c, unsigned int from,
 				   const struct rpcrdma_roce_pkt *pkt)
@@ -232,7 +245,8 @@ static struct rte_mbuf *frame_copy(struct cap_conn *c, unsigned int from,
 	struct rte_mbuf *m;
 	int len;
 
-	len = rpcrdma_roce_build(&c->addr[from], pkt, rte_pktmbuf_mtod(src, void *), CAP_FRAME_MAX);
+	len = rpcrdma_roce_build_crc(&c->addr[from], pkt, rte_pktmbuf_mtod(src, void *),
+				     CAP_FRAME_MAX, cap->crc32);
 	c->addr[from].ip_id++;
 	if (len < 0) {
 		cap->st.drops++;
@@ -800,6 +814,7 @@ int rpcrdma_capture_open(const char *path, const struct rpcrdma_capture_params *
 	if (cap == NULL)
 		return -ENOMEM;
 	cap->fd = -1;
+	cap->crc32 = p->crc32 != NULL ? p->crc32 : zlib_crc32;
 	cap->payload_max = (CAP_FRAME_MAX - CAP_HDRS) & ~3u;
 	if (cap->payload_max > RPCRDMA_ROCE_PAYLOAD_MAX)
 		cap->payload_max = RPCRDMA_ROCE_PAYLOAD_MAX;

@@ -64,6 +64,7 @@
 #include <stdint.h>
 
 #include <rpcrdma/rpcrdma_pmd.h>
+#include <rpcrdma/rpcrdma_roce.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -80,6 +81,12 @@ struct rpcrdma_capture_params {
 	uint32_t nb_mbufs;   /**< mbufs for frames up to 2 KiB (default 2048, about 2.3 KiB each) */
 	const char *comment; /**< pcapng section comment, or NULL */
 	uint32_t nb_large;   /**< mbufs for longer frames (default 64, 64 KiB each) */
+	/**
+	 * The CRC-32 of every frame's ICRC; NULL (the default): zlib's crc32_z.
+	 * rpcrdma_roce_crc32 is the codec's byte-at-a-time one (a benchmark's
+	 * baseline); every correct CRC-32 writes the same bytes.
+	 */
+	rpcrdma_roce_crc32_t crc32;
 };
 
 /** Capture counters. */

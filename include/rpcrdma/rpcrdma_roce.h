@@ -15,7 +15,9 @@
  * headers). The IPv4 header checksum and the ICRC are real.
  *
  * No dependency beyond libc; all functions are thread-safe. The parser
- * never reads outside [frame, frame + len).
+ * never reads outside [frame, frame + len). The codec's CRC-32 goes a byte
+ * at a time; a caller with a faster one (zlib's crc32, as the capture tap
+ * does) passes it to the _crc variants of build and ICRC.
  */
 #ifndef RPCRDMA_ROCE_H
 #define RPCRDMA_ROCE_H
@@ -134,6 +136,24 @@ int rpcrdma_roce_frame_len(const struct rpcrdma_roce_pkt *pkt);
 int rpcrdma_roce_build(const struct rpcrdma_roce_addr *addr, const struct rpcrdma_roce_pkt *pkt,
 		       void *buf, uint32_t buflen);
 
+/**
+ * A CRC-32 (IEEE 802.3, reflected polynomial 0xedb88320) with zlib's crc32()
+ * contract: @p crc is 0 to start, or what the previous call returned; the
+ * result is the CRC of all the bytes so far, pre- and post-inverted.
+ */
+typedef uint32_t (*rpcrdma_roce_crc32_t)(uint32_t crc, const void *buf, size_t len);
+
+/** The codec's CRC-32 (an rpcrdma_roce_crc32_t): a table, one byte at a time. */
+uint32_t rpcrdma_roce_crc32(uint32_t crc, const void *buf, size_t len);
+
+/**
+ * rpcrdma_roce_build() with the ICRC computed by @p crc32 (for example
+ * zlib's crc32_z); the same bytes for every correct CRC-32. Returns and
+ * errors as rpcrdma_roce_build().
+ */
+int rpcrdma_roce_build_crc(const struct rpcrdma_roce_addr *addr, const struct rpcrdma_roce_pkt *pkt,
+			   void *buf, uint32_t buflen, rpcrdma_roce_crc32_t crc32);
+
 /** Flags of rpcrdma_roce_parse(). */
 #define RPCRDMA_ROCE_PARSE_NO_ICRC (1u << 0) /**< do not verify the ICRC */
 #define RPCRDMA_ROCE_PARSE_NO_CSUM (1u << 1) /**< do not verify the IPv4 checksum */
@@ -183,6 +203,9 @@ int rpcrdma_roce_parse(struct rpcrdma_roce_pkt *pkt, struct rpcrdma_roce_addr *a
  *   The ICRC as a number; the wire carries it least significant byte first.
  */
 uint32_t rpcrdma_roce_icrc(const void *ip, uint32_t len);
+
+/** rpcrdma_roce_icrc() computed with @p crc32. */
+uint32_t rpcrdma_roce_icrc_crc(const void *ip, uint32_t len, rpcrdma_roce_crc32_t crc32);
 
 /**
  * The IPv4 header checksum (RFC 791, RFC 1071) of a header whose checksum

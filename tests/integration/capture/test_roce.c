@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * RoCEv2 frame codec: known-answer frames, build/parse round trips for
- * every opcode, the ICRC masking rules, and every parse error.
+ * every opcode, the ICRC masking rules, and every parse error; the codec's
+ * CRC-32 against its check value and zlib's, and frames built with zlib's
+ * CRC-32 (as the capture tap builds them) against the codec's.
  *
  * The two known-answer frames were checked byte for byte against Scapy
  * 2.5's independent RoCEv2 implementation (scapy.contrib.roce, which
@@ -16,6 +18,7 @@
 #include <rpcrdma/rpcrdma_roce.h>
 
 #include <stdio.h>
+#include <zlib.h>
 
 #include "test_check.h"
 
@@ -404,6 +407,62 @@ static void test_random_corruption(void)
 	CHECK(ok > 0);
 }
 
+static uint32_t zlib_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	return (uint32_t)crc32_z(crc, buf, len);
+}
+
+/*
+ * The codec's CRC-32: the catalogue's check value of "123456789"
+ * (0xcbf43926), the chaining contract, and zlib's value on every length
+ * and alignment up to 300 bytes. Then whole frames: built with zlib's
+ * CRC-32 they are the codec's bytes, up to the largest payload.
+ */
+static void test_crc32(void)
+{
+	static uint8_t frame_a[RPCRDMA_ROCE_PAYLOAD_MAX + 128], frame_b[sizeof(frame_a)];
+	static uint8_t big[RPCRDMA_ROCE_PAYLOAD_MAX];
+	static const uint32_t lens[] = {
+		0, 1, 3, 4, 37, 1024, 4093, 65000, RPCRDMA_ROCE_PAYLOAD_MAX
+	};
+	struct rpcrdma_roce_addr a = kat_addr;
+	struct rpcrdma_roce_pkt p;
+	uint8_t buf[320];
+	uint32_t i, off, len, seed = 7;
+	int na, nb;
+
+	CHECK_EQ(rpcrdma_roce_crc32(0, "123456789", 9), 0xcbf43926u);
+	CHECK_EQ(rpcrdma_roce_crc32(rpcrdma_roce_crc32(0, "1234", 4), "56789", 5), 0xcbf43926u);
+	CHECK_EQ(rpcrdma_roce_crc32(0, "", 0), 0u);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 131 + 17);
+	for (off = 0; off < 8; off++)
+		for (len = 0; off + len <= 300; len++)
+			CHECK_EQ(rpcrdma_roce_crc32(0, buf + off, len),
+				 zlib_crc32(0, buf + off, len));
+
+	for (i = 0; i < sizeof(big); i++) {
+		seed = seed * 1103515245u + 12345u;
+		big[i] = (uint8_t)(seed >> 16);
+	}
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		p = kat_pkt(RPCRDMA_ROCE_RDMA_WRITE_ONLY, 0);
+		p.payload = big;
+		p.payload_len = lens[i];
+		p.dma_len = lens[i];
+		na = rpcrdma_roce_build(&a, &p, frame_a, sizeof(frame_a));
+		nb = rpcrdma_roce_build_crc(&a, &p, frame_b, sizeof(frame_b), zlib_crc32);
+		CHECK(na > 0);
+		CHECK_EQ(na, nb);
+		if (na > 0 && na == nb) {
+			CHECK(memcmp(frame_a, frame_b, (size_t)na) == 0);
+			CHECK_EQ(rpcrdma_roce_icrc_crc(frame_a + 14, (uint32_t)na - 18, zlib_crc32),
+				 rpcrdma_roce_icrc(frame_a + 14, (uint32_t)na - 18));
+			CHECK_EQ(rpcrdma_roce_parse(&p, NULL, frame_b, (uint32_t)nb, 0), 0);
+		}
+	}
+}
+
 int main(void)
 {
 	test_known_answers();
@@ -412,5 +471,6 @@ int main(void)
 	test_icrc_masking();
 	test_parse_errors();
 	test_random_corruption();
+	test_crc32();
 	return test_summary("roce");
 }
