@@ -307,5 +307,20 @@ int app_svc_registry(const struct rpcrdma_svc_program *prog, uint32_t nb_slots,
 		*reg = NULL;
 		return ret;
 	}
-	return rpcrdma_svc_register(*reg, prog);
+	ret = rpcrdma_svc_register(*reg, prog);
+	if (ret)
+		return ret;
+	/* per-program and per-procedure counters for dpdk-telemetry.py */
+	if (rpcrdma_telemetry_svc_add(*reg) != 0)
+		fprintf(stderr, "%s: warning: program %s is not in telemetry\n", app_name,
+			prog->name);
+	return 0;
+}
+
+void app_svc_registry_free(struct rpcrdma_svc_registry *reg)
+{
+	if (reg == NULL)
+		return;
+	rpcrdma_telemetry_svc_del(reg);
+	rpcrdma_svc_registry_free(reg);
 }

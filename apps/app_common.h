@@ -183,12 +183,17 @@ void app_ep_close(struct app_ep *ep);
 
 /*
  * A dispatcher registry serving the one program @p prog, with @p nb_slots
- * counter slots (one for each lcore that dispatches calls).
+ * counter slots (one for each lcore that dispatches calls), in telemetry
+ * (/rpcrdma/programs, /rpcrdma/program,<prog>; a warning when it cannot
+ * be).
  * @return 0, or a negative errno (rpcrdma_svc_registry_create(),
  *   rpcrdma_svc_register()); *reg, NULL when none was made, is the
- *   caller's to free in both cases.
+ *   caller's to free with app_svc_registry_free() in both cases.
  */
 int app_svc_registry(const struct rpcrdma_svc_program *prog, uint32_t nb_slots,
 		     struct rpcrdma_svc_registry **reg);
+
+/* Take a registry out of telemetry and free it (NULL is ignored). */
+void app_svc_registry_free(struct rpcrdma_svc_registry *reg);
 
 #endif /* APP_COMMON_H */

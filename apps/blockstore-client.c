@@ -807,7 +807,7 @@ static void client_close(struct bs_client *c)
 		rpcrdma_mempool_put(c->pool, c->src);
 	if (c->dst)
 		rpcrdma_mempool_put(c->pool, c->dst);
-	rpcrdma_svc_registry_free(c->reg);
+	app_svc_registry_free(c->reg);
 	app_ep_close(&c->ep);
 }
 

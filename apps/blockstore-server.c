@@ -1092,7 +1092,7 @@ static void server_close(struct bs_server *s)
 		rpcrdma_mempool_free(s->store_pool);
 	rpcrdma_rt_free(s->rt);
 	rte_ring_free(s->sub_ring);
-	rpcrdma_svc_registry_free(s->reg);
+	app_svc_registry_free(s->reg);
 	app_ep_close(&s->ep);
 }
 

@@ -12,6 +12,11 @@
  *   READ   (1)  uint32 len -> opaque data<>   data DDP-eligible (a write chunk)
  *   WRITE  (2)  opaque data<> -> uint32 len   data DDP-eligible (a read chunk)
  *
+ * The server registers it with the RPC dispatcher (rpcrdma_svc.h) and
+ * answers through the engine's dispatch glue (rpcrdma_xprt_svc.h), as a
+ * service built on the library does: its calls are counted per procedure
+ * in telemetry (/rpcrdma/programs, /rpcrdma/program,536871248).
+ *
  * Topologies: in one process (the server polled by a runtime poller lcore,
  * the client on the main lcore, each with its own device and pools), or
  * the server (--server) and the client (--client) in two processes.
@@ -32,6 +37,7 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_lcore.h>
 
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_errno.h>
@@ -39,8 +45,10 @@
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_rt.h>
+#include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_telemetry.h>
 #include <rpcrdma/rpcrdma_xprt.h>
+#include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #include "app_common.h"
 #include "perf_hist.h"
@@ -562,35 +570,6 @@ static bool xprt_gone(const struct rpcrdma_xprt *x)
 
 /* ------------------------------------------------------------ server */
 
-/*
- * The engine's server-call accessors, in one place: they are being renamed
- * (rpcrdma_svc_call_* to rpcrdma_xprt_svc_call_*).
- */
-static inline const struct rpcrdma_rpc_msg *scall_msg(struct rpcrdma_xprt_svc_call *c)
-{
-	return rpcrdma_xprt_svc_call_msg(c);
-}
-
-static inline struct rpcrdma_xdr_dec *scall_args(struct rpcrdma_xprt_svc_call *c)
-{
-	return rpcrdma_xprt_svc_call_args(c);
-}
-
-static inline struct rpcrdma_xdr_enc *scall_reply_enc(struct rpcrdma_xprt_svc_call *c)
-{
-	return rpcrdma_xprt_svc_call_reply_enc(c);
-}
-
-static inline int scall_reply(struct rpcrdma_xprt_svc_call *c)
-{
-	return rpcrdma_xprt_svc_call_reply(c);
-}
-
-static inline void scall_drop(struct rpcrdma_xprt_svc_call *c)
-{
-	rpcrdma_xprt_svc_call_drop(c);
-}
-
 /* The payload's bytes: checked at three places per call, which costs nothing. */
 static inline uint8_t pattern(uint32_t i)
 {
@@ -614,90 +593,75 @@ static bool pattern_ok(const void *buf, uint32_t len)
 struct perf_srv {
 	struct perf_ep ep;
 	struct rpcrdma_xprt_params params;
+	struct rpcrdma_svc_registry *reg; /* the test program, in telemetry */
+	struct rpcrdma_xprt_svc glue;	  /* dispatches every call the connection receives */
 	struct rpcrdma_mempool *src_pool;
-	void *src; /* what READ replies carry: one buffer shared by every reply */
-	uint64_t calls, bad, nomem;
+	void *src;	  /* what READ replies carry: one buffer shared by every reply */
 	uint64_t next_ev; /* TSC of the next event poll */
 	bool connected;
 	int done; /* the client came and went (atomic: read by the main lcore) */
 };
 
 /*
- * Decode the arguments of a call of the test program: the accept_stat to
- * answer, and for READ the length asked, for WRITE the length received.
+ * The test program's procedures: raw (each reads its arguments and writes
+ * its results on the streams itself). Arguments that do not decode, or
+ * bytes after them, are GARBAGE_ARGS; the dispatcher answers the wrong
+ * version (PROG_MISMATCH 1..1) and an unknown procedure (PROC_UNAVAIL).
  */
-static uint32_t srv_args(struct rpcrdma_xprt_svc_call *call, const struct rpcrdma_rpc_msg *m,
-			 uint32_t *len)
+static int srv_null(struct rpcrdma_svc_req *req, void *args, void *res)
 {
-	struct rpcrdma_xdr_dec *d = scall_args(call);
-	const void *p;
-
-	if (m->call.prog != PERF_RPC_PROG)
-		return RPCRDMA_RPC_PROG_UNAVAIL;
-	if (m->call.vers != PERF_RPC_VERS)
-		return RPCRDMA_RPC_PROG_MISMATCH;
-	switch (m->call.proc) {
-	case PERF_PROC_NULL:
-		break;
-	case PERF_PROC_READ: /* uint32 len */
-		if (rpcrdma_xdr_get_u32(d, len) || *len > PERF_SIZE_MAX)
-			return RPCRDMA_RPC_GARBAGE_ARGS;
-		break;
-	case PERF_PROC_WRITE: /* opaque data<>: in place in the read chunk's buffer */
-		if (rpcrdma_xdr_get_ddp(d, PERF_SIZE_MAX, &p, len) ||
-		    (*len > 0 && !pattern_ok(p, *len)))
-			return RPCRDMA_RPC_GARBAGE_ARGS;
-		break;
-	default:
-		return RPCRDMA_RPC_PROC_UNAVAIL;
-	}
-	return rpcrdma_xdr_dec_left(d) == 0 ? RPCRDMA_RPC_SUCCESS : RPCRDMA_RPC_GARBAGE_ARGS;
+	return rpcrdma_xdr_dec_left(req->args) == 0 ? RPCRDMA_SVC_OK : RPCRDMA_SVC_GARBAGE;
 }
 
-static void srv_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
+/* uint32 len -> opaque data<>, DDP-eligible: a write chunk, or inline */
+static int srv_read(struct rpcrdma_svc_req *req, void *args, void *res)
 {
-	struct perf_srv *s = ctx;
-	const struct rpcrdma_rpc_msg *m = scall_msg(call);
+	const struct perf_srv *s = req->prog_ctx;
 	struct rpcrdma_xdr_region reg;
-	struct rpcrdma_xdr_enc *e;
-	uint32_t len = 0, astat;
-	int ret;
+	uint32_t len;
 
-	s->calls++;
-	astat = srv_args(call, m, &len);
-	if (astat != RPCRDMA_RPC_SUCCESS)
-		s->bad++;
-	ret = rpcrdma_xprt_svc_call_put_reply_header(call, astat);
-	if (ret == -ENOBUFS) {
-		/* no inline buffer: the client's watchdog reports the lost call */
-		s->nomem++;
-		scall_drop(call);
-		return;
-	}
-	e = scall_reply_enc(call);
-	if (ret == 0 && astat == RPCRDMA_RPC_PROG_MISMATCH) {
-		/* the lowest and highest versions served */
-		ret = rpcrdma_xdr_put_u32(e, PERF_RPC_VERS);
-		if (ret == 0)
-			ret = rpcrdma_xdr_put_u32(e, PERF_RPC_VERS);
-	}
-	if (ret == 0 && astat == RPCRDMA_RPC_SUCCESS) {
-		if (m->call.proc == PERF_PROC_READ) {
-			/* opaque data<>, DDP-eligible: a write chunk, or inline */
-			reg = rpcrdma_xdr_region_va(s->src, len, s->src_pool->lkey,
-						    s->src_pool->rkey);
-			ret = rpcrdma_xdr_put_ddp(e, &reg);
-		} else if (m->call.proc == PERF_PROC_WRITE) {
-			ret = rpcrdma_xdr_put_u32(e, len);
-		}
-	}
-	if (ret) {
-		s->bad++;
-		scall_drop(call);
-		return;
-	}
-	if (scall_reply(call) != 0)
-		s->bad++;
+	if (rpcrdma_xdr_get_u32(req->args, &len) || len > PERF_SIZE_MAX ||
+	    rpcrdma_xdr_dec_left(req->args) != 0)
+		return RPCRDMA_SVC_GARBAGE;
+	reg = rpcrdma_xdr_region_va(s->src, len, s->src_pool->lkey, s->src_pool->rkey);
+	return rpcrdma_xdr_put_ddp(req->reply, &reg);
+}
+
+/* opaque data<> (in place in the read chunk's buffer) -> uint32 len */
+static int srv_write(struct rpcrdma_svc_req *req, void *args, void *res)
+{
+	const void *p;
+	uint32_t len;
+
+	if (rpcrdma_xdr_get_ddp(req->args, PERF_SIZE_MAX, &p, &len) ||
+	    (len > 0 && !pattern_ok(p, len)) || rpcrdma_xdr_dec_left(req->args) != 0)
+		return RPCRDMA_SVC_GARBAGE;
+	return rpcrdma_xdr_put_u32(req->reply, len);
+}
+
+static const struct rpcrdma_svc_proc perf_procs[] = {
+	[PERF_PROC_NULL] = { .name = "NULL", .handler = srv_null, .raw = true },
+	[PERF_PROC_READ] = { .name = "READ", .handler = srv_read, .raw = true },
+	[PERF_PROC_WRITE] = { .name = "WRITE", .handler = srv_write, .raw = true },
+};
+
+static const struct rpcrdma_svc_version perf_versions[] = {
+	{ .vers = PERF_RPC_VERS, .nprocs = 3, .procs = perf_procs },
+};
+
+/* Calls the server was given, and those not answered SUCCESS. */
+static void srv_counts(const struct perf_srv *s, uint64_t *calls, uint64_t *bad)
+{
+	struct rpcrdma_svc_proc_stats ps;
+	uint64_t ok = 0;
+
+	for (uint32_t i = 0; i < 3; i++)
+		if (s->reg &&
+		    rpcrdma_svc_proc_stats(s->reg, PERF_RPC_PROG, PERF_RPC_VERS, i, &ps) == 0)
+			ok += ps.success;
+	*calls = s->glue.st.calls;
+	/* a SUCCESS the engine then refused to send is not answered either */
+	*bad = *calls - (ok < *calls ? ok : *calls) + s->glue.st.reply_fails;
 }
 
 /* The server's poll: connection events once a millisecond, the connection every time. */
@@ -749,6 +713,13 @@ static void srv_capture_qp(void *ctx, struct rpcrdma_pmd_qp *qp)
 
 static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr)
 {
+	struct rpcrdma_svc_program prog = {
+		.name = "rpcrdma-perf",
+		.prog = PERF_RPC_PROG,
+		.ctx = s,
+		.nvers = 1,
+		.vers = perf_versions,
+	};
 	struct rpcrdma_mempool_set_params sp;
 	int ret;
 
@@ -770,6 +741,13 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 		return -ENOMEM;
 	}
 	pattern_fill(s->src, PERF_SIZE_MAX);
+	/* counters in the slot of the lcore that polls the server (srv_start()) */
+	ret = app_svc_registry(&prog, RTE_MAX_LCORE, &s->reg);
+	if (ret) {
+		fprintf(stderr, PROG ": server: the test program: %s\n", strerror(-ret));
+		return ret;
+	}
+	rpcrdma_xprt_svc_init(&s->glue, s->reg, (uint32_t)rte_lcore_index(-1));
 	rpcrdma_xprt_params_init(&s->params, RPCRDMA_XPRT_SERVER);
 	/* version 2: both versions (a version 2 responder serves version 1 requesters too) */
 	s->params.vers = o->version;
@@ -784,8 +762,7 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 		s->params.qp_created = srv_capture_qp;
 		s->params.qp_ctx = NULL;
 	}
-	s->params.recv_call = srv_recv_call;
-	s->params.ctx = s;
+	rpcrdma_xprt_svc_bind(&s->glue, &s->params);
 	if (strcmp(o->com.pmd, "shm") != 0)
 		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	ret = rpcrdma_pmd_listen(s->ep.base.dev, addr, &s->ep.listener);
@@ -800,6 +777,8 @@ static void srv_close(struct perf_srv *s)
 		rpcrdma_mempool_put(s->src_pool, s->src);
 	s->src = NULL;
 	ep_close(&s->ep);
+	app_svc_registry_free(s->reg);
+	s->reg = NULL;
 }
 
 /* ------------------------------------------------------------ client */
@@ -1532,9 +1511,13 @@ static int run_server(const struct perf_opts *o)
 		     !xprt_gone(srv.ep.xprt) && rte_rdtsc() < end;)
 			srv_poll(&srv);
 	}
-	if (!o->quiet)
+	if (!o->quiet) {
+		uint64_t calls, bad;
+
+		srv_counts(&srv, &calls, &bad);
 		printf(PROG ": server: %lu calls, %lu answered with an error\n",
-		       (unsigned long)srv.calls, (unsigned long)srv.bad);
+		       (unsigned long)calls, (unsigned long)bad);
+	}
 	srv_close(&srv);
 	return 0;
 err_open:
@@ -1565,6 +1548,9 @@ static int srv_start(struct perf_srv *srv, struct perf_cli *cli, struct rpcrdma_
 		cli->srv_inline = srv;
 		return 0;
 	}
+	/* the dispatcher's counters go to the poller's slot */
+	srv->glue.slot =
+		(uint32_t)rte_lcore_index((int)rpcrdma_rt_poller_lcore(rpcrdma_rt_poller(rt, 0)));
 	ret = rpcrdma_rt_poller_add(rpcrdma_rt_poller(rt, 0), srv_poll, srv);
 	if (ret == 0)
 		ret = rpcrdma_rt_start(rt);

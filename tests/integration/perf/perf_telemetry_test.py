@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""rpcrdma-perf's test program in telemetry, queried over the EAL socket of
+a running server (as dpdk-telemetry.py queries it), in two processes over
+the shm PMD:
+
+1. rpcrdma-perf --server: before any call, /rpcrdma/programs lists the
+   program (536871248, "rpcrdma-perf", versions 1..1) with 0 calls, and
+   /rpcrdma/program,536871248 its three procedures.
+2. rpcrdma-perf --client --mode lat --duration 2 (NULL calls): while it
+   runs, the counters are read again and again; they grow, the NULL
+   procedure has the program's calls and answers them SUCCESS (give or
+   take the call in flight), and nothing else is counted.
+3. After the run: the server's closing line, which it reads from the same
+   counters, gives as many calls as the client sent (its short_msgs: every
+   NULL call is a Short message), at least the last count read during the
+   run, and none answered with an error.
+
+usage: perf_telemetry_test.py RPCRDMA_PERF
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+PROG = "536871248"  # 0x20000150
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL: " + what, file=sys.stderr)
+    return cond
+
+
+def query(sock, cmd, maxlen):
+    sock.send(cmd.encode())
+    return json.loads(sock.recv(maxlen).decode())
+
+
+def read_counters(sock, maxlen):
+    progs = query(sock, "/rpcrdma/programs", maxlen)["/rpcrdma/programs"] or {}
+    procs = query(sock, "/rpcrdma/program,%s" % PROG, maxlen)["/rpcrdma/program"] or {}
+    return progs, procs
+
+
+def main():
+    perf = sys.argv[1]
+    addr = "@rpcrdma-perf-tel-%d" % os.getpid()
+    with tempfile.TemporaryDirectory() as rundir:
+        srv_dir, cli_dir = os.path.join(rundir, "s"), os.path.join(rundir, "c")
+        os.mkdir(srv_dir)
+        os.mkdir(cli_dir)
+        env = dict(os.environ)
+        env.pop("RPCRDMA_TELEMETRY", None)
+        srv = subprocess.Popen([perf, "--server", addr], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env=dict(env, RUNTIME_DIRECTORY=srv_dir))
+        cli = None
+        try:
+            path = os.path.join(srv_dir, "dpdk", "rte", "dpdk_telemetry.v2")
+            for _ in range(400):
+                if os.path.exists(path) or srv.poll() is not None:
+                    break
+                time.sleep(0.05)
+            if not check(srv.poll() is None and os.path.exists(path),
+                         "rpcrdma-perf --server: no telemetry socket at %s (exit %s)" %
+                         (path, srv.poll())):
+                return 1
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            sock.connect(path)
+            maxlen = json.loads(sock.recv(1024).decode())["max_output_len"]
+
+            # 1. registered (the socket comes with the EAL, the program a
+            # little later), nothing counted yet
+            for _ in range(200):
+                progs, procs = read_counters(sock, maxlen)
+                if PROG in progs or srv.poll() is not None:
+                    break
+                time.sleep(0.05)
+            p = progs.get(PROG, {})
+            check(p.get("name") == "rpcrdma-perf" and p.get("low") == 1 and
+                  p.get("high") == 1 and p.get("calls") == 0,
+                  "/rpcrdma/programs before the run: %r" % progs)
+            check(sorted(procs) == ["v1_0_NULL", "v1_1_READ", "v1_2_WRITE"] and
+                  all(v.get("calls") == 0 for v in procs.values()),
+                  "/rpcrdma/program,%s before the run: %r" % (PROG, procs))
+
+            # 2. during a run
+            res = os.path.join(rundir, "c.json")
+            cli = subprocess.Popen([perf, "--client", addr, "--mode", "lat", "--duration", "2",
+                                    "--quiet", "--json", res], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True,
+                                   env=dict(env, RUNTIME_DIRECTORY=cli_dir))
+            seen = []
+            while cli.poll() is None:
+                time.sleep(0.2)
+                try:
+                    progs, procs = read_counters(sock, maxlen)
+                except (OSError, ValueError):
+                    break  # the server exits once the client is gone
+                p, null = progs.get(PROG, {}), procs.get("v1_0_NULL", {})
+                if p.get("calls", 0) == 0:
+                    continue
+                seen.append(p["calls"])
+                # counters read one after the other while calls go on, one
+                # at a time (--mode lat): the program's counter is read
+                # first and counts a call before its procedure's does
+                check(null.get("calls", 0) >= p["calls"] - 1,
+                      "NULL procedure %r has the program's calls %r" % (null, p))
+                check(abs(null.get("calls", 0) - null.get("success", 0)) <= 1,
+                      "NULL calls answered SUCCESS: %r" % null)
+                for k in ("prog_mismatch", "proc_unavail", "auth_tooweak"):
+                    check(p.get(k) == 0, "program %s = %r" % (k, p.get(k)))
+                for name in ("v1_1_READ", "v1_2_WRITE"):
+                    check(procs.get(name, {}).get("calls") == 0,
+                          "%s counted calls in a NULL run: %r" % (name, procs.get(name)))
+            cout, cerr = cli.communicate(timeout=60)
+            check(cli.returncode == 0, "client: exit %d %r" % (cli.returncode, cerr))
+            check(len(seen) >= 2 and seen[-1] > seen[0],
+                  "the program's calls grow during the run: %r" % seen)
+
+            # 3. after it
+            sout, serr = srv.communicate(timeout=30)
+            check(srv.returncode == 0, "server: exit %s %r" % (srv.returncode, serr))
+            m = re.search(r"server: (\d+) calls, (\d+) answered with an error", sout)
+            if check(m is not None, "server's closing line: %r" % sout) and cli.returncode == 0:
+                sent = json.load(open(res))["xprt"]["short_msgs"]
+                calls, bad = int(m.group(1)), int(m.group(2))
+                check(calls == sent and bad == 0,
+                      "server counted %d calls (%d with an error), the client sent %d" %
+                      (calls, bad, sent))
+                check(not seen or calls >= seen[-1],
+                      "final count %d below one read during the run %r" % (calls, seen))
+        finally:
+            for p in (cli, srv):
+                if p is not None and p.poll() is None:
+                    p.kill()
+                    p.communicate()
+    if failures:
+        print("%d failed checks" % failures, file=sys.stderr)
+        return 1
+    print("perf_telemetry: %d readings during the run, last %d calls" % (len(seen), seen[-1]))
+    return 0
+
+
+sys.exit(main())
