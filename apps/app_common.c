@@ -179,6 +179,7 @@ int app_opts_common(struct app_opts *o, int c, char **argv, const char *help)
 		o->lcores = optarg;
 		return 0;
 	case APP_O_HELP:
+	case 'h':
 		fputs(help, stdout);
 		return -1;
 	case APP_O_LOG_LEVEL:

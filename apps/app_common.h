@@ -105,7 +105,7 @@ enum {
 	"        rpcrdma.*, lib.eal), one of emerg alert crit err warning notice info\n" \
 	"        debug or 1-8; repeatable. rpcrdma.pmd:info shows what the device\n"     \
 	"        chose (send path, inline size) and each connection's set-up.\n"         \
-	"    --help\n"                                                                   \
+	"    -h, --help\n"                                                               \
 	"        This text.\n"                                                           \
 	"    -- EAL ARGS\n"                                                              \
 	"        Arguments for rte_eal_init(), replacing the defaults.\n"
@@ -129,7 +129,8 @@ int app_opts_init(struct app_opts *o, int argc, char **argv);
 
 /*
  * Take @p c, a getopt_long() result that is none of the program's own
- * options: --pmd, --devargs, --lcores, --help (prints @p help on stdout),
+ * options: --pmd, --devargs, --lcores, -h or --help (prints @p help on
+ * stdout; "h" in the program's getopt_long() option string),
  * ':' (an option without its value) or anything else (an unknown option).
  * @return 0, -1 after --help (the program exits 0), or APP_EXIT_USAGE after
  *   a one-line error.

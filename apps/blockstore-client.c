@@ -877,7 +877,7 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->timeout = 10;
 	nopts = app_opts_init(&o->com, argc, argv);
-	while ((c = getopt_long(nopts, argv, ":", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(nopts, argv, ":h", long_opts, NULL)) != -1) {
 		a = &o->actions[o->nactions];
 		if ((c == O_GETATTR || c == O_WRITE || c == O_READ || c == O_VERIFY ||
 		     c == O_WATCH) &&

@@ -1130,7 +1130,7 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	o->size = 64ull << 20;
 	o->block_size = 4096;
 	nopts = app_opts_init(&o->com, argc, argv);
-	while ((c = getopt_long(nopts, argv, ":", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(nopts, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_LISTEN:
 			ret = app_parse_address("--listen", optarg, &o->listen);

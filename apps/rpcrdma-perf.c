@@ -213,7 +213,9 @@ static const char help_text[] =
 	"        CPUs when you choose them: two pollers sharing one CPU take turns\n"
 	"        of the scheduler's time slice, milliseconds per call).\n"
 	"    --json FILE\n"
-	"        Write the result as JSON (\"-\": standard output). Schema version 1,\n"
+	"        Write the result as JSON (\"-\": standard output, which then holds\n"
+	"        the JSON alone: the table and the progress line go to standard\n"
+	"        error). Schema version 1,\n"
 	"        documented in scripts/perf_schema.json: schema_version, tool,\n"
 	"        rpcrdma_version, git_commit (or null), host {hostname, kernel,\n"
 	"        machine, cpu_model, cpus, tsc_hz, hugepages}, mode, op, pmd,\n"
@@ -241,8 +243,11 @@ static const char help_text[] =
 	"        down, so do not compare its figures with runs without it.\n"
 	"    --quiet\n"
 	"        No progress line and no table (errors and --compare still print).\n"
-	"    --help\n"
+	"    -h, --help\n"
 	"        This text.\n"
+	"    -V, --tool-version\n"
+	"        Print " PROG "'s version and the git commit it was built from,\n"
+	"        and exit (--version is the RPC-over-RDMA version of the run).\n"
 	"    -- EAL ARGS\n"
 	"        Arguments for rte_eal_init(), replacing the defaults (--in-memory\n"
 	"        or --no-huge, --no-pci, --no-telemetry, -l).\n"
@@ -347,6 +352,7 @@ enum {
 	O_SUMMARY,
 	O_QUIET,
 	O_CAPTURE,
+	O_TOOL_VERSION = 'V',
 };
 
 static const struct option long_opts[] = {
@@ -371,10 +377,20 @@ static const struct option long_opts[] = {
 	{ "summary", no_argument, NULL, O_SUMMARY },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "capture", required_argument, NULL, O_CAPTURE },
+	{ "tool-version", no_argument, NULL, O_TOOL_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* 0: run; -1: --help printed; else an exit status. */
+/* -V, --tool-version: this program's version (--version is the protocol's). */
+static void print_tool_version(void)
+{
+	if (strcmp(RPCRDMA_PERF_GIT, "unknown") == 0)
+		printf(PROG " %s\n", RPCRDMA_PERF_VERSION);
+	else
+		printf(PROG " %s (git %s)\n", RPCRDMA_PERF_VERSION, RPCRDMA_PERF_GIT);
+}
+
+/* 0: run; -1: --help or --tool-version printed; else an exit status. */
 static int parse_opts(struct perf_opts *o, int argc, char **argv)
 {
 	bool duration_set = false, role_set = false;
@@ -391,7 +407,7 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 	o->timeout = 10;
 	o->threshold = 5;
 	nopts = app_opts_init(&o->com, argc, argv);
-	while ((c = getopt_long(nopts, argv, ":", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(nopts, argv, ":hV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_MODE:
 			ret = parse_name("--mode", optarg, mode_names, 3, &n);
@@ -467,6 +483,9 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 		case O_QUIET:
 			o->quiet = true;
 			break;
+		case O_TOOL_VERSION:
+			print_tool_version();
+			return -1;
 		case O_CAPTURE:
 			if (optarg[0] == '\0')
 				ret = app_usage_error("--capture: empty file name");
@@ -536,6 +555,12 @@ struct perf_result {
 
 static double ns_per_tsc;
 static volatile sig_atomic_t stop_signal;
+/*
+ * What people read (the progress line, the table, the server's lines,
+ * --compare's report): stdout, or stderr when --json - puts the result
+ * there, so that stdout holds the JSON alone.
+ */
+static FILE *out;
 static struct rpcrdma_capture *capture; /* --capture */
 
 static void on_signal(int sig)
@@ -1094,10 +1119,10 @@ static void progress(struct perf_cli *c, double secs, uint64_t calls_then, doubl
 {
 	double cps = (double)(c->measured - calls_then) / dt;
 
-	printf("%6.1f s  %12.0f calls/s  %10.1f MB/s  p50 %8.2f us  p99 %8.2f us\n", secs, cps,
-	       cps * c->o->size / 1e6, perf_hist_percentile(&c->hist, 50) / 1e3,
-	       perf_hist_percentile(&c->hist, 99) / 1e3);
-	fflush(stdout);
+	fprintf(out, "%6.1f s  %12.0f calls/s  %10.1f MB/s  p50 %8.2f us  p99 %8.2f us\n", secs,
+		cps, cps * c->o->size / 1e6, perf_hist_percentile(&c->hist, 50) / 1e3,
+		perf_hist_percentile(&c->hist, 99) / 1e3);
+	fflush(out);
 }
 
 /* Run the calls: depth in flight until the count or the duration is reached. */
@@ -1106,7 +1131,7 @@ static int cli_run(struct perf_cli *c)
 	const struct perf_opts *o = c->o;
 	uint64_t hz = rte_get_tsc_hz(), ms = hz / 1000, now, next_check, next_progress = 0;
 	uint64_t calls_then = 0, progress_tsc = 0;
-	bool tty = !o->quiet && isatty(STDOUT_FILENO);
+	bool tty = !o->quiet && isatty(fileno(out));
 	struct rpcrdma_xprt_info info;
 	uint32_t i;
 	int ret;
@@ -1328,19 +1353,20 @@ static int write_json(const struct perf_result *r, const char *file)
 
 static void table_header(void)
 {
-	printf("%-5s %-5s %8s %5s %2s %10s %7s %11s %9s %9s %9s %9s %9s %9s\n", "mode", "op",
-	       "size", "depth", "v", "calls", "seconds", "calls/s", "MB/s", "p50 us", "p90 us",
-	       "p99 us", "p99.9 us", "max us");
+	fprintf(out, "%-5s %-5s %8s %5s %2s %10s %7s %11s %9s %9s %9s %9s %9s %9s\n", "mode", "op",
+		"size", "depth", "v", "calls", "seconds", "calls/s", "MB/s", "p50 us", "p90 us",
+		"p99 us", "p99.9 us", "max us");
 }
 
 /* One row; vers: the RPC-over-RDMA version measured. */
 static void table_row(const char *mode, const char *op, double size, double depth, double vers,
 		      double calls, double secs, double cps, double bps, const double lat[5])
 {
-	printf("%-5s %-5s %8.0f %5.0f %2.0f %10.0f %7.2f %11.0f %9.1f %9.2f %9.2f %9.2f %9.2f "
-	       "%9.2f\n",
-	       mode, op, size, depth, vers, calls, secs, cps, bps / 1e6, lat[0] / 1e3, lat[1] / 1e3,
-	       lat[2] / 1e3, lat[3] / 1e3, lat[4] / 1e3);
+	fprintf(out,
+		"%-5s %-5s %8.0f %5.0f %2.0f %10.0f %7.2f %11.0f %9.1f %9.2f %9.2f %9.2f %9.2f "
+		"%9.2f\n",
+		mode, op, size, depth, vers, calls, secs, cps, bps / 1e6, lat[0] / 1e3,
+		lat[1] / 1e3, lat[2] / 1e3, lat[3] / 1e3, lat[4] / 1e3);
 }
 
 static void print_table(const struct perf_result *r)
@@ -1453,8 +1479,8 @@ static int compare(const struct perf_opts *o, const char *new_file)
 			return EXIT_USAGE;
 		}
 	}
-	printf("compare with %s (threshold %.1f %%)\n", o->compare, o->threshold);
-	printf("  %-10s %14s %14s %9s\n", "figure", "old", "new", "change");
+	fprintf(out, "compare with %s (threshold %.1f %%)\n", o->compare, o->threshold);
+	fprintf(out, "  %-10s %14s %14s %9s\n", "figure", "old", "new", "change");
 	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
 		double x = jnum(&a, figs[i].path), y = jnum(&b, figs[i].path), ch, bad;
 		const char *verdict = "";
@@ -1467,10 +1493,11 @@ static int compare(const struct perf_opts *o, const char *new_file)
 			verdict = figs[i].gated ? "  WORSE" : "  worse (not gated)";
 			worse += figs[i].gated;
 		}
-		printf("  %-10s %14.1f %14.1f %+8.1f%%%s\n", figs[i].label, x, y, ch, verdict);
+		fprintf(out, "  %-10s %14.1f %14.1f %+8.1f%%%s\n", figs[i].label, x, y, ch,
+			verdict);
 	}
-	printf("%s\n",
-	       worse ? "regression: a figure is worse than the threshold" : "no regression");
+	fprintf(out, "%s\n",
+		worse ? "regression: a figure is worse than the threshold" : "no regression");
 	return worse ? EXIT_REGRESSION : 0;
 }
 
@@ -1499,9 +1526,9 @@ static int run_server(const struct perf_opts *o)
 	if (ret)
 		goto err_open;
 	if (!o->quiet) {
-		printf(PROG ": server on %s (%s PMD); one client, then exit\n", o->addr,
-		       o->com.pmd);
-		fflush(stdout);
+		fprintf(out, PROG ": server on %s (%s PMD); one client, then exit\n", o->addr,
+			o->com.pmd);
+		fflush(out);
 	}
 	while (!stop_signal && !srv.done)
 		srv_poll(&srv);
@@ -1515,8 +1542,8 @@ static int run_server(const struct perf_opts *o)
 		uint64_t calls, bad;
 
 		srv_counts(&srv, &calls, &bad);
-		printf(PROG ": server: %lu calls, %lu answered with an error\n",
-		       (unsigned long)calls, (unsigned long)bad);
+		fprintf(out, PROG ": server: %lu calls, %lu answered with an error\n",
+			(unsigned long)calls, (unsigned long)bad);
 	}
 	srv_close(&srv);
 	return 0;
@@ -1660,9 +1687,12 @@ int main(int argc, char **argv)
 
 	app_init(PROG); /* the name in app_common's messages */
 	app_usage_lines(usage_line);
+	out = stdout;
 	ret = parse_opts(&o, argc, argv);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (o.json && strcmp(o.json, "-") == 0)
+		out = stderr;
 	if (o.summary)
 		return summary(&o);
 	if (o.input)

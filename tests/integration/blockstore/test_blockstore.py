@@ -146,6 +146,8 @@ def test_options(server, client):
         check(rc == 0 and err == "", "%s --help: exit %d" % (exe, rc))
         for w in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS"] + words:
             check(w in out, "%s --help mentions %s" % (os.path.basename(exe), w))
+        rc, hout, err = run(exe, ["-h"])
+        check(rc == 0 and hout == out and err == "", "%s -h is --help: exit %d" % (exe, rc))
     bad = [
         (server, []),
         (server, ["--listen"]),

@@ -146,6 +146,23 @@ def test_options():
                 "--input", "--summary", "--warmup", "--quiet", "--lcores", "--devargs"]:
         check(("    " + opt) in out, "--help documents " + opt)
     check("3  --compare" in out, "--help: exit 3 of --compare")
+    check("    -h, --help" in out and "    -V, --tool-version" in out,
+          "--help documents -h and -V")
+    # -h is --help
+    rc_h, out_h, err_h = run(["-h"])
+    check(rc_h == 0 and out_h == out and err_h == "", "-h prints --help: %d %r" % (rc_h, err_h))
+    # -V, --tool-version: the tool's version and commit, as its JSON names them
+    rc, vout, err = run(["-V"])
+    rc2, vout2, err2 = run(["--tool-version"])
+    check(rc == 0 and rc2 == 0 and vout == vout2 and err == "" and err2 == "",
+          "-V and --tool-version: %d %r, %d %r" % (rc, vout, rc2, vout2))
+    rc, jout, err = run(["--mode", "lat", "--count", "10", "--quiet", "--json", "-"])
+    if check(rc == 0, "--json - for -V: exit %d %r" % (rc, err)):
+        doc = json.loads(jout)
+        want = "rpcrdma-perf %s" % doc["rpcrdma_version"]
+        if doc["git_commit"] is not None:
+            want += " (git %s)" % doc["git_commit"]
+        check(vout == want + "\n", "-V prints %r, want %r" % (vout, want))
     bad = [
         (["--bogus"], "unknown option '--bogus'"),
         (["-x"], "unknown option '-x'"),
@@ -181,6 +198,7 @@ def test_options():
         (["--input", "x.json"], "--input needs --compare OLD.json"),
         (["--summary"], "--summary: give result files"),
         (["extra"], "unexpected argument 'extra'"),
+        (["--tool-version=1"], "option '--tool-version=1'"),
         (["--server", "@a", "--json", "x.json"], "--json and --compare are for the client"),
     ]
     for args, msg in bad:
@@ -255,9 +273,31 @@ def test_modes():
         rc, out, err = run(["--summary"] + files)
         check(rc == 0 and len(out.splitlines()) == len(files) + 1,
               "--summary: a row per file: %r" % out)
-        # --json - writes to stdout
+        # --json - writes to stdout, and nothing else does: the table goes to
+        # stderr, so that the output pipes into a JSON reader (as jq)
         rc, out, err = run(["--mode", "lat", "--count", "50", "--quiet", "--json", "-"])
         check(rc == 0 and json.loads(out)["calls"] == 50, "--json -: %r %r" % (out[:80], err))
+        same = ["--mode", "iops", "--depth", "4", "--count", "500"]
+        base = os.path.join(d, "base.json")
+        rc, out, err = run(same + ["--quiet", "--json", base])
+        check(rc == 0, "%s: exit %d %r" % (same, rc, err))
+        for extra in ([], ["--compare", base]):
+            args = same + ["--json", "-"] + extra
+            rc, out, err = run(args)
+            try:
+                doc = json.loads(out)
+            except ValueError as e:
+                doc = None
+                check(False, "%s: stdout is not JSON alone (%s): %r" % (args, e, out[:200]))
+            check(rc in (0, 3) and doc is not None and doc["calls"] == 500,
+                  "%s: exit %d, %r" % (args, rc, err[-200:]))
+            rows = [l.split() for l in err.splitlines() if l.startswith(("mode ", "iops "))]
+            check(len(rows) == 2 and rows[0][:3] == ["mode", "op", "size"] and
+                  rows[1][:4] == ["iops", "null", "0", "4"],
+                  "%s: the table on stderr: %r" % (args, err))
+            if extra:
+                check("compare with" in err and "compare with" not in out,
+                      "--json - --compare: the comparison on stderr: %r" % err)
 
 
 def test_compare():
