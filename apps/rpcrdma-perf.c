@@ -1163,8 +1163,16 @@ static int cli_run(struct perf_cli *c)
 		if (stop_signal)
 			c->stopping = true;
 		if (c->measuring && o->duration > 0 &&
-		    now - c->t_start >= (uint64_t)(o->duration * (double)hz))
+		    now - c->t_start >= (uint64_t)(o->duration * (double)hz)) {
+			/*
+			 * The window ends now, not at its last reply: a server
+			 * preempted at the end would otherwise shorten it (and
+			 * the replies still due drain unrecorded).
+			 */
+			if (!c->stopping)
+				c->t_end = now;
 			c->stopping = true;
+		}
 		if (now - c->t_last_reply > (uint64_t)o->timeout * hz) {
 			fprintf(stderr, PROG ": no reply for %u seconds (%u calls in flight)\n",
 				o->timeout, c->inflight);
