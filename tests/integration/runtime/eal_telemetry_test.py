@@ -119,8 +119,14 @@ def test_perf(perf, rundir):
         out, err = proc.communicate()
         check(False, "rpcrdma-perf --server exited %d: %s" % (proc.returncode, err))
         return
-    time.sleep(0.2)  # the commands are registered before the socket; the server settles
-    info, cmds, conns, pools = client(env, ["/info", "/", "/rpcrdma/conns", "/rpcrdma/pools"])
+    # the commands are registered before the socket, the server's pools after
+    # it: wait for them, bounded (a loaded machine can take more than 0.2 s)
+    for _ in range(100):
+        info, cmds, conns, pools = client(env, ["/info", "/", "/rpcrdma/conns",
+                                                "/rpcrdma/pools"])
+        if len(pools.get("/rpcrdma/pools", {})) >= 2 or proc.poll() is not None:
+            break
+        time.sleep(0.1)
     check(info.get("/info", {}).get("pid") == proc.pid, "/info names rpcrdma-perf: %s" % info)
     cmds = cmds.get("/", [])
     for c in ("/rpcrdma/lcores", "/rpcrdma/pools", "/rpcrdma/conns"):
