@@ -121,11 +121,12 @@ struct perf_opts {
 /* ------------------------------------------------------------ help */
 
 static const char usage_line[] =
-	"usage: " PROG " [--mode lat|iops|bw] [--op null|read|write] [--size BYTES] [--depth N]\n"
+	"usage: " PROG
+	" [--mode lat|iops|bw] [--op null|read|write] [-s|--size BYTES] [--depth N]\n"
 	"       [--version 1|2] [--inline BYTES] [--pmd shm|verbs] [--server ADDR | --client "
 	"ADDR]\n"
 	"       [--address ADDR]\n"
-	"       [--duration S | --count N] [--json FILE] [--compare OLD.json] [-- EAL ARGS]\n"
+	"       [-D|--duration S | -n|--count N] [--json FILE] [--compare OLD.json] [-- EAL ARGS]\n"
 	"       (" PROG " --help for more)\n";
 
 static const char help_text[] =
@@ -155,6 +156,10 @@ static const char help_text[] =
 	"    At the end a summary table is printed; on a terminal a progress line\n"
 	"    is printed every second.\n"
 	"\n"
+	"    The short options are perftest's where they mean the same: -s the\n"
+	"    message size, -n the iterations measured, -D the seconds measured;\n"
+	"    -h help.\n"
+	"\n"
 	"OPTIONS\n"
 	"    --mode lat|iops|bw\n"
 	"        lat: one call at a time (default). iops: --depth calls in flight,\n"
@@ -165,7 +170,7 @@ static const char help_text[] =
 	"        through a write chunk, or inline when it fits the inline\n"
 	"        threshold. write: the call carries --size bytes, through a read\n"
 	"        chunk, or inline when it fits (the engine decides).\n"
-	"    --size BYTES\n"
+	"    -s, --size BYTES\n"
 	"        Payload of read and write, 0..1048576; a k or m suffix multiplies\n"
 	"        by 1024 or 1048576 (default 4096 with --op read|write, 65536 in bw).\n"
 	"    --depth N\n"
@@ -195,9 +200,9 @@ static const char help_text[] =
 	"        The address of the in-process run (default shm @rpcrdma-perf-PID).\n"
 	"    --devargs ARGS\n"
 	"        PMD device arguments (\"key=value,...\"; see the README).\n"
-	"    --duration SECONDS\n"
+	"    -D, --duration SECONDS\n"
 	"        Measure for SECONDS, 0.01..86400 (default 3).\n"
-	"    --count N\n"
+	"    -n, --count N\n"
 	"        Measure N calls instead, 1..10^12.\n"
 	"    --warmup N\n"
 	"        Calls before measuring starts, 0..10^9 (default 100).\n"
@@ -407,7 +412,7 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 	o->timeout = 10;
 	o->threshold = 5;
 	nopts = app_opts_init(&o->com, argc, argv);
-	while ((c = getopt_long(nopts, argv, ":hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(nopts, argv, ":hVs:n:D:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_MODE:
 			ret = parse_name("--mode", optarg, mode_names, 3, &n);
@@ -419,6 +424,7 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 			o->op_set = true;
 			break;
 		case O_SIZE:
+		case 's': /* perftest's -s */
 			ret = parse_uint("--size", optarg, 0, PERF_SIZE_MAX, true, &v);
 			o->size = (uint32_t)v;
 			o->size_set = true;
@@ -452,10 +458,12 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 			ret = app_parse_address("--address", optarg, &o->addr);
 			break;
 		case O_DURATION:
+		case 'D': /* perftest's -D */
 			ret = parse_double("--duration", optarg, 0.01, 86400, &o->duration);
 			duration_set = true;
 			break;
 		case O_COUNT:
+		case 'n': /* perftest's -n (iterations) */
 			ret = parse_uint("--count", optarg, 1, 1000000000000ull, false, &o->count);
 			break;
 		case O_WARMUP:

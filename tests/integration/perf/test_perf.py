@@ -16,6 +16,7 @@ verbs    every mode over --pmd verbs, in one process and as --server and
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -144,10 +145,13 @@ def test_options():
                 "--server",
                 "--client", "--duration", "--count", "--json", "--compare", "--threshold",
                 "--input", "--summary", "--warmup", "--quiet", "--lcores", "--devargs"]:
-        check(("    " + opt) in out, "--help documents " + opt)
+        check(re.search(r"^    (-[a-zA-Z], )?%s\b" % re.escape(opt), out, re.M),
+              "--help documents " + opt)
     check("3  --compare" in out, "--help: exit 3 of --compare")
     check("    -h, --help" in out and "    -V, --tool-version" in out,
           "--help documents -h and -V")
+    for short in ("-s, --size", "-n, --count", "-D, --duration"):
+        check(("    " + short) in out, "--help documents " + short)
     # -h is --help
     rc_h, out_h, err_h = run(["-h"])
     check(rc_h == 0 and out_h == out and err_h == "", "-h prints --help: %d %r" % (rc_h, err_h))
@@ -198,6 +202,13 @@ def test_options():
         (["--input", "x.json"], "--input needs --compare OLD.json"),
         (["--summary"], "--summary: give result files"),
         (["extra"], "unexpected argument 'extra'"),
+        # perftest's short options are the long ones: the same checks, the same words
+        (["-s"], "option '-s' needs a value"),
+        (["--op", "read", "-s", "2m"], "--size: 2m is out of range 0..1048576"),
+        (["-s", "4096"], "--size: --op null carries no payload"),
+        (["-n", "0"], "--count: 0 is out of range 1..1000000000000"),
+        (["-D", "0"], "--duration: 0 is out of range 0.01..86400"),
+        (["-n", "5", "-D", "1"], "--duration and --count: give one"),
         (["--tool-version=1"], "option '--tool-version=1'"),
         (["--server", "@a", "--json", "x.json"], "--json and --compare are for the client"),
     ]
@@ -277,6 +288,20 @@ def test_modes():
         # stderr, so that the output pipes into a JSON reader (as jq)
         rc, out, err = run(["--mode", "lat", "--count", "50", "--quiet", "--json", "-"])
         check(rc == 0 and json.loads(out)["calls"] == 50, "--json -: %r %r" % (out[:80], err))
+        # perftest's -s, -n and -D run what --size, --count and --duration run
+        for args, key, want in ((["--op", "read", "-s", "8k", "-n", "60"], "size", 8192),
+                                (["--op", "write", "-s", "1k", "-n", "60"], "calls", 60),
+                                (["-D", "0.3"], "seconds", None)):
+            rc, out, err = run(["--mode", "lat", "--quiet", "--json", "-"] + args)
+            doc = json.loads(out) if rc == 0 else {}
+            if not check(rc == 0, "%s: exit %d %r" % (args, rc, err)):
+                continue
+            check_result(doc, " ".join(args), "lat", doc["op"], doc["size"], 1)
+            if want is not None:
+                check(doc[key] == want and doc["calls"] == 60,
+                      "%s: %s %r, calls %r" % (args, key, doc[key], doc["calls"]))
+            else:
+                check(0.3 <= doc["seconds"] <= 10, "-D 0.3: seconds %r" % doc["seconds"])
         same = ["--mode", "iops", "--depth", "4", "--count", "500"]
         base = os.path.join(d, "base.json")
         rc, out, err = run(same + ["--quiet", "--json", base])
