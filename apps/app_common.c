@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
@@ -295,6 +296,11 @@ void app_ep_close(struct app_ep *ep)
 	memset(ep, 0, sizeof(*ep));
 }
 
+static uint64_t app_tsc(void)
+{
+	return rte_rdtsc();
+}
+
 int app_svc_registry(const struct rpcrdma_svc_program *prog, uint32_t nb_slots,
 		     struct rpcrdma_svc_registry **reg)
 {
@@ -303,6 +309,9 @@ int app_svc_registry(const struct rpcrdma_svc_program *prog, uint32_t nb_slots,
 
 	rpcrdma_svc_params_init(&sp);
 	sp.nb_slots = nb_slots;
+	/* service times in telemetry, on the TSC */
+	sp.clock_hz = rte_get_tsc_hz();
+	sp.clock = sp.clock_hz ? app_tsc : NULL;
 	ret = rpcrdma_svc_registry_create(&sp, reg);
 	if (ret) {
 		*reg = NULL;

@@ -184,7 +184,8 @@ void app_ep_close(struct app_ep *ep);
 
 /*
  * A dispatcher registry serving the one program @p prog, with @p nb_slots
- * counter slots (one for each lcore that dispatches calls), in telemetry
+ * counter slots (one for each lcore that dispatches calls) and service
+ * times on the TSC (the EAL must be running), in telemetry
  * (/rpcrdma/programs, /rpcrdma/program,<prog>; a warning when it cannot
  * be).
  * @return 0, or a negative errno (rpcrdma_svc_registry_create(),

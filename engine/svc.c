@@ -8,7 +8,8 @@
  * program counters followed by the procedure counters of every version in
  * table order. A slot is written by one thread, so an increment is a plain
  * load and store (relaxed atomics only so that readers on another thread
- * see whole values).
+ * see whole values). The procedure counters keep service times in the
+ * clock's ticks; rpcrdma_svc_proc_stats() gives them in nanoseconds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +31,12 @@ struct reg_ctr {
 	struct rpcrdma_svc_stats s;
 } __attribute__((aligned(CACHE_LINE)));
 
+/* A procedure's counters in one slot. */
+struct proc_ctr {
+	uint64_t calls, success, garbage_args, system_err, async;
+	uint64_t ticks, ticks_max; /* service times */
+};
+
 struct prog_ent {
 	struct rpcrdma_svc_program def;
 	char name[PROG_NAME_LEN];
@@ -43,6 +50,8 @@ struct prog_ent {
 
 struct rpcrdma_svc_registry {
 	uint32_t nb_slots;
+	rpcrdma_svc_clock_t clock; /* NULL: no service times */
+	uint64_t clock_hz;
 	unsigned int nprogs;
 	struct prog_ent progs[RPCRDMA_SVC_PROGS_MAX];
 	struct reg_ctr *ctr;
@@ -53,11 +62,10 @@ static struct rpcrdma_svc_prog_stats *prog_ctr(const struct prog_ent *pe, uint32
 	return (struct rpcrdma_svc_prog_stats *)(pe->ctr + (size_t)slot * pe->stride);
 }
 
-static struct rpcrdma_svc_proc_stats *proc_ctr(const struct prog_ent *pe, uint32_t slot,
-					       unsigned int vi, uint32_t proc)
+static struct proc_ctr *proc_ctr(const struct prog_ent *pe, uint32_t slot, unsigned int vi,
+				 uint32_t proc)
 {
-	struct rpcrdma_svc_proc_stats *first =
-		(struct rpcrdma_svc_proc_stats *)(prog_ctr(pe, slot) + 1);
+	struct proc_ctr *first = (struct proc_ctr *)(prog_ctr(pe, slot) + 1);
 
 	return first + pe->first[vi] + proc;
 }
@@ -73,12 +81,14 @@ int rpcrdma_svc_registry_create(const struct rpcrdma_svc_params *p,
 {
 	struct rpcrdma_svc_registry *reg;
 
-	if (p->nb_slots == 0 || p->nb_slots > SLOTS_MAX)
+	if (p->nb_slots == 0 || p->nb_slots > SLOTS_MAX || (p->clock != NULL && p->clock_hz == 0))
 		return -EINVAL;
 	reg = calloc(1, sizeof(*reg));
 	if (reg == NULL)
 		return -ENOMEM;
 	reg->nb_slots = p->nb_slots;
+	reg->clock = p->clock;
+	reg->clock_hz = p->clock_hz;
 	reg->ctr = aligned_alloc(CACHE_LINE, sizeof(*reg->ctr) * p->nb_slots);
 	if (reg->ctr == NULL)
 		goto err_ctr;
@@ -182,8 +192,7 @@ int rpcrdma_svc_register(struct rpcrdma_svc_registry *reg, const struct rpcrdma_
 		pe->nctr[i] = def->vers[i].nprocs ? def->vers[i].nprocs : 1;
 		nctr += pe->nctr[i];
 	}
-	bytes = sizeof(struct rpcrdma_svc_prog_stats) +
-		nctr * sizeof(struct rpcrdma_svc_proc_stats);
+	bytes = sizeof(struct rpcrdma_svc_prog_stats) + nctr * sizeof(struct proc_ctr);
 	pe->stride = (bytes + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1);
 	pe->ctr = aligned_alloc(CACHE_LINE, pe->stride * reg->nb_slots);
 	if (pe->ctr == NULL)
@@ -275,13 +284,20 @@ static int reply_nospc(struct rpcrdma_svc_registry *reg, uint32_t slot)
  */
 static int finish(struct rpcrdma_svc_req *req, int status)
 {
-	struct rpcrdma_svc_proc_stats *pc =
-		proc_ctr(req->pent, req->slot, req->vidx, req->call->call.proc);
+	struct proc_ctr *pc = proc_ctr(req->pent, req->slot, req->vidx, req->call->call.proc);
 	const struct rpcrdma_svc_proc *proc = req->proc;
 	struct rpcrdma_xdr_enc *reply = req->reply;
 	uint32_t xid = req->call->xid;
 	uint32_t stat;
 
+	if (req->reg->clock != NULL) {
+		/* the service time ends here, with the reply or the error reply */
+		uint64_t d = req->reg->clock() - req->t0;
+
+		__atomic_store_n(&pc->ticks, CTR_GET(&pc->ticks) + d, __ATOMIC_RELAXED);
+		if (d > CTR_GET(&pc->ticks_max))
+			__atomic_store_n(&pc->ticks_max, d, __ATOMIC_RELAXED);
+	}
 	if (status == RPCRDMA_SVC_OK) {
 		if (proc == NULL || proc->encode == NULL || proc->raw ||
 		    proc->encode(reply, req->res_buf) == 0) {
@@ -316,7 +332,7 @@ int rpcrdma_svc_dispatch(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_re
 	const struct rpcrdma_svc_proc *proc = NULL;
 	struct rpcrdma_svc_stats *rc;
 	struct rpcrdma_svc_prog_stats *gc;
-	struct rpcrdma_svc_proc_stats *pc;
+	struct proc_ctr *pc;
 	const struct rpcrdma_svc_version *v;
 	uint32_t flavor, xid = call->xid;
 	struct prog_ent *pe;
@@ -387,6 +403,8 @@ int rpcrdma_svc_dispatch(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_re
 
 	pc = proc_ctr(pe, req->slot, (unsigned int)vi, call->call.proc);
 	CTR_INC(&pc->calls);
+	if (reg->clock != NULL)
+		req->t0 = reg->clock();
 	req->reg = reg;
 	req->call = call;
 	req->args = args;
@@ -485,13 +503,20 @@ int rpcrdma_svc_proc_stats(const struct rpcrdma_svc_registry *reg, uint32_t prog
 		return -ENOENT;
 	memset(st, 0, sizeof(*st));
 	for (s = 0; s < reg->nb_slots; s++) {
-		const struct rpcrdma_svc_proc_stats *c = proc_ctr(pe, s, (unsigned int)vi, proc);
+		const struct proc_ctr *c = proc_ctr(pe, s, (unsigned int)vi, proc);
+		uint64_t m = CTR_GET(&c->ticks_max);
 
 		st->calls += CTR_GET(&c->calls);
 		st->success += CTR_GET(&c->success);
 		st->garbage_args += CTR_GET(&c->garbage_args);
 		st->system_err += CTR_GET(&c->system_err);
 		st->async += CTR_GET(&c->async);
+		st->time_ns += CTR_GET(&c->ticks); /* in ticks until below */
+		st->max_ns = m > st->max_ns ? m : st->max_ns;
+	}
+	if (reg->clock != NULL) {
+		st->time_ns = (uint64_t)((double)st->time_ns * 1e9 / (double)reg->clock_hz);
+		st->max_ns = (uint64_t)((double)st->max_ns * 1e9 / (double)reg->clock_hz);
 	}
 	return 0;
 }

@@ -287,9 +287,45 @@ static int cmd_pools(const char *cmd, const char *params, struct rte_tel_data *d
 	return 0;
 }
 
+/*
+ * Service times (the registry's clock; zeros without one): the sum, the
+ * mean per call answered and the longest, in nanoseconds.
+ */
+static void add_times(struct rte_tel_data *c, const struct rpcrdma_svc_proc_stats *st)
+{
+	uint64_t answered = st->success + st->garbage_args + st->system_err;
+
+	rte_tel_data_add_dict_u64(c, "time_ns", st->time_ns);
+	rte_tel_data_add_dict_u64(c, "mean_ns", answered ? st->time_ns / answered : 0);
+	rte_tel_data_add_dict_u64(c, "max_ns", st->max_ns);
+}
+
+/* A program's procedure counters summed over its versions and procedures. */
+static void prog_sum(struct rpcrdma_svc_registry *reg, const struct rpcrdma_svc_program *p,
+		     struct rpcrdma_svc_proc_stats *sum)
+{
+	struct rpcrdma_svc_proc_stats st;
+
+	memset(sum, 0, sizeof(*sum));
+	for (uint32_t v = 0; v < p->nvers; v++) {
+		uint32_t n = p->vers[v].nprocs ? p->vers[v].nprocs : 1;
+
+		for (uint32_t k = 0; k < n; k++) {
+			if (rpcrdma_svc_proc_stats(reg, p->prog, p->vers[v].vers, k, &st))
+				continue;
+			sum->success += st.success;
+			sum->garbage_args += st.garbage_args;
+			sum->system_err += st.system_err;
+			sum->time_ns += st.time_ns;
+			sum->max_ns = st.max_ns > sum->max_ns ? st.max_ns : sum->max_ns;
+		}
+	}
+}
+
 static int cmd_programs(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct rpcrdma_svc_stats tot = { 0 }, st;
+	struct rpcrdma_svc_proc_stats sum;
 	struct rpcrdma_svc_prog_stats ps;
 	struct rte_tel_data *c;
 	unsigned int r, i;
@@ -326,6 +362,8 @@ static int cmd_programs(const char *cmd, const char *params, struct rte_tel_data
 			rte_tel_data_add_dict_u64(c, "prog_mismatch", ps.prog_mismatch);
 			rte_tel_data_add_dict_u64(c, "proc_unavail", ps.proc_unavail);
 			rte_tel_data_add_dict_u64(c, "auth_tooweak", ps.auth_tooweak);
+			prog_sum(reg, p, &sum);
+			add_times(c, &sum);
 			snprintf(key, sizeof(key), "%u", p->prog);
 			if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
 				rte_tel_data_free(c);
@@ -405,6 +443,7 @@ static int cmd_program(const char *cmd, const char *params, struct rte_tel_data 
 			rte_tel_data_add_dict_u64(c, "garbage_args", st.garbage_args);
 			rte_tel_data_add_dict_u64(c, "system_err", st.system_err);
 			rte_tel_data_add_dict_u64(c, "async", st.async);
+			add_times(c, &st);
 			key_sanitize(name, sizeof(name), pn ? pn : (k == 0 ? "NULL" : "proc"));
 			snprintf(key, sizeof(key), "v%u_%u_%s", ver->vers, k, name);
 			if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)

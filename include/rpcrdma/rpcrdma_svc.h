@@ -182,20 +182,36 @@ struct rpcrdma_svc_req {
 	uint32_t vidx;	  /**< the version's index in it */
 	uint32_t mark_len, mark_pos;
 	uint16_t mark_nddp;
+	uint64_t t0; /**< the registry's clock when the procedure was reached */
 	uint64_t args_buf[RPCRDMA_SVC_ARGS_MAX / 8];
 	uint64_t res_buf[RPCRDMA_SVC_RES_MAX / 8];
 };
 
+/**
+ * A clock for service times: a count of ticks that only goes forward and
+ * is the same on every thread that dispatches or completes calls (the TSC
+ * through rte_rdtsc(), CLOCK_MONOTONIC in nanoseconds).
+ */
+typedef uint64_t (*rpcrdma_svc_clock_t)(void);
+
 /** Registry parameters; initialise with rpcrdma_svc_params_init(). */
 struct rpcrdma_svc_params {
 	uint32_t nb_slots; /**< counter slots (default 1; RTE_MAX_LCORE for every lcore) */
+	/**
+	 * Service times of the procedures (rpcrdma_svc_proc_stats time_ns,
+	 * max_ns): read twice per call that reaches a procedure. NULL (the
+	 * default): not measured, nothing read.
+	 */
+	rpcrdma_svc_clock_t clock;
+	uint64_t clock_hz; /**< ticks of clock per second; > 0 with a clock */
 };
 
 void rpcrdma_svc_params_init(struct rpcrdma_svc_params *p);
 
 /**
  * Create an empty registry.
- * @return 0 and *reg; -EINVAL: nb_slots is 0 or above 1024; -ENOMEM.
+ * @return 0 and *reg; -EINVAL: nb_slots is 0 or above 1024, or a clock with
+ *   clock_hz 0; -ENOMEM.
  */
 int rpcrdma_svc_registry_create(const struct rpcrdma_svc_params *p,
 				struct rpcrdma_svc_registry **reg);
@@ -270,6 +286,14 @@ struct rpcrdma_svc_proc_stats {
 	uint64_t garbage_args;
 	uint64_t system_err;
 	uint64_t async; /**< handlers that returned PENDING */
+	/**
+	 * With the registry's clock: the service times of the calls answered
+	 * (success + garbage_args + system_err), from the procedure reached to
+	 * its reply encoded (a pending call's wait included), summed and the
+	 * longest, in nanoseconds; 0 without a clock.
+	 */
+	uint64_t time_ns;
+	uint64_t max_ns;
 };
 
 struct rpcrdma_svc_prog_stats {

@@ -14,9 +14,13 @@
  *                             high_water, mem_bytes, hugepages
  *   /rpcrdma/programs         the dispatcher's counters ("dispatch") and per
  *                             program number: name, low, high, calls,
- *                             prog_mismatch, proc_unavail, auth_tooweak
+ *                             prog_mismatch, proc_unavail, auth_tooweak,
+ *                             time_ns, mean_ns, max_ns (of its procedures)
  *   /rpcrdma/program,<prog>   per procedure ("v<vers>_<proc>_<NAME>"):
- *                             calls, success, garbage_args, system_err, async
+ *                             calls, success, garbage_args, system_err, async,
+ *                             time_ns, mean_ns, max_ns: service times of a
+ *                             registry with a clock (rpcrdma_svc_params),
+ *                             0 without
  *   /rpcrdma/conns            an array of connection ids (every provider)
  *   /rpcrdma/conn,<id>        what the connection's provider reports
  *                             (counters, credit state), and "provider"

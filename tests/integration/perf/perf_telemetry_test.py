@@ -10,7 +10,8 @@ the shm PMD:
 2. rpcrdma-perf --client --mode lat --duration 2 (NULL calls): while it
    runs, the counters are read again and again; they grow, the NULL
    procedure has the program's calls and answers them SUCCESS (give or
-   take the call in flight), and nothing else is counted.
+   take the call in flight), nothing else is counted, and the service
+   times (time_ns, mean_ns, max_ns) of the program and of NULL are there.
 3. After the run: the server's closing line, which it reads from the same
    counters, gives as many calls as the client sent (its short_msgs: every
    NULL call is a Short message), at least the last count read during the
@@ -118,6 +119,14 @@ def main():
                       "NULL calls answered SUCCESS: %r" % null)
                 for k in ("prog_mismatch", "proc_unavail", "auth_tooweak"):
                     check(p.get(k) == 0, "program %s = %r" % (k, p.get(k)))
+                # service times on the TSC: a NULL call is served in well
+                # under a millisecond on average, and the longest is no
+                # shorter than the mean
+                for what, t in (("program", p), ("NULL procedure", null)):
+                    check(0 < t.get("mean_ns", 0) < 1000000 and
+                          t.get("max_ns", 0) >= t["mean_ns"] and
+                          t.get("time_ns", 0) >= t["mean_ns"],
+                          "%s service times: %r" % (what, t))
                 for name in ("v1_1_READ", "v1_2_WRITE"):
                     check(procs.get(name, {}).get("calls") == 0,
                           "%s counted calls in a NULL run: %r" % (name, procs.get(name)))

@@ -702,6 +702,94 @@ static void test_register(void)
 	      "program_at");
 }
 
+/*
+ * Service times: a registry with a clock that advances 600 ticks at each
+ * read, 2 ticks per nanosecond. A call answered at once reads it twice:
+ * 300 ns. A pending call also waits the ticks added before its completion.
+ * Every answer counts (GARBAGE_ARGS too); the untimed registry has none.
+ */
+static uint64_t fake_ticks, fake_reads;
+
+static uint64_t fake_clock(void)
+{
+	fake_reads++;
+	fake_ticks += 600;
+	return fake_ticks;
+}
+
+static void test_times(const struct rpcrdma_svc_program *prog)
+{
+	struct call_spec add = { .xid = 0x10a0,
+				 .prog = PROG_TEST,
+				 .vers = 4,
+				 .proc = P_ADD,
+				 .nargs = 2,
+				 .args = { 1, 2 } };
+	struct call_spec async = add;
+	struct call_spec garbage = add;
+	struct rpcrdma_svc_registry *untimed = reg_g, *timed;
+	struct rpcrdma_svc_proc_stats st;
+	struct rpcrdma_svc_params p;
+	struct outcome o;
+	int i;
+
+	CHECK(pstats(PROG_TEST, 4, P_ADD).time_ns == 0 && pstats(PROG_TEST, 4, P_ADD).max_ns == 0,
+	      "no clock: no service times");
+	rpcrdma_svc_params_init(&p);
+	p.nb_slots = 4;
+	p.clock = fake_clock;
+	CHECK(rpcrdma_svc_registry_create(&p, &timed) == -EINVAL, "a clock without clock_hz");
+	p.clock_hz = 2000000000u;
+	if (rpcrdma_svc_registry_create(&p, &timed) != 0) {
+		CHECK(0, "timed registry");
+		return;
+	}
+	CHECK(rpcrdma_svc_register(timed, prog) == 0, "register TEST with a clock");
+	reg_g = timed;
+
+	for (i = 0; i < 3; i++) {
+		run(&add, &o);
+		check_accepted(&o, 0x10a0, RPCRDMA_RPC_SUCCESS, "timed ADD");
+	}
+	st = pstats(PROG_TEST, 4, P_ADD);
+	CHECK(st.success == 3 && st.time_ns == 900 && st.max_ns == 300, "3 ADDs: %lu ns, max %lu",
+	      (unsigned long)st.time_ns, (unsigned long)st.max_ns);
+	CHECK(fake_reads == 6, "the clock read twice per call: %lu", (unsigned long)fake_reads);
+
+	garbage.nargs = 1;
+	run(&garbage, &o);
+	check_accepted(&o, 0x10a0, RPCRDMA_RPC_GARBAGE_ARGS, "timed ADD, garbage");
+	st = pstats(PROG_TEST, 4, P_ADD);
+	CHECK(st.garbage_args == 1 && st.time_ns == 1200, "GARBAGE_ARGS timed: %lu ns",
+	      (unsigned long)st.time_ns);
+
+	/* a pending call: 10,000 ticks pass before its completion */
+	async.proc = P_ASYNC;
+	async.args[1] = 40;
+	pending_req = NULL;
+	run(&async, &o);
+	CHECK(o.ret == RPCRDMA_SVC_PENDING && pending_req != NULL, "timed ASYNC pending");
+	if (pending_req != NULL) {
+		fake_ticks += 10000;
+		((struct u32_res *)rpcrdma_svc_req_res(pending_req))->v = 41;
+		rpcrdma_svc_complete(pending_req, RPCRDMA_SVC_OK);
+	}
+	st = pstats(PROG_TEST, 4, P_ASYNC);
+	CHECK(st.success == 1 && st.time_ns == 5300 && st.max_ns == 5300,
+	      "ASYNC waited: %lu ns, max %lu", (unsigned long)st.time_ns, (unsigned long)st.max_ns);
+	CHECK(pstats(PROG_TEST, 4, P_ADD).max_ns == 300, "ADD's max is its own");
+
+	/* calls the dispatcher answers itself reach no procedure: not timed */
+	fake_reads = 0;
+	add.vers = 9;
+	run(&add, &o);
+	check_accepted(&o, 0x10a0, RPCRDMA_RPC_PROG_MISMATCH, "timed, no such version");
+	CHECK(fake_reads == 0, "PROG_MISMATCH reads no clock: %lu", (unsigned long)fake_reads);
+
+	reg_g = untimed;
+	rpcrdma_svc_registry_free(timed);
+}
+
 int main(void)
 {
 	struct rpcrdma_svc_program test_prog = { .name = "TEST",
@@ -741,6 +829,7 @@ int main(void)
 	test_async();
 	test_unanswerable();
 	test_register();
+	test_times(&test_prog);
 
 	/* a slot out of range is refused */
 	memset(&req, 0, sizeof(req));
