@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """rpcrdma-perf end to end.
 
-    test_perf.py PERF SCHEMA options|modes|compare|xproc|v2|verbs
+    test_perf.py PERF SCHEMA options|modes|output|compare|xproc|v2|verbs
 
 options  every option, good and bad: exit codes and the one-line messages,
          --help (no EAL needed, except --pmd verbs without a device)
 modes    a short run of each mode (--count small); each JSON result is
          validated against scripts/perf_schema.json and for sane values
+output   --json - alone on stdout (also with the table and --compare), and
+         the short options -s, -n, -D against what they stand for
 compare  --compare passes an equal result and catches injected regressions
 xproc    --server in the background, --client against it: both exit 0
 verbs    every mode over --pmd verbs, in one process and as --server and
@@ -284,10 +286,15 @@ def test_modes():
         rc, out, err = run(["--summary"] + files)
         check(rc == 0 and len(out.splitlines()) == len(files) + 1,
               "--summary: a row per file: %r" % out)
-        # --json - writes to stdout, and nothing else does: the table goes to
-        # stderr, so that the output pipes into a JSON reader (as jq)
+        # --json - writes to stdout
         rc, out, err = run(["--mode", "lat", "--count", "50", "--quiet", "--json", "-"])
         check(rc == 0 and json.loads(out)["calls"] == 50, "--json -: %r %r" % (out[:80], err))
+
+
+def test_output():
+    """What --json - writes on stdout (the JSON alone, the table and the
+    comparison on stderr), and perftest's short options run as the long."""
+    with tempfile.TemporaryDirectory() as d:
         # perftest's -s, -n and -D run what --size, --count and --duration run
         for args, key, want in ((["--op", "read", "-s", "8k", "-n", "60"], "size", 8192),
                                 (["--op", "write", "-s", "1k", "-n", "60"], "calls", 60),
@@ -302,6 +309,8 @@ def test_modes():
                       "%s: %s %r, calls %r" % (args, key, doc[key], doc["calls"]))
             else:
                 check(0.3 <= doc["seconds"] <= 10, "-D 0.3: seconds %r" % doc["seconds"])
+        # --json - writes to stdout, and nothing else does: the table goes to
+        # stderr, so that the output pipes into a JSON reader (as jq)
         same = ["--mode", "iops", "--depth", "4", "--count", "500"]
         base = os.path.join(d, "base.json")
         rc, out, err = run(same + ["--quiet", "--json", base])
@@ -562,7 +571,7 @@ def test_verbs():
                     srv.wait()
 
 
-{"options": test_options, "modes": test_modes, "compare": test_compare,
- "xproc": test_xproc, "v2": test_v2, "verbs": test_verbs}[GROUP]()
+{"options": test_options, "modes": test_modes, "output": test_output,
+ "compare": test_compare, "xproc": test_xproc, "v2": test_v2, "verbs": test_verbs}[GROUP]()
 print("test_perf %s: %d checks, %d failed" % (GROUP, checks, failures))
 sys.exit(1 if failures else 0)
