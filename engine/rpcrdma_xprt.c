@@ -493,6 +493,7 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(ctrl_drops);
 	ST(bc_refused);
 	ST(inline_pullups);
+	ST(err_xid);
 #undef ST
 }
 
@@ -2883,10 +2884,30 @@ static bool rpc_answerable(int err)
 	       err == -RPCRDMA_E_GIDS || err == -RPCRDMA_E_AUTH_LEN;
 }
 
+/*
+ * The first word of a call's stream at the cursor, where the RPC header
+ * (and its XID) is decoded from: in one piece, as rpcrdma_xprt_get_rpc()
+ * reads it. @return false: less than a word there.
+ */
+static bool stream_word(const struct rpcrdma_xdr_dec *d, uint32_t *w)
+{
+	const struct rpcrdma_xdr_piece *pc;
+
+	if (d->cur >= d->npieces)
+		return false;
+	pc = &d->pieces[d->cur];
+	if (d->off > pc->len || pc->len - d->off < 4)
+		return false;
+	*w = rpcrdma_wire_get32(pc->p + d->off, 0);
+	return true;
+}
+
 /* The reads are done (or there were none): the call's stream, its RPC header, dispatch. */
 static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_xprt *x = s->xprt;
+	uint32_t rpc_xid = 0;
+	bool has_xid = false;
 
 	/* a failed decode leaves these: not taken for a call */
 	s->msg.xid = ~s->xid;
@@ -2898,6 +2919,7 @@ static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 		int ret;
 
 		rpcrdma_xdr_dec_init(&s->args, p, n);
+		has_xid = stream_word(&s->args, &rpc_xid);
 		ret = rpcrdma_rpc_decode(&s->msg, p, n);
 		if (ret >= 0 && (uint32_t)ret <= n) {
 			s->args.off = (uint32_t)ret;
@@ -2909,7 +2931,19 @@ static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 	} else if (rpcrdma_marshal_call_dec(&s->map, &s->args) != 0) {
 		goto drop;
 	} else {
+		has_xid = stream_word(&s->args, &rpc_xid);
 		s->rpc_ret = rpcrdma_xprt_get_rpc(&s->args, &s->msg);
+	}
+	if (has_xid && rpc_xid != s->xid) {
+		/*
+		 * rfc5666bis 5.5.2: an rdma_xid that does not match the XID of
+		 * the RPC message it carries is an XDR error, answered ERR_CHUNK
+		 * (RDMA2_ERR_BAD_HEADER in version 2, v2 draft 4.2.3) with the
+		 * rdma_xid; the upper layer never sees the call.
+		 */
+		x->st.err_xid++;
+		svc_error(s, RPCRDMA_ERR_CHUNK);
+		return;
 	}
 	if (s->msg.type != RPCRDMA_RPC_CALL || s->msg.xid != s->xid)
 		goto drop;

@@ -579,6 +579,12 @@ struct rpcrdma_xprt_stats {
 	 * max_send_sge (and the call offered no write chunk to put them in).
 	 */
 	uint64_t inline_pullups;
+	/**
+	 * Calls whose rdma_xid is not the XID of the RPC message they carry,
+	 * answered ERR_CHUNK (rfc5666bis 5.5.2; RDMA2_ERR_BAD_HEADER in
+	 * version 2).
+	 */
+	uint64_t err_xid;
 };
 
 /** Copy the counters. */

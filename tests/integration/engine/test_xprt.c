@@ -1941,6 +1941,105 @@ static void test_errors(void)
 }
 
 /*
+ * Send len bytes of msg from the bare client and check the answer word by
+ * word: exactly n XDR words, each want[i].
+ */
+static void bare_expect(struct env *e, const void *msg, uint32_t len, const uint32_t *want,
+			unsigned int n, const char *what)
+{
+	uint8_t rep[4096];
+	int got = bare_exchange(e, msg, len, rep, WAIT_MS);
+
+	CHECK(got == (int)(n * 4), "%s: an answer of %u bytes: %d", what, n * 4, got);
+	if (got != (int)(n * 4))
+		return;
+	for (unsigned int i = 0; i < n; i++)
+		CHECK(rpcrdma_wire_get32(rep, i) == want[i], "%s: word %u is %#x, not %#x", what, i,
+		      rpcrdma_wire_get32(rep, i), want[i]);
+}
+
+/* The bare client disconnects; the receives it left posted flush, their buffers back. */
+static void bare_client_down(struct env *e)
+{
+	uint64_t end = test_now_ms() + WAIT_MS;
+
+	rpcrdma_pmd_disconnect(e->cli.qp);
+	while (test_now_ms() < end && rpcrdma_xprt_state(e->srv.xprt) != RPCRDMA_XPRT_CLOSED) {
+		bare_reap(e);
+		test_side_poll(&e->srv, srv_accept);
+	}
+	for (int k = 0; k < 1000; k++)
+		bare_reap(e);
+}
+
+/*
+ * Responder rules of rfc5666bis 5.5 and 5.6, from a bare client: the
+ * exact RDMA_ERROR each offending message gets (every XDR word: rdma_xid,
+ * rdma_vers, rdma_credit, rdma_proc, rdma_err and its body), counted, the
+ * upper layer never called, and the connection still answering.
+ */
+static void test_error_rules(void)
+{
+	/* the server's grant (srv_params(): a target of 32) in every answer */
+	const uint32_t grant = 32;
+	struct rpcrdma_xprt_stats s0, s1;
+	uint8_t msg[512];
+	struct env e;
+	uint32_t len, calls0;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	bare_client_up(&e);
+	{
+		/*
+		 * a good call: answered RDMA_MSG with the grant the errors
+		 * carry, the RPC reply (xid REPLY MSG_ACCEPTED AUTH_NONE 0 SUCCESS)
+		 */
+		const uint32_t want[] = { 0x500, 1, grant, RPCRDMA_MSG, 0, 0, 0,
+					  0x500, 1, 0,	   0,		0, 0 };
+
+		len = craft(msg, 0x500, v1call, 7);
+		bare_expect(&e, msg, len, want, 13, "a good call");
+	}
+	{
+		/*
+		 * rfc5666bis 5.5.2: an rdma_xid that is not the XID of the RPC
+		 * message: ERR_CHUNK with the rdma_xid. In a Short call (the
+		 * fast path) and in a call offering a reply chunk (decoded, mapped).
+		 */
+		const uint32_t want[] = { 0x501, 1, grant, RPCRDMA_ERROR, RPCRDMA_ERR_CHUNK };
+		const uint32_t rchunk[] = {
+			0, 1, 8, RPCRDMA_MSG, 0, 0, 1, 1, 0x1234, 64, 0, 0x1000
+		};
+
+		stats(&e.srv, &s0);
+		calls0 = sctx.calls;
+		len = craft(msg, 0x501, v1call, 7);
+		put32(msg, 7, 0x5501); /* the RPC XID */
+		bare_expect(&e, msg, len, want, 5, "rdma_xid not the RPC XID, Short");
+		len = craft(msg, 0x501, rchunk, 12);
+		put32(msg, 12, 0x501 ^ 0x80000000u);
+		bare_expect(&e, msg, len, want, 5, "rdma_xid not the RPC XID, with a reply chunk");
+		stats(&e.srv, &s1);
+		CHECK(s1.err_xid == s0.err_xid + 2 && s1.errors_sent == s0.errors_sent + 2 &&
+			      s1.dropped == s0.dropped && sctx.calls == calls0,
+		      "XID mismatches: counted %lu, answered %lu, not dispatched (%u calls)",
+		      (unsigned long)(s1.err_xid - s0.err_xid),
+		      (unsigned long)(s1.errors_sent - s0.errors_sent), sctx.calls - calls0);
+	}
+	{
+		/* the connection goes on: a good call, answered as the first */
+		const uint32_t want[] = { 0x5ff, 1, grant, RPCRDMA_MSG, 0, 0, 0,
+					  0x5ff, 1, 0,	   0,		0, 0 };
+
+		len = craft(msg, 0x5ff, v1call, 7);
+		bare_expect(&e, msg, len, want, 13, "a good call after the errors");
+	}
+	bare_client_down(&e);
+	env_close(&e);
+}
+
+/*
  * Accept the client's connection at the bare server (RFC 8797 data: 4 KiB
  * both ways), polling the client, until it is established or the time
  * runs out at end.
@@ -4014,6 +4113,7 @@ int main(int argc, char **argv)
 		test_unsignaled();
 	} else if (strcmp(argv[1], "errors") == 0) {
 		test_errors();
+		test_error_rules();
 		test_errors_requester();
 	} else if (strcmp(argv[1], "loss") == 0) {
 		test_loss();
