@@ -3464,7 +3464,7 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	case RPCRDMA_NOMSG:
 		/* version 2: rdma_direction CALL (rx_classify() sent the rest elsewhere) */
 		break;
-	case RPCRDMA_OPTIONAL: /* taken by ctrl_recv(), never here */
+	case RPCRDMA_OPTIONAL: /* never here: ctrl_recv(), or ERR_VERS (server_vers()) */
 		s->state = SVC_DONE;
 		goto process;
 	case RPCRDMA_DONE:
@@ -3518,6 +3518,19 @@ static bool xid_is_ours(const struct rpcrdma_xprt *x, uint32_t xid)
 }
 
 /*
+ * A server that takes version 2 messages on this connection now: version 2
+ * is in its range (params.vers) and version 1 is not settled. Any other
+ * server answers a version 2 message ERR_VERS (rfc5666bis 5.5.1), whatever
+ * its rdma_proc.
+ */
+static bool srv_takes_v2(const struct rpcrdma_xprt *x)
+{
+	if (x->vers_settled)
+		return x->vers == RPCRDMA_VERS_2;
+	return x->vresp.cfg != RPCRDMA_VERS_RESP_V1_ONLY;
+}
+
+/*
  * A message's direction (RFC 8167 1.3; v2 draft 3.2): version 2 says it in
  * rdma_direction; in version 1 it is the RPC msg_type, which a backward
  * message, always Short (2.5, 2.6), has right after its 28-byte header.
@@ -3537,8 +3550,10 @@ static enum rx_kind rx_classify(const struct rpcrdma_xprt *x, struct xprt_rx *rx
 		return cli ? RX_REPLY : RX_CALL;
 	vers = rpcrdma_wire_get32(b, 1);
 	proc = rpcrdma_wire_get32(b, 3);
-	if (vers == RPCRDMA_VERS_2 && proc == RPCRDMA_OPTIONAL)
-		return RX_CTRL;
+	if (vers == RPCRDMA_VERS_2 && proc == RPCRDMA_OPTIONAL) {
+		/* at a server of version 1 only, or settled on version 1: a call for ERR_VERS */
+		return cli || srv_takes_v2(x) ? RX_CTRL : RX_CALL;
+	}
 	if (vers == RPCRDMA_VERS_2 && (proc == RPCRDMA_MSG || proc == RPCRDMA_NOMSG) &&
 	    rx->len >= 20 && rpcrdma_wire_get32(b, 4) == (cli ? RPCRDMA_CALL : RPCRDMA_REPLY))
 		return other;
@@ -3569,7 +3584,11 @@ static void ctrl_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	uint32_t code;
 
 	if (x->vers_settled && x->vers != RPCRDMA_VERS_2) {
-		/* a version 1 connection: the other version, as any message would be */
+		/*
+		 * A client's version 1 connection (a server's goes to ERR_VERS,
+		 * rx_classify()): the other version, counted and dropped, as a
+		 * requester does with any message of it.
+		 */
 		x->st.err_vers++;
 		return;
 	}

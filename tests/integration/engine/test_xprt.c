@@ -1992,6 +1992,24 @@ static void test_error_rules(void)
 	bare_client_up(&e);
 	{
 		/*
+		 * rfc5666bis 5.5.1: this server is of version 1 only, and an
+		 * RDMA2_OPTIONAL (of no type it could know) is version 2: ERR_VERS
+		 * in version 1 with the range 1..1, before anything has settled
+		 * the connection's version
+		 */
+		const uint32_t opt[] = { 0x502, 2, 8, RPCRDMA_OPTIONAL, RPCRDMA_CALL, 0x7777, 0 };
+		const uint32_t want[] = { 0x502, 1, grant, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
+
+		stats(&e.srv, &s0);
+		len = put_words(msg, 0x502, opt, 7);
+		bare_expect(&e, msg, len, want, 7, "RDMA2_OPTIONAL first, version 1 server");
+		stats(&e.srv, &s1);
+		CHECK(s1.err_vers == s0.err_vers + 1 && s1.options_recv == s0.options_recv &&
+			      s1.err_option == s0.err_option,
+		      "RDMA2_OPTIONAL first: ERR_VERS counted, not taken as an option");
+	}
+	{
+		/*
 		 * a good call: answered RDMA_MSG with the grant the errors
 		 * carry, the RPC reply (xid REPLY MSG_ACCEPTED AUTH_NONE 0 SUCCESS)
 		 */
@@ -2026,6 +2044,27 @@ static void test_error_rules(void)
 		      "XID mismatches: counted %lu, answered %lu, not dispatched (%u calls)",
 		      (unsigned long)(s1.err_xid - s0.err_xid),
 		      (unsigned long)(s1.errors_sent - s0.errors_sent), sctx.calls - calls0);
+	}
+	{
+		/*
+		 * rfc5666bis 5.5.1 once version 1 is settled: RDMA2_OPTIONAL,
+		 * without and with an RPC call after it, gets ERR_VERS (1, 1)
+		 */
+		const uint32_t opt[] = { 0x503, 2, 8, RPCRDMA_OPTIONAL, RPCRDMA_CALL, 0x7777, 0 };
+		const uint32_t want[] = { 0x503, 1, grant, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
+
+		stats(&e.srv, &s0);
+		calls0 = sctx.calls;
+		len = put_words(msg, 0x503, opt, 7);
+		bare_expect(&e, msg, len, want, 7, "RDMA2_OPTIONAL, version 1 settled");
+		len = craft(msg, 0x503, opt, 7);
+		bare_expect(&e, msg, len, want, 7, "RDMA2_OPTIONAL with a call, version 1 settled");
+		stats(&e.srv, &s1);
+		CHECK(s1.err_vers == s0.err_vers + 2 && s1.errors_sent == s0.errors_sent + 2 &&
+			      s1.options_recv == s0.options_recv && sctx.calls == calls0,
+		      "RDMA2_OPTIONAL after version 1: ERR_VERS counted %lu, sent %lu",
+		      (unsigned long)(s1.err_vers - s0.err_vers),
+		      (unsigned long)(s1.errors_sent - s0.errors_sent));
 	}
 	{
 		/* the connection goes on: a good call, answered as the first */
@@ -2495,6 +2534,68 @@ static void test_v2_errors(void)
 		}
 		CHECK(back == 1, "the posted receive flushed: %u", back);
 	}
+	env_close(&e);
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+}
+
+/*
+ * A server of versions 1 and 2 (v2 draft 5) takes RDMA2_OPTIONAL while no
+ * version is settled, and answers it ERR_VERS (1, 1) once version 1 is
+ * (rfc5666bis 5.5.1), as it answers a version 2 call then. Exact bytes from
+ * a bare client.
+ */
+static void test_v2_optional_v1(void)
+{
+	const uint32_t grant = 32; /* srv_params(): the target */
+	const uint32_t opt[] = { 0, 2, 8, RPCRDMA_OPTIONAL, RPCRDMA_CALL, 0x7777, 0 };
+	struct rpcrdma_xprt_stats s0, s1;
+	uint8_t msg[512];
+	struct env e;
+	uint32_t len;
+
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_2);
+	if (!env_open(&e, NULL, NULL))
+		return;
+	bare_client_up(&e);
+	{
+		/* nothing settled: a version 2 message, an unknown type: RDMA2_ERR_INVAL_OPTION */
+		const uint32_t want[] = { 0x601, 2, grant, RPCRDMA_ERROR,
+					  RPCRDMA2_ERR_INVAL_OPTION };
+
+		len = put_words(msg, 0x601, opt, 7);
+		bare_expect(&e, msg, len, want, 5, "RDMA2_OPTIONAL first, server of 1..2");
+	}
+	{
+		/* a version 1 call settles version 1 */
+		const uint32_t want[] = { 0x602, 1, grant, RPCRDMA_MSG, 0, 0, 0,
+					  0x602, 1, 0,	   0,		0, 0 };
+
+		len = craft(msg, 0x602, v1call, 7);
+		bare_expect(&e, msg, len, want, 13, "a version 1 call, server of 1..2");
+	}
+	{
+		/* then every version 2 message: ERR_VERS (1, 1), in version 1 */
+		const uint32_t want3[] = { 0x603, 1, grant, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
+		const uint32_t want4[] = { 0x604, 1, grant, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
+		const uint32_t want5[] = { 0x605, 1, grant, RPCRDMA_ERROR, RPCRDMA_ERR_VERS, 1, 1 };
+
+		stats(&e.srv, &s0);
+		len = put_words(msg, 0x603, opt, 7);
+		bare_expect(&e, msg, len, want3, 7,
+			    "RDMA2_OPTIONAL after version 1, server of 1..2");
+		len = put_words(msg, 0x604, initxch, sizeof(initxch) / 4);
+		bare_expect(&e, msg, len, want4, 7, "ROPT_INITXCH after version 1, server of 1..2");
+		len = craft(msg, 0x605, v2call, 8);
+		bare_expect(&e, msg, len, want5, 7,
+			    "a version 2 call after version 1, server of 1..2");
+		stats(&e.srv, &s1);
+		CHECK(s1.err_vers == s0.err_vers + 3 && s1.options_recv == s0.options_recv &&
+			      s1.xchar_recv == s0.xchar_recv,
+		      "version 2 after version 1: ERR_VERS counted %lu, options taken %lu",
+		      (unsigned long)(s1.err_vers - s0.err_vers),
+		      (unsigned long)(s1.options_recv - s0.options_recv));
+	}
+	bare_client_down(&e);
 	env_close(&e);
 	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
 }
@@ -4126,6 +4227,7 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "v2") == 0) {
 		test_v2_negotiation();
 		test_v2_errors();
+		test_v2_optional_v1();
 	} else if (strcmp(argv[1], "hostile") == 0) {
 		test_hostile_server();
 		test_hostile_client();
