@@ -462,7 +462,7 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(err_vers);
 	ST(err_hdr);
 	ST(err_chunk);
-	ST(done_ignored);
+	ST(done_recv);
 	ST(unmatched);
 	ST(bad_replies);
 	ST(dropped);
@@ -2589,7 +2589,12 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	}
 	switch (h->proc) {
 	case RPCRDMA_DONE:
-		x->st.done_ignored++;
+		/*
+		 * A requester answers no message (rfc5666bis 5.6.2's ERR_CHUNK
+		 * is a responder's, an RDMA_ERROR goes responder to requester):
+		 * counted and dropped, the call still waits for its reply.
+		 */
+		x->st.done_recv++;
 		goto drop;
 	case RPCRDMA_ERROR:
 		x->st.errors_recv++;
@@ -3468,9 +3473,9 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		s->state = SVC_DONE;
 		goto process;
 	case RPCRDMA_DONE:
-		/* no longer sent (rfc5666bis 5.6.2): ignored, its receive reposted */
-		x->st.done_ignored++;
-		s->state = SVC_DONE;
+		/* no longer sent: receivers SHOULD answer ERR_CHUNK (rfc5666bis 5.6.2) */
+		x->st.done_recv++;
+		svc_error(s, RPCRDMA_ERR_CHUNK);
 		goto process;
 	case RPCRDMA_MSGP:
 		x->st.err_chunk++;

@@ -236,7 +236,7 @@ static inline int rpcrdma_credit_resp_reply(struct rpcrdma_credit_resp *c)
 
 /**
  * Account an active call that gets no reply (dropped), or a received
- * message that was not a call (RDMA_DONE).
+ * message that was not a call (a reply, an RDMA2_OPTIONAL).
  *
  * @return
  *   0, or -EINVAL: no call is active.

@@ -542,7 +542,7 @@ struct rpcrdma_xprt_stats {
 	uint64_t err_vers;	/**< messages of an unsupported version */
 	uint64_t err_hdr;	/**< malformed transport headers */
 	uint64_t err_chunk;	/**< bad chunks, RDMA_MSGP, replies too big */
-	uint64_t done_ignored;	/**< RDMA_DONE received */
+	uint64_t done_recv;	/**< RDMA_DONE received (server: answered ERR_CHUNK) */
 	uint64_t unmatched;	/**< replies without an outstanding call */
 	uint64_t bad_replies;	/**< client: replies that do not match their call */
 	uint64_t dropped;	/**< server: calls dropped */

@@ -1871,21 +1871,6 @@ static void test_errors(void)
 		}
 	}
 	{
-		/* RDMA_DONE: ignored, no reply; then a good call still works */
-		const uint32_t done[] = { 0, 1, 8, RPCRDMA_DONE };
-
-		len = put_words(msg, 0x300, done, 4);
-		stats(&e.srv, &s0);
-		n = bare_ask(&e, msg, len, &hs, 200);
-		stats(&e.srv, &s1);
-		CHECK(n == -ETIMEDOUT && s1.done_ignored == s0.done_ignored + 1,
-		      "RDMA_DONE ignored: %d", n);
-		/* the receive bare_exchange left posted takes the next reply */
-		n = bare_ask_call(&e, v1call, 7, 0x301, &hs, WAIT_MS);
-		CHECK(n > 0 && h->xid == 0x301 && h->proc == RPCRDMA_MSG,
-		      "a call after RDMA_DONE is answered: %d", n);
-	}
-	{
 		/* a reply that does not fit the offered reply chunk: ERR_CHUNK. The
 		 * call offers a 64-byte reply chunk and asks for a 6000-byte reply. */
 		const uint32_t args[] = { 1, 0, 0, 0, 900, 0 };
@@ -2065,6 +2050,28 @@ static void test_error_rules(void)
 		      "RDMA2_OPTIONAL after version 1: ERR_VERS counted %lu, sent %lu",
 		      (unsigned long)(s1.err_vers - s0.err_vers),
 		      (unsigned long)(s1.errors_sent - s0.errors_sent));
+	}
+	{
+		/*
+		 * rfc5666bis 5.6.2: RDMA_DONE is no longer sent, and a receiver
+		 * SHOULD answer it ERR_CHUNK (with the rdma_xid): the bare header,
+		 * and one with bytes after it
+		 */
+		const uint32_t done[] = { 0x504, 1, 8, RPCRDMA_DONE };
+		const uint32_t want[] = { 0x504, 1, grant, RPCRDMA_ERROR, RPCRDMA_ERR_CHUNK };
+
+		stats(&e.srv, &s0);
+		calls0 = sctx.calls;
+		len = put_words(msg, 0x504, done, 4);
+		bare_expect(&e, msg, len, want, 5, "RDMA_DONE");
+		len = craft(msg, 0x504, done, 4);
+		bare_expect(&e, msg, len, want, 5, "RDMA_DONE with a call after it");
+		stats(&e.srv, &s1);
+		CHECK(s1.done_recv == s0.done_recv + 2 && s1.errors_sent == s0.errors_sent + 2 &&
+			      sctx.calls == calls0,
+		      "RDMA_DONE: counted %lu, answered %lu, not dispatched (%u calls)",
+		      (unsigned long)(s1.done_recv - s0.done_recv),
+		      (unsigned long)(s1.errors_sent - s0.errors_sent), sctx.calls - calls0);
 	}
 	{
 		/* the connection goes on: a good call, answered as the first */
