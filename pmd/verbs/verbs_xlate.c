@@ -121,7 +121,8 @@ static int set_value(struct verbs_devargs *da, enum devarg_key key, const char *
 			seterr(err, errlen, "dev=%s: not a device name (letters, digits, _-.)", v);
 			return -EINVAL;
 		}
-		snprintf(da->dev, sizeof(da->dev), "%s", v);
+		/* dev_name_ok(): shorter than da->dev, its NUL included */
+		memcpy(da->dev, v, strlen(v) + 1);
 		return 0;
 	case KEY_IP:
 		if (verbs_addr_parse(v, false, 0, &da->ip, aerr, sizeof(aerr)) < 0) {
