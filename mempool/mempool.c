@@ -102,6 +102,14 @@ static int pool_memory(struct rpcrdma_mempool *pool, size_t need, bool try_huge,
 	return -ENOMEM;
 }
 
+/* rte_mempool_obj_iter() callback: a buffer in the pool, poisoned (rpcrdma_mempool.h). */
+static void obj_poison(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
+{
+	const struct rpcrdma_mempool *pool = arg;
+
+	RPCRDMA_MEMPOOL_POISON(obj, pool->buf_size);
+}
+
 int rpcrdma_mempool_create(const struct rpcrdma_mempool_params *p, struct rpcrdma_pmd_pd *pd,
 			   struct rpcrdma_mempool **poolp)
 {
@@ -177,6 +185,8 @@ int rpcrdma_mempool_create(const struct rpcrdma_mempool_params *p, struct rpcrdm
 		ret = -ENOMEM;
 		goto err_mp;
 	}
+	/* every buffer starts in the pool: poisoned under ASan (rpcrdma_mempool.h) */
+	rte_mempool_obj_iter(pool->mp, obj_poison, pool);
 
 	if (pd != NULL) {
 		uint64_t off = (uint64_t)((char *)pool->mz->addr - (char *)pool->mem);
@@ -192,6 +202,8 @@ int rpcrdma_mempool_create(const struct rpcrdma_mempool_params *p, struct rpcrdm
 	return 0;
 
 err_mp:
+	/* EAL clears the memzone it frees: nothing poisoned (obj_poison()) */
+	RPCRDMA_MEMPOOL_UNPOISON(pool->mem, pool->mem_len);
 	rte_mempool_free(pool->mp);
 err_mz:
 	rte_memzone_free(pool->mz);
@@ -213,6 +225,8 @@ void rpcrdma_mempool_free(struct rpcrdma_mempool *pool)
 		return;
 	if (pool->mr != NULL)
 		rpcrdma_pmd_mr_dereg(pool->mr);
+	/* EAL clears the memzone it frees, and the addresses may be mapped again */
+	RPCRDMA_MEMPOOL_UNPOISON(pool->mem, pool->mem_len);
 	rte_mempool_free(pool->mp);
 	rte_memzone_free(pool->mz);
 	rte_malloc_heap_memory_remove(pool->heap_name, pool->mem, pool->mem_len);

@@ -171,6 +171,48 @@ static void test_counters(void)
 	rpcrdma_mempool_free(pool);
 }
 
+/*
+ * Under AddressSanitizer (scripts/sanitize.sh) a buffer is poisoned while
+ * it is in the pool, its object header never: a use after put is reported.
+ */
+static void test_poison(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	struct rpcrdma_mempool_params p;
+	struct rpcrdma_mempool *pool;
+	void *bufs[4];
+	char *b;
+
+	rpcrdma_mempool_params_init(&p);
+	p.name = "poison";
+	p.buf_size = 1000;
+	p.count = 16;
+	p.cache_size = 4;
+	if (rpcrdma_mempool_create(&p, NULL, &pool) != 0) {
+		CHECK(0);
+		return;
+	}
+	b = rpcrdma_mempool_get(pool);
+	CHECK(b != NULL && !__asan_region_is_poisoned(b, 1000));
+	rpcrdma_mempool_put(pool, b);
+	/* every byte, its first and last, until it is taken again */
+	CHECK(__asan_address_is_poisoned(b) && __asan_address_is_poisoned(b + 999));
+	CHECK(__asan_region_is_poisoned(b, 1000) == b);
+	/* the header before it stays readable: rpcrdma_mempool_from_buf() */
+	CHECK(rpcrdma_mempool_from_buf(b) == pool);
+	CHECK(rpcrdma_mempool_get_bulk(pool, bufs, 4) == 0);
+	for (unsigned int i = 0; i < 4; i++)
+		CHECK(!__asan_region_is_poisoned(bufs[i], 1000));
+	rpcrdma_mempool_put_bulk(pool, bufs, 4);
+	for (unsigned int i = 0; i < 4; i++)
+		CHECK(__asan_address_is_poisoned(bufs[i]));
+	rpcrdma_mempool_free(pool);
+	printf("poisoned in the pool: checked (AddressSanitizer)\n");
+#else
+	printf("poisoned in the pool: not checked (no AddressSanitizer in this build)\n");
+#endif
+}
+
 static void test_params(void)
 {
 	struct rpcrdma_mempool_params p;
@@ -348,6 +390,7 @@ int main(int argc, char **argv)
 	}
 
 	test_counters();
+	test_poison();
 	test_params();
 	test_registration(pd);
 	test_set(pd);
