@@ -5,8 +5,11 @@
 # build/ if needed and builds.
 #
 #   make run     build and run the main job
-#   make test    build, run the fast suite, the format check, a bounded fuzz run
-#                and the guest suite (scripts/vm/: the hw suite on Soft-RoCE and siw)
+#   make test    build, run the fast suite, the format check, the fast suite
+#                again under ASan and UBSan, a bounded fuzz run and the guest
+#                suite (scripts/vm/: the hw suite on Soft-RoCE and siw)
+#   make sanitize  the fast suite under ASan and UBSan alone (scripts/sanitize.sh,
+#                in $(SAN_BUILD); no benchmark)
 #   make guest   the guest suite alone
 #   make two-nodes  the stack across a network: two guests (scripts/vm/two-nodes.sh)
 #   make bench   build and run the benchmarks; JSON under build/bench/
@@ -15,10 +18,11 @@
 
 BUILD        ?= build
 GUEST_BUILD  ?= build-guest
+SAN_BUILD    ?= build-asan
 MESON_OPTS   ?=
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build run test guest two-nodes bench fuzz format check-format clean
+.PHONY: all deps build run test sanitize guest two-nodes bench fuzz format check-format clean
 
 all: build
 
@@ -38,11 +42,16 @@ run: build
 test: build
 	meson test -C $(BUILD) --suite fast --print-errorlogs
 	sh scripts/check-format.sh
+	sh scripts/sanitize.sh $(SAN_BUILD)
 	sh scripts/fuzz.sh $(FUZZ_SECONDS)
 	@sh scripts/vm/guest-suite.sh $(GUEST_BUILD); st=$$?; [ $$st = 0 ] || [ $$st = 77 ]
 	@python3 scripts/test_summary.py $(BUILD)/meson-logs/testlog.json fast \
+		$(SAN_BUILD)/meson-logs/testlog.json sanitize \
 		$(GUEST_BUILD)/meson-logs/guest-rxe0-guest.json guest-rxe0 \
 		$(GUEST_BUILD)/meson-logs/guest-siw0-guest.json guest-siw0
+
+sanitize: deps
+	sh scripts/sanitize.sh $(SAN_BUILD)
 
 guest: build
 	sh scripts/vm/guest-suite.sh $(GUEST_BUILD)
@@ -63,4 +72,4 @@ check-format:
 	sh scripts/check-format.sh
 
 clean:
-	rm -rf $(BUILD) $(GUEST_BUILD) build-fuzz
+	rm -rf $(BUILD) $(GUEST_BUILD) $(SAN_BUILD) build-fuzz
