@@ -99,15 +99,17 @@ enum {
  * --pmd, --devargs and --lcores stay the program's: each names its own
  * defaults.
  */
-#define APP_HELP_TAIL                                                                    \
+#define APP_HELP_LOG_LEVEL                                                               \
 	"    --log-level TYPE:LEVEL\n"                                                   \
 	"        The level of the log types matching TYPE (a glob: rpcrdma.pmd,\n"       \
 	"        rpcrdma.*, lib.eal), one of emerg alert crit err warning notice info\n" \
 	"        debug or 1-8; repeatable. rpcrdma.pmd:info shows what the device\n"     \
-	"        chose (send path, inline size) and each connection's set-up.\n"         \
-	"    -h, --help\n"                                                               \
-	"        This text.\n"                                                           \
-	"    -- EAL ARGS\n"                                                              \
+	"        chose (send path, inline size) and each connection's set-up.\n"
+#define APP_HELP_TAIL          \
+	APP_HELP_LOG_LEVEL     \
+	"    -h, --help\n"     \
+	"        This text.\n" \
+	"    -- EAL ARGS\n"    \
 	"        Arguments for rte_eal_init(), replacing the defaults.\n"
 
 /* What those options and the arguments after "--" say. */

@@ -146,7 +146,8 @@ def test_options():
     for opt in ["--mode", "--op", "--size", "--depth", "--version", "--inline", "--pmd",
                 "--server",
                 "--client", "--duration", "--count", "--json", "--compare", "--threshold",
-                "--input", "--summary", "--warmup", "--quiet", "--lcores", "--devargs"]:
+                "--input", "--summary", "--warmup", "--quiet", "--lcores", "--devargs",
+                "--log-level"]:
         check(re.search(r"^    (-[a-zA-Z], )?%s\b" % re.escape(opt), out, re.M),
               "--help documents " + opt)
     check("3  --compare" in out, "--help: exit 3 of --compare")
@@ -176,6 +177,8 @@ def test_options():
         (["--mode", "fast"], "--mode: 'fast' is not one of lat, iops, bw"),
         (["--op", "delete"], "--op: 'delete' is not one of null, read, write"),
         (["--pmd", "tcp"], "--pmd: 'tcp' is not one of shm, verbs"),
+        (["--log-level", "rpcrdma.pmd"], "--log-level: 'rpcrdma.pmd' is not TYPE:LEVEL"),
+        (["--log-level", "rpcrdma.pmd:loud"], "--log-level: 'loud' is not a level"),
         (["--mode", "iops", "--depth", "0"], "--depth: 0 is out of range 1..256"),
         (["--mode", "iops", "--depth", "257"], "--depth: 257 is out of range 1..256"),
         (["--mode", "iops", "--depth", "-1"], "--depth: '-1' is not a number"),
