@@ -25,7 +25,10 @@ import subprocess
 import sys
 import tempfile
 
-BUILD, HELLO, CC, RELOCATABLE, SRC_HEADERS = sys.argv[1:6]
+BUILD, HELLO, CC, RELOCATABLE, SRC_HEADERS, SANITIZE = sys.argv[1:7]
+# a library built with sanitizers (make test's build-asan) links only into a
+# program built with them, as its users' would be
+SAN = ["-fsanitize=" + SANITIZE] if SANITIZE != "none" else []
 failures = 0
 
 
@@ -116,7 +119,7 @@ def main():
 
         # The program, linked against the shared library.
         exe = os.path.join(tmp, "hello")
-        if run([CC, "-o", exe, HELLO, "-Wl,-rpath," + libdir] + cflags.split()
+        if run([CC, "-o", exe, HELLO, "-Wl,-rpath," + libdir] + SAN + cflags.split()
                + libs.split(), what="cc hello_rpcrdma.c $(pkg-config ...)") is not None:
             needed = run(["readelf", "-d", exe], what="readelf -d hello") or ""
             check(soname and ("[%s]" % soname.group(1)) in needed,
@@ -134,7 +137,7 @@ def main():
         deps = run(["pkg-config", "--libs", "libdpdk"] + private, env=env)
         exe_a = os.path.join(tmp, "hello-static")
         if deps is not None and run(
-                [CC, "-o", exe_a, HELLO] + cflags.split()
+                [CC, "-o", exe_a, HELLO] + SAN + cflags.split()
                 + ["-Wl,--whole-archive", ar, "-Wl,--no-whole-archive"] + deps.split()
                 + ["-lpthread"], what="cc hello_rpcrdma.c librpcrdma.a") is not None:
             needed = run(["readelf", "-d", exe_a], what="readelf -d hello-static") or ""
