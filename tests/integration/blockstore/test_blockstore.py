@@ -208,6 +208,25 @@ def test_options(server, client):
 
 # ------------------------------------------------------------ io
 
+def write_read_back(client, a, ios, who):
+    """Write each (size, offset, src, dst, data) of @ios and read it back into
+    dst: a client per size over shm; over verbs, where each process starts on
+    an emulated CPU, one client for them all. Checks each exit and each byte;
+    returns each size's client output."""
+    outs = {}
+    for group in ([[io] for io in ios] if PMD == "shm" else [ios]):
+        args = ["--connect", a]
+        for n, off, src, dst, _ in group:
+            args += ["--write", "%d:%s" % (off, src), "--read", "%d:%d:%s" % (off, n, dst)]
+        rc, out, err = run(client, args)
+        check(rc == 0, "%swrite/read %r: exit %d %r" % (who, [io[0] for io in group], rc, err))
+        for n, off, src, dst, data in group:
+            outs[n] = out
+            check(os.path.exists(dst) and open(dst, "rb").read() == data,
+                  "%s%d bytes at %d read back byte for byte" % (who, n, off))
+    return outs
+
+
 def test_io(server, client):
     srv = Server(server, "io", ["--size", "16m", "--block-size", "512"])
     a = srv.addr
@@ -237,21 +256,11 @@ def test_io(server, client):
                 open(src, "wb").write(data)
                 ios.append((n, off, src, dst, bytes(data)))
                 off += n + 4095 - (n + 4095) % 4096 + 100   # unaligned offsets too
-            # a client per size; over verbs, where each process starts on an
-            # emulated CPU, one client does them all
-            groups = [[io] for io in ios] if PMD == "shm" else [ios]
-            for group in groups:
-                args = ["--connect", a]
-                for n, off, src, dst, _ in group:
-                    args += ["--write", "%d:%s" % (off, src), "--read", "%d:%d:%s" % (off, n, dst)]
-                rc, out, err = run(client, args)
-                check(rc == 0, "write/read %r: exit %d %r" % ([io[0] for io in group], rc, err))
-                for n, off, src, dst, data in group:
-                    calls = (n + MiB - 1) // MiB
-                    check("wrote %d bytes at %d from %s (%d calls)" % (n, off, src, calls) in out,
-                          "write %d: %r" % (n, out))
-                    check(os.path.exists(dst) and open(dst, "rb").read() == data,
-                          "%d bytes at %d read back byte for byte" % (n, off))
+            outs = write_read_back(client, a, ios, "")
+            for n, off, src, _, _ in ios:
+                calls = (n + MiB - 1) // MiB
+                check("wrote %d bytes at %d from %s (%d calls)" % (n, off, src, calls) in outs[n],
+                      "write %d: %r" % (n, outs[n]))
 
             # data written by one client is read by the next, to standard output
             src0 = open(os.path.join(d, "in-4096"), "rb").read()
@@ -328,17 +337,7 @@ def test_workers(server, client):
                 open(src, "wb").write(data)
                 ios.append((n, off, src, os.path.join(d, "out-%d" % n), data))
                 off += n + 1000
-            # one client per size; over verbs one for all (as in test_io)
-            for group in ([[io] for io in ios] if PMD == "shm" else [ios]):
-                args = ["--connect", a]
-                for n, off, src, dst, _ in group:
-                    args += ["--write", "%d:%s" % (off, src), "--read", "%d:%d:%s" % (off, n, dst)]
-                rc, out, err = run(client, args)
-                check(rc == 0, "workers: write/read %r: exit %d %r" %
-                      ([io[0] for io in group], rc, err))
-                for n, off, src, dst, data in group:
-                    check(os.path.exists(dst) and open(dst, "rb").read() == data,
-                          "workers: %d bytes at %d read back byte for byte" % (n, off))
+            write_read_back(client, a, ios, "workers: ")
             rc, out, err = run(client, ["--connect", a, "--read",
                                         "8m:1:%s" % os.path.join(d, "x")])
             check(rc == 1 and "BS_ERR_RANGE" in err, "workers: out of range %d %r" % (rc, err))
