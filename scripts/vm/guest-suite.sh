@@ -25,22 +25,12 @@ skip() {
 }
 [ "${RPCRDMA_VM_SKIP:-0}" = 1 ] && skip "RPCRDMA_VM_SKIP=1"
 [ "$(uname -m)" = x86_64 ] || skip "the guest is x86_64 and this machine is $(uname -m)"
-sh scripts/vm/setup.sh
+sh scripts/vm/guest-build.sh "$BUILD"
 case $? in
 0) ;;
 77) skip "the guest cannot be provisioned here (see the line above)" ;;
-*) echo "guest: provisioning failed" >&2 && exit 1 ;;
+*) exit 1 ;;
 esac
-
-if [ ! -f "$BUILD/build.ninja" ]; then
-	rm -rf "$BUILD"
-	meson setup "$BUILD" -Dmachine=x86-64-v3 >/dev/null || exit 1
-fi
-if ! ninja -C "$BUILD" >"$BUILD/guest-build.log" 2>&1; then
-	tail -n 30 "$BUILD/guest-build.log" >&2
-	echo "guest: building $BUILD failed" >&2
-	exit 1
-fi
 
 start=$(date +%s)
 scripts/vm/run.sh --siw --mem 3072 --timeout 1800 \

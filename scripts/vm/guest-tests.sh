@@ -25,6 +25,11 @@ echo 256 >/proc/sys/vm/nr_hugepages
 mkdir -p /run/rpcrdma-test
 all=$(meson test -C "$BUILD" --no-rebuild --list --suite hw 2>/dev/null |
 	sed -n 's|^.*hw / ||p')
+# reason LIST DEV TEST: TEST's reason in LIST_DEV ("test:reason;..."), or nothing
+reason() {
+	eval echo "\${$1_$2:-}" | tr ';' '\n' | sed -n "s|^$3:||p"
+}
+
 status=0
 for dev in "rxe0 192.0.2.1 dev=rxe0,gid_index=1" "siw0 198.51.100.1 dev=siw0"; do
 	# shellcheck disable=SC2086 # three words
@@ -33,11 +38,9 @@ for dev in "rxe0 192.0.2.1 dev=rxe0,gid_index=1" "siw0 198.51.100.1 dev=siw0"; d
 	shift 3
 	tests="$*"
 	if [ -z "$tests" ]; then
-		known=$(eval echo "\${KNOWN_$name:-}")
-		once=$(eval echo "\${ONCE_$name:-}")
 		for t in $all; do
-			why=$(echo "$known" | tr ';' '\n' | sed -n "s|^$t:||p")
-			covered=$(echo "$once" | tr ';' '\n' | sed -n "s|^$t:||p")
+			why=$(reason KNOWN "$name" "$t")
+			covered=$(reason ONCE "$name" "$t")
 			if [ -n "$why" ]; then
 				echo "guest: $name: not run, a known failure: $t ($why)"
 			elif [ -n "$covered" ]; then

@@ -8,29 +8,20 @@
 # the block store with --verify. Each node's lines are prefixed with its
 # name; the exit status is 0 when both sides passed.
 #
-#   scripts/vm/two-nodes.sh [BUILD]        (default build-guest, built as
-#                                           guest-suite.sh builds it)
+#   scripts/vm/two-nodes.sh [BUILD]        (default build-guest, built by
+#                                           guest-build.sh)
 #
 # Exit 0 passed, 1 failed, 77 skipped (the guest cannot run here).
 set -u -o pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build-guest}
 [ "${RPCRDMA_VM_SKIP:-0}" = 1 ] && echo "two-nodes: skipped: RPCRDMA_VM_SKIP=1" && exit 77
-sh scripts/vm/setup.sh
+sh scripts/vm/guest-build.sh "$BUILD"
 case $? in
 0) ;;
 77) echo "two-nodes: skipped: the guest cannot be provisioned here" && exit 77 ;;
-*) echo "two-nodes: provisioning failed" >&2 && exit 1 ;;
+*) exit 1 ;;
 esac
-if [ ! -f "$BUILD/build.ninja" ]; then
-	rm -rf "$BUILD"
-	meson setup "$BUILD" -Dmachine=x86-64-v3 >/dev/null || exit 1
-fi
-ninja -C "$BUILD" >"$BUILD/guest-build.log" 2>&1 || {
-	tail -n 30 "$BUILD/guest-build.log" >&2
-	echo "two-nodes: building $BUILD failed" >&2
-	exit 1
-}
 
 # both guests at once: this run holds the one-guest lock for the two
 exec 9>/tmp/rpcrdma-vm.lock

@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# What every guest run needs on the host: the guest provisioned (setup.sh)
+# and BUILD built for a CPU the guest has (-Dmachine=x86-64-v3: QEMU's
+# -cpu max has no AVX-512, so a -march=native build dies with SIGILL).
+# guest-suite.sh and two-nodes.sh start with it.
+#
+#   sh scripts/vm/guest-build.sh BUILD
+#
+# Exit 0 ready, 1 failed (one line says why), 77 the guest cannot be
+# provisioned here (setup.sh's line says why).
+set -u
+cd "$(dirname "$0")/../.."
+BUILD=$1
+sh scripts/vm/setup.sh
+case $? in
+0) ;;
+77) exit 77 ;;
+*) echo "guest: provisioning failed" >&2 && exit 1 ;;
+esac
+if [ ! -f "$BUILD/build.ninja" ]; then
+	rm -rf "$BUILD"
+	meson setup "$BUILD" -Dmachine=x86-64-v3 >/dev/null || exit 1
+fi
+if ! ninja -C "$BUILD" >"$BUILD/guest-build.log" 2>&1; then
+	tail -n 30 "$BUILD/guest-build.log" >&2
+	echo "guest: building $BUILD failed" >&2
+	exit 1
+fi
