@@ -1223,6 +1223,9 @@ void rpcrdma_xprt_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_info *i
 	info->qp = x->qp;
 	info->id = x->id;
 	info->flags = x->p.flags;
+	info->sends_out = x->sq_out;
+	info->recvs_posted = x->rx_posted;
+	info->svc_unreleased = x->svc_active;
 }
 
 void rpcrdma_xprt_stats(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_stats *st)
@@ -2353,7 +2356,6 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			c->state = CALL_COMPLETE;
 			/* fall through */
 		case CALL_COMPLETE:
-			tmo_del(x, c);
 			unexpose(c);
 			if (c->has_credit) {
 				rpcrdma_credit_req_release(&x->creq);
@@ -2361,6 +2363,7 @@ static void call_process(struct rpcrdma_xprt_call *c)
 			}
 			if (c->lost && !c->replied && c->status == 0) {
 				if (c->flags & RPCRDMA_XPRT_CALL_F_RETRANSMIT) {
+					/* its deadline still runs while it waits */
 					c->state = CALL_PARKED;
 					c->resend = true;
 					call_wait(c);
@@ -2368,6 +2371,7 @@ static void call_process(struct rpcrdma_xprt_call *c)
 				}
 				c->status = -ECONNRESET;
 			}
+			tmo_del(x, c);
 			if (c->status) {
 				x->st.failed++;
 				if (c->rx != NULL) {

@@ -520,6 +520,14 @@ struct rpcrdma_xprt_info {
 	 * do (RPCRDMA_XPRT_F_PER_CALL_MR, RPCRDMA_XPRT_F_REMOTE_INV).
 	 */
 	uint32_t flags;
+	/**
+	 * What a DRAINING connection waits for before it is CLOSED: send work
+	 * requests not yet completed, receives still posted, and server calls
+	 * not yet released (replied to or dropped, and their Sends done).
+	 */
+	uint32_t sends_out;
+	uint32_t recvs_posted;	 /**< receives posted and not yet completed */
+	uint32_t svc_unreleased; /**< server calls not yet released */
 };
 
 /** Fill @p info. */

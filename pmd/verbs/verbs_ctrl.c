@@ -45,9 +45,6 @@ struct verbs_listener {
 	char addr[64];
 };
 
-#define verbs_log(...)	rpcrdma_pmd_log(VERBS_DRIVER, __VA_ARGS__)
-#define verbs_info(...) rpcrdma_pmd_info(VERBS_DRIVER, __VA_ARGS__)
-
 static uint32_t pow2_at_least(uint32_t v)
 {
 	uint32_t p = 1;

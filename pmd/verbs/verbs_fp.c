@@ -455,6 +455,16 @@ static inline bool dev_silent(const struct verbs_qp *qp, bool drained)
 	return drained && qp->err_ns != 0 && now_ns() - qp->err_ns > VERBS_FLUSH_GRACE_NS;
 }
 
+/* Once per QP: the device kept work requests past the grace time. */
+static void flush_note(struct verbs_qp *qp, const char *what)
+{
+	if (qp->flush_noted)
+		return;
+	qp->flush_noted = true;
+	verbs_info("qp %u: the device did not flush its %s %llu ms after the error: the PMD does",
+		   qp->common.qp_num, what, (unsigned long long)(VERBS_FLUSH_GRACE_NS / 1000000));
+}
+
 static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint16_t n, bool drained)
 {
 	struct verbs_qp *qp, *next;
@@ -466,6 +476,7 @@ static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint1
 			if (!dev_silent(qp, drained))
 				continue;
 			/* what the device keeps and does not flush: the PMD does */
+			flush_note(qp, "sends");
 			while (k < n && qp->sq_tail != qp->sq_dev) {
 				struct verbs_sqe *b = &qp->sq[qp->sq_tail++ & qp->sq_mask];
 
@@ -499,6 +510,8 @@ static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint1
 		if (qp->rq_tail != qp->rq_dev && !dev_silent(qp, drained))
 			continue;
 		/* receives the device keeps and does not flush: the PMD does */
+		if (qp->rq_tail != qp->rq_dev)
+			flush_note(qp, "receives");
 		while (k < n && qp->rq_tail != qp->rq_dev)
 			verbs_wc_fill(&wc[k++], qp->rq[qp->rq_tail++ & qp->rq_mask], &qp->common,
 				      IBV_WC_WR_FLUSH_ERR, RPCRDMA_PMD_WC_RECV, 0, 0, 0);

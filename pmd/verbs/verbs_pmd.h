@@ -32,6 +32,8 @@
 #include "verbs_xlate.h"
 
 #define VERBS_DRIVER	 RPCRDMA_VERBS_DRIVER
+#define verbs_log(...)	 rpcrdma_pmd_log(VERBS_DRIVER, __VA_ARGS__)
+#define verbs_info(...)	 rpcrdma_pmd_info(VERBS_DRIVER, __VA_ARGS__)
 #define VERBS_POLL_CHUNK 32 /* ibv_wc / ibv_recv_wr on the stack per call */
 
 #if defined(__GNUC__)
@@ -186,6 +188,7 @@ struct verbs_qp {
 	 * the PMD flushes itself (siw may never flush after a fatal error).
 	 */
 	uint64_t err_ns;
+	bool flush_noted;     /* flush_poll() said once that the device kept WRs */
 	bool sq_flush_queued; /* on scq->sq_flush */
 	bool rq_flush_queued; /* on rcq->rq_flush */
 	TAILQ_ENTRY(verbs_qp) next;

@@ -17,7 +17,7 @@
 set -u
 BUILD=$1
 shift
-KNOWN_siw0="xprt_hostile_verbs:the lost version 2 probe's RETRANSMIT call is not sent again after the reconnect on siw;xprt_setup_verbs:a connection sometimes never finishes draining at teardown on siw (1 run in 4)"
+KNOWN_siw0=""
 ONCE_siw0="blockstore_workers_verbs:worker lcores over the same verbs paths as blockstore_io_verbs, run on rxe0;blockstore_notify_verbs:backward calls over verbs are xprt_backward_verbs's on siw0, the app's on rxe0"
 
 # hugepages, as on a server: the EAL runs --in-memory on them

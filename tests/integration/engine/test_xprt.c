@@ -433,12 +433,31 @@ static bool env_connect(struct env *e)
 	return ret;
 }
 
+/* What a connection that did not close waits for, on stderr. */
+static void drain_report(const char *side, struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_xprt_info in;
+
+	if (x == NULL)
+		return;
+	rpcrdma_xprt_info(x, &in);
+	fprintf(stderr, "%s: %s, sends out %u, receives posted %u, server calls unreleased %u\n",
+		side, rpcrdma_xprt_state_name(rpcrdma_xprt_state(x)), in.sends_out, in.recvs_posted,
+		in.svc_unreleased);
+}
+
 static void env_close(struct env *e)
 {
 	srv_flush_async(&sctx);
 	if (e->cli.xprt && rpcrdma_xprt_state(e->cli.xprt) == RPCRDMA_XPRT_ESTABLISHED)
 		rpcrdma_xprt_disconnect(e->cli.xprt);
-	CHECK(pump_until(e, both_closed, NULL), "both ends closed");
+	if (!pump_until(e, both_closed, NULL)) {
+		CHECK(0, "both ends closed");
+		drain_report("client", e->cli.xprt);
+		drain_report("server", e->srv.xprt);
+		for (unsigned int i = 0; i < srv_nparked; i++)
+			drain_report("replaced server", srv_parked[i]);
+	}
 	if (e->cli.xprt)
 		CHECK(rpcrdma_xprt_destroy(e->cli.xprt) == 0, "destroy client");
 	if (e->srv.xprt)
@@ -691,6 +710,7 @@ static void test_setup(void)
 	struct tcall t = { .proc = PROC_NULL };
 	uint32_t kept = flags_kept(test_side_dev_info(), DEF_FLAGS);
 	uint64_t end;
+	bool up;
 	int n;
 
 	if (!env_open(&e, NULL, NULL))
@@ -792,14 +812,23 @@ static void test_setup(void)
 		return;
 	bare_qp(&e.cli);
 	CHECK(rpcrdma_pmd_connect(e.cli.qp, e.addr, NULL, 0) == 0, "bare connect");
+	/*
+	 * Both ends up: the client's ESTABLISHED may come after the server's
+	 * (siw), and a QP still connecting cannot be disconnected.
+	 */
+	up = false;
 	for (end = test_now_ms() + WAIT_MS;
-	     !(e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED) &&
+	     !(up && e.srv.xprt && rpcrdma_xprt_state(e.srv.xprt) == RPCRDMA_XPRT_ESTABLISHED) &&
 	     test_now_ms() < end;) {
 		struct rpcrdma_pmd_event ev;
 
-		pump_once(&e);
-		rpcrdma_pmd_event_poll(e.cli.dev, &ev, 1);
+		/* the server's side only: the client's events are read here */
+		test_side_poll(&e.srv, srv_accept);
+		if (rpcrdma_pmd_event_poll(e.cli.dev, &ev, 1) == 1 &&
+		    ev.type == RPCRDMA_PMD_EVENT_ESTABLISHED)
+			up = true;
 	}
+	CHECK(up, "the bare client ESTABLISHED");
 	CHECK(e.srv.xprt != NULL, "accepted");
 	if (e.srv.xprt) {
 		rpcrdma_xprt_info(e.srv.xprt, &si);
@@ -807,7 +836,7 @@ static void test_setup(void)
 			      !si.peer_remote_inv,
 		      "defaults without private data: %u %u", si.send_inline, si.recv_inline);
 	}
-	rpcrdma_pmd_disconnect(e.cli.qp);
+	CHECK(rpcrdma_pmd_disconnect(e.cli.qp) == 0, "the bare client disconnects");
 	env_close(&e);
 }
 
@@ -2110,12 +2139,17 @@ static bool bare_server_wait(struct env *e, uint64_t end)
 	return false;
 }
 
-/* A bare server endpoint: the client's first connection to it. */
-static bool bare_server_accept(struct env *e)
+/*
+ * A bare server endpoint: the client's first connection to it, with
+ * @nrecv receives posted before the accept (iWARP has no RNR retry: a
+ * Send that finds no receive ends the connection).
+ */
+static bool bare_server_accept(struct env *e, unsigned int nrecv)
 {
 	uint64_t end = test_now_ms() + WAIT_MS;
 
 	bare_qp(&e->srv);
+	bare_post(&e->srv, nrecv);
 	CHECK(rpcrdma_xprt_create(&e->cli.params, &e->cli.xprt) == 0, "create");
 	CHECK(rpcrdma_xprt_connect(e->cli.xprt, e->addr) == 0, "connect");
 	return bare_server_wait(e, end);
@@ -2189,7 +2223,7 @@ static void test_errors_requester(void)
 
 	if (!env_open(&e, NULL, NULL))
 		return;
-	CHECK(bare_server_accept(&e), "bare server");
+	CHECK(bare_server_accept(&e, 0), "bare server");
 	{
 		const uint32_t ok[] = { 0, 1, 4, RPCRDMA_MSG, 0, 0, 0 };
 
@@ -3438,6 +3472,8 @@ static uint32_t mutate(uint8_t *b, uint32_t len)
  * server, or the server's against its client) and the engine's end it
  * faces. Both tests poll, lose and reconnect it the same way.
  */
+#define HOSTILE_RECVS 32 /* receives kept posted on the bare endpoint */
+
 struct hostile {
 	struct env *e;
 	struct test_side *bare; /* the bare endpoint */
@@ -3452,7 +3488,7 @@ struct hostile {
 
 /*
  * Poll the bare endpoint's CQ: count what arrived, notice a connection
- * lost, and keep 32 receives posted while it lasts.
+ * lost, and keep HOSTILE_RECVS receives posted while it lasts.
  */
 static void hostile_poll(struct hostile *h)
 {
@@ -3473,9 +3509,9 @@ static void hostile_poll(struct hostile *h)
 		}
 		rpcrdma_mempool_put(ip, (void *)(uintptr_t)wc[i].wr_id);
 	}
-	if (!h->lost && h->posted < 32) {
-		bare_post(h->bare, 32 - h->posted);
-		h->posted = 32;
+	if (!h->lost && h->posted < HOSTILE_RECVS) {
+		bare_post(h->bare, HOSTILE_RECVS - h->posted);
+		h->posted = HOSTILE_RECVS;
 	}
 }
 
@@ -3536,6 +3572,9 @@ static bool hostile_reconnect(struct hostile *h, bool again)
 		int ret;
 
 		bare_qp(&e->srv);
+		/* receives first: the client sends what waited for it at once */
+		bare_post(h->bare, HOSTILE_RECVS);
+		h->posted = HOSTILE_RECVS;
 		ret = rpcrdma_xprt_connect(e->cli.xprt, e->addr);
 		if (ret != 0 || !bare_server_wait(e, test_now_ms() + WAIT_MS)) {
 			CHECK(0, "the client connects again to a bare server: %d, %s", ret,
@@ -3561,7 +3600,8 @@ static bool hostile_start(struct hostile *h, struct env *e, bool bare_srv)
 	h->e = e;
 	h->bare = bare_srv ? &e->srv : &e->cli;
 	h->peer = bare_srv ? &e->cli : &e->srv;
-	if (!(bare_srv ? bare_server_accept(e) : bare_client(e))) {
+	h->posted = bare_srv ? HOSTILE_RECVS : 0;
+	if (!(bare_srv ? bare_server_accept(e, HOSTILE_RECVS) : bare_client(e))) {
 		CHECK(0, "%s", bare_srv ? "bare server accepted" : "bare client connected");
 		env_close(e);
 		return false;
@@ -3990,7 +4030,8 @@ static void test_loss(void)
  * a call (read chunk pulled, write chunk offered) and more calls wait for
  * credits. Every call fails -ECONNRESET and every registration is
  * invalidated; a RETRANSMIT call lost the same way goes again once the
- * client reconnects, with the same XID, and is answered.
+ * client reconnects, with the same XID, and is answered; one whose client
+ * does not reconnect fails -ETIMEDOUT at its deadline.
  */
 static void test_loss_peer(void)
 {
@@ -4006,11 +4047,17 @@ static void test_loss_peer(void)
 	uint32_t xid;
 	struct env e;
 
-	for (int retransmit = 0; retransmit < 2; retransmit++) {
+	/* 0: plain; 1: RETRANSMIT, reconnected; 2: RETRANSMIT with a timeout, not reconnected */
+	for (int mode = 0; mode < 3; mode++) {
+		int retransmit = mode != 0;
+		uint64_t t0 = test_now_ms();
+
 		if (!env_up(&e, NULL, NULL))
 			return;
 		t = shape;
 		t.flags = retransmit ? RPCRDMA_XPRT_CALL_F_RETRANSMIT : 0;
+		/* long enough to outlive the loss (verbs: the drain may take seconds) */
+		t.tmo_us = mode == 2 ? (tmo_scale == 1 ? 500000 : 8000000) : 0;
 		sctx.no_reply = true;
 		memset(more, 0, sizeof(more));
 		CHECK(tcall_submit(&e, &t) == 0, "submit");
@@ -4030,19 +4077,26 @@ static void test_loss_peer(void)
 			for (int k = 0; k < 4; k++)
 				CHECK(more[k].done && more[k].status == -ECONNRESET,
 				      "waiting call %d failed: %d", k, more[k].status);
-		} else {
+		} else if (mode == 1) {
 			CHECK(!t.done, "a RETRANSMIT call waits for the reconnect");
 			CHECK(rpcrdma_xprt_connect(e.cli.xprt, e.addr) == 0, "reconnect");
 			CHECK(pump_until(&e, tcall_done, &t), "the call completes after reconnect");
 			CHECK(t.status == 0 && t.ok && sctx.last_xid == xid,
 			      "resent with the same XID and answered: %d, xid %#x/%#x", t.status,
 			      sctx.last_xid, xid);
+		} else {
+			CHECK(!t.done, "a RETRANSMIT call waits for the reconnect");
+			CHECK(pump_until(&e, tcall_done, &t) && t.status == -ETIMEDOUT,
+			      "no reconnect: it times out while it waits: %d", t.status);
+			CHECK(test_now_ms() - t0 >= t.tmo_us / 1000,
+			      "not before its deadline: %lu ms",
+			      (unsigned long)(test_now_ms() - t0));
 		}
 		stats(&e.cli, &st);
 		CHECK(st.mr_regs == st.mr_invalidates, "registrations invalidated %lu/%lu",
 		      (unsigned long)st.mr_regs, (unsigned long)st.mr_invalidates);
-		CHECK(st.retransmits == (uint64_t)retransmit &&
-			      st.reconnects == (uint64_t)retransmit,
+		CHECK(st.retransmits == (uint64_t)(mode == 1) &&
+			      st.reconnects == (uint64_t)(mode == 1),
 		      "retransmits %lu, reconnects %lu", (unsigned long)st.retransmits,
 		      (unsigned long)st.reconnects);
 		env_close(&e);

@@ -11,6 +11,7 @@
  * doorbell per flush) and how it turns completions back into PMD ones
  * (user wr_id, opcode, status, queue accounting, stale and refused work).
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,20 @@ static struct {
 } F;
 
 static int fatal_calls;
+static int info_calls;
+static char info_last[256];
+
+/* The PMD's info log (pmd.c): here, a recorder of the last line. */
+void rpcrdma_pmd_info(const char *driver, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)driver;
+	va_start(ap, fmt);
+	vsnprintf(info_last, sizeof(info_last), fmt, ap);
+	va_end(ap);
+	info_calls++;
+}
 
 /* The driver's hook into its control path (verbs_ctrl.c): here, a recorder. */
 void verbs_qp_fatal(struct verbs_qp *qp, int err)
@@ -728,6 +743,59 @@ static void test_error_state(bool wr_api)
 	CHECK_EQ(wc[0].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
 }
 
+/*
+ * A device that never flushes what it holds after the PMD moved the QP to
+ * error (siw with receives posted after its own flush): the PMD flushes
+ * them itself once the grace time has passed, and says so once.
+ */
+static void test_silent_device(void)
+{
+	struct rpcrdma_pmd_sge s = { (uintptr_t)big, 100, 1 };
+	struct rpcrdma_pmd_recv_wr r[3];
+	struct rpcrdma_pmd_send_wr w =
+		swr(810, RPCRDMA_PMD_WR_SEND, RPCRDMA_PMD_SEND_SIGNALED, &s, 1);
+	struct rpcrdma_pmd_wc wc[8];
+	struct timespec ts;
+	int i;
+
+	setup(true, true, 8, 8);
+	for (i = 0; i < 3; i++) {
+		r[i].wr_id = 710 + (uint64_t)i;
+		r[i].sg_list = &s;
+		r[i].num_sge = 1;
+	}
+	CHECK_EQ(rpcrdma_pmd_post_recv_burst(&qp->common, r, 3), 3);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w, 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
+	/* what qp_to_err() does (verbs_ctrl.c) */
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	verbs_qp_flush_watch(qp);
+	info_calls = 0;
+	/* within the grace time the PMD waits for the device */
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 0);
+	CHECK_EQ(info_calls, 0);
+	/* the grace time is over: the PMD flushes, sends then receives */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	qp->err_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec -
+		     VERBS_FLUSH_GRACE_NS - 1000000ull;
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 2), 2);
+	CHECK_EQ(wc[0].wr_id, 810);
+	CHECK_EQ(wc[0].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
+	CHECK_EQ(wc[1].wr_id, 710);
+	CHECK_EQ(wc[1].opcode, RPCRDMA_PMD_WC_RECV);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 2);
+	CHECK_EQ(wc[0].wr_id, 711);
+	CHECK_EQ(wc[1].wr_id, 712);
+	CHECK_EQ(wc[1].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 0);
+	CHECK(TAILQ_EMPTY(&cq.sq_flush) && TAILQ_EMPTY(&cq.rq_flush));
+	CHECK_EQ(info_calls, 1);
+	CHECK(strstr(info_last, "did not flush its sends") != NULL);
+	/* the device's own late completion of one of them is dropped as stale */
+	push_cqe(F.recv[0].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 0);
+}
+
 /* The ibv_post_send path: staged as a chain, posted by the flush in ring order. */
 static void test_post_path(void)
 {
@@ -902,6 +970,7 @@ int main(void)
 	test_read_out_of_order();
 	test_error_state(true);
 	test_error_state(false);
+	test_silent_device();
 	test_post_path();
 	test_recv(true);
 	test_recv(false);
