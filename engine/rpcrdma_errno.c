@@ -85,6 +85,9 @@ static const struct {
 		RPCRDMA_ERRNO_BASE] = { "CHUNK_OFFER",
 					"reply chunk lists disagree with the call's offer" },
 	[RPCRDMA_E_XDR_END - RPCRDMA_ERRNO_BASE] = { "XDR_END", "XDR stream ends before the item" },
+	[RPCRDMA_E_NAME_LEN -
+		RPCRDMA_ERRNO_BASE] = { "NAME_LEN", "file name longer than its bound" },
+	[RPCRDMA_E_ARRAY - RPCRDMA_ERRNO_BASE] = { "ARRAY", "counted array longer than capacity" },
 };
 
 const char *rpcrdma_strerror(int err)

@@ -96,6 +96,10 @@ enum rpcrdma_errno {
 	RPCRDMA_E_CHUNK_OFFER,
 	/** An XDR stream (RPC message) ends before the item being decoded. */
 	RPCRDMA_E_XDR_END,
+	/** A file name longer than the decoder's bound (NFSv3 filename3 over 255 bytes). */
+	RPCRDMA_E_NAME_LEN,
+	/** A counted array longer than the decoder's capacity (MOUNT auth_flavors over 16). */
+	RPCRDMA_E_ARRAY,
 	/** One past the last rpcrdma error number. */
 	RPCRDMA_E_MAX,
 };
