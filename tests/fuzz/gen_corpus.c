@@ -7,6 +7,8 @@
  *   DIR/xchar/<name>  rdma_opttype (4 bytes, big endian), then rdma_optinfo
  * Run once when the vectors change:
  *   build-fuzz/tests/fuzz/gen_corpus tests/fuzz/corpus
+ * The NFSv3 corpus (DIR/nfs3/) comes from the rpcgen test's random values:
+ *   build/tests/unit/nfs3/test_nfs3_rpcgen 300 0x6e667333 tests/fuzz/corpus/nfs3
  */
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,6 @@
 /*
  * The table of nfs3_kinds.h: each codec function behind a void * wrapper.
  */
-#include <errno.h>
 #include <string.h>
 
 #include "nfs3_kinds.h"
@@ -40,7 +39,7 @@ static int rdp_dec(struct rpcrdma_xdr_dec *dec, struct nfs3_rdp *v)
 	ret = rpcrdma_nfs3_dec_readdirplus_res(dec, &v->res);
 	while (ret == 0 && !v->res.done) {
 		if (v->n == NFS3_RDP_MAX) {
-			ret = -E2BIG;
+			ret = -RPCRDMA_E_ARRAY; /* this wrapper's capacity */
 			break;
 		}
 		ret = rpcrdma_nfs3_dec_readdirplus_entry(dec, &v->res, &v->ent[v->n]);

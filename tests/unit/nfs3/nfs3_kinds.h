@@ -36,7 +36,10 @@ struct nfs3_kind {
 	bool res;	  /**< results (a reply: DDP items in write chunks) */
 	size_t size;	  /**< bytes of the struct */
 	int (*enc)(struct rpcrdma_xdr_enc *xdr, const void *v);
-	/** Decode; all or nothing (the READDIRPLUS wrapper rewinds too). */
+	/**
+	 * Decode; all or nothing (the READDIRPLUS wrapper rewinds too, and
+	 * refuses more than NFS3_RDP_MAX entries with -RPCRDMA_E_ARRAY).
+	 */
 	int (*dec)(struct rpcrdma_xdr_dec *dec, void *v);
 };
 

@@ -25,7 +25,11 @@
  * READ data and the EOF flag, each createmode3 and time_how, READDIRPLUS
  * replies of 0, 1 and many entries, MOUNT results with 0 and 16 flavors.
  *
- * Usage: test_nfs3_rpcgen [iterations [seed]]. The seed is printed on failure.
+ * Usage: test_nfs3_rpcgen [iterations [seed [corpus-dir]]]. The seed is
+ * printed on failure. With a directory, the messages of the first
+ * CORPUS_ITERATIONS iterations are written there as the seed corpus of
+ * tests/fuzz/fuzz_nfs3.c: a byte naming the kind, then the XDR
+ * (tests/fuzz/corpus/nfs3/ was made so, with the default seed).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,12 +47,14 @@
 
 #define DEFAULT_ITERATIONS 300
 #define TRUNC_ITERATIONS   10
+#define CORPUS_ITERATIONS  2
 /* Past this many bytes, cut at every offset near both ends and every 17th between. */
 #define TRUNC_ALL 1024
 #define BUF_LEN	  (64 * 1024)
 
 static uint64_t seed;
 static unsigned long iteration;
+static const char *corpus_dir;
 
 /* ---------------------------------------------------------------- random */
 
@@ -1564,6 +1570,18 @@ static void one(unsigned int i)
 	xdr_destroy(&x);
 	xdr_free(rk[i].xdr, (char *)theirs_d);
 
+	if (corpus_dir && iteration < CORPUS_ITERATIONS && len < 4096) {
+		char path[4096];
+		uint8_t kb = (uint8_t)i;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s-%lu", corpus_dir, k->name, iteration);
+		f = fopen(path, "wb");
+		CHECK(f && fwrite(&kb, 1, 1, f) == 1 && fwrite(flat, 1, len, f) == len &&
+			      fclose(f) == 0,
+		      "writing %s", path);
+	}
+
 	/* 2. rpcgen encodes the same bytes. */
 	xdrmem_create(&x, (char *)rpcgen_buf, sizeof(rpcgen_buf), XDR_ENCODE);
 	CHECK(rk[i].xdr(&x, theirs_m, 0), "%s: rpcgen encodes", k->name);
@@ -1642,6 +1660,7 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		iterations = strtoul(argv[1], NULL, 0);
 	seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x6e667333ull;
+	corpus_dir = argc > 3 ? argv[3] : NULL;
 	rng = seed;
 
 	CHECK(sizeof(rk) / sizeof(rk[0]) == nfs3_nkinds, "a row per kind");
