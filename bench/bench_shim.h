@@ -18,6 +18,9 @@
  * in bench_shim.c or a decoding does not give back the message, so the
  * timed loops measure real work on the right bytes.
  *
+ * bench-nfs3 implements the same interface in bench_nfs3.c for the NFSv3
+ * codec (its shapes are listed there); what follows is bench-codec's.
+ *
  * Benchmark names are "<shape>/<op>/<impl>", stable across commits so
  * runs can be compared:
  *   shape  v1_msg_nullcall        v1 RDMA_MSG, no chunks, then an ONC RPC NULL
