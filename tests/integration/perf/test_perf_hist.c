@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rpcrdma-perf's latency histogram (apps/perf_hist.c) against exact
- * percentiles of sorted samples, and its bucket layout.
+ * percentiles of sorted samples, its bucket layout, its exact mean and
+ * standard deviation, and its exports read back: HdrHistogram's
+ * percentile distribution and CSV of buckets.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +53,84 @@ static void test_layout(void)
 	      "exact below 128");
 }
 
+/* The mean and the standard deviation are the exact ones of the values. */
+static void test_moments(const char *name, const struct perf_hist *h, const uint64_t *v,
+			 unsigned int n)
+{
+	double mean = 0, sq = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		mean += (double)v[i];
+	mean /= n;
+	for (i = 0; i < n; i++)
+		sq += ((double)v[i] - mean) * ((double)v[i] - mean);
+	CHECK(fabs(perf_hist_mean(h) - mean) <= 1e-9 * mean, "%s: mean %f, exact %f", name,
+	      perf_hist_mean(h), mean);
+	CHECK(fabs(perf_hist_stdev(h) - sqrt(sq / n)) <= 1e-6 * sqrt(sq / n) + 1e-9,
+	      "%s: stdev %f, exact %f", name, perf_hist_stdev(h), sqrt(sq / n));
+}
+
+/*
+ * The exports read back: the percentile distribution's header, lines whose
+ * value, percentile and count never go down, a last line at 100 % with the
+ * maximum and the count, its footer; the CSV's counts sum to the count.
+ */
+static void test_export(const char *name, const struct perf_hist *h)
+{
+	double val, pct, inv, prev_val = -1, prev_pct = -1, mean, sd, max;
+	unsigned long cnt, prev_cnt = 0, total, lo, hi, sum = 0;
+	unsigned int lines = 0, bad = 0, rows = 0;
+	char line[256];
+	FILE *f = tmpfile();
+
+	CHECK(f != NULL && perf_hist_write_hdr(h, f, 1000, 5) == 0, "%s: hdr written", name);
+	rewind(f);
+	CHECK(fgets(line, sizeof(line), f) && strstr(line, "Value") &&
+		      strstr(line, "1/(1-Percentile)"),
+	      "%s: hdr header", name);
+	CHECK(fgets(line, sizeof(line), f) && line[0] == '\n', "%s: a blank line", name);
+	while (fgets(line, sizeof(line), f) && line[0] != '#') {
+		int k = sscanf(line, "%lf %lf %lu %lf", &val, &pct, &cnt, &inv);
+
+		if (k < 3 || val < prev_val || pct < prev_pct || cnt < prev_cnt || pct > 1 ||
+		    (k == 4 && fabs(inv - 1 / (1 - pct)) > 0.01 * inv))
+			bad++;
+		prev_val = val;
+		prev_pct = pct;
+		prev_cnt = cnt;
+		lines++;
+	}
+	CHECK(bad == 0 && lines > 20, "%s: %u lines, %u out of order", name, lines, bad);
+	CHECK(prev_pct == 1.0 && prev_cnt == h->count &&
+		      fabs(prev_val - (double)h->max / 1000) < 0.001,
+	      "%s: last line 100 %% %lu %f", name, prev_cnt, prev_val);
+	CHECK(sscanf(line, "#[Mean = %lf, StdDeviation = %lf]", &mean, &sd) == 2 &&
+		      fabs(mean - perf_hist_mean(h) / 1000) < 0.001,
+	      "%s: footer %s", name, line);
+	CHECK(fgets(line, sizeof(line), f) &&
+		      sscanf(line, "#[Max = %lf, Total count = %lu]", &max, &total) == 2 &&
+		      total == h->count,
+	      "%s: footer %s", name, line);
+	fclose(f);
+
+	f = tmpfile();
+	CHECK(f != NULL && perf_hist_write_csv(h, f) == 0, "%s: csv written", name);
+	rewind(f);
+	CHECK(fgets(line, sizeof(line), f) && strcmp(line, "lo_ns,hi_ns,count\n") == 0,
+	      "%s: csv header", name);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lu,%lu,%lu", &lo, &hi, &cnt) != 3 || lo > hi || cnt == 0 ||
+		    perf_hist_index(lo) != perf_hist_index(hi))
+			bad++;
+		sum += cnt;
+		rows++;
+	}
+	CHECK(bad == 0 && sum == h->count && rows > 0, "%s: csv %u rows, %lu calls of %lu", name,
+	      rows, sum, (unsigned long)h->count);
+	fclose(f);
+}
+
 static void test_percentiles(const char *name, uint64_t *v, unsigned int n)
 {
 	static const double pcts[] = { 1, 50, 90, 99, 99.9, 100 };
@@ -74,6 +155,8 @@ static void test_percentiles(const char *name, uint64_t *v, unsigned int n)
 		      (unsigned long)got, (unsigned long)exact);
 	}
 	CHECK(perf_hist_percentile(h, 100) == v[n - 1], "%s: p100 is the max", name);
+	test_moments(name, h, v, n);
+	test_export(name, h);
 	free(h);
 }
 
