@@ -16,7 +16,7 @@
 #define PERF_JSON_DEPTH	 16
 #define PERF_JSON_PATH	 128
 #define PERF_JSON_STR	 256
-#define PERF_JSON_VALUES 256
+#define PERF_JSON_VALUES 4096 /* a result of 100 repetitions holds about 1800 */
 
 enum perf_json_type {
 	PERF_JSON_NULL,

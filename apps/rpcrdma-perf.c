@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,46 +50,28 @@
 #include <rpcrdma/rpcrdma_xprt_svc.h>
 
 #include "app_common.h"
+#include "perf_compare.h"
 #include "perf_hist.h"
 #include "perf_json.h"
+#include "perf_plot.h"
+#include "perf_report.h"
 #include "perf_version.h"
 
 #define PROG "rpcrdma-perf"
 
 #define EXIT_FAIL	1 /* a run failed: setup, connection, calls */
 #define EXIT_USAGE	2 /* bad options, or what is not supported */
-#define EXIT_REGRESSION 3 /* --compare: a figure is worse than --threshold */
+#define EXIT_REGRESSION 3 /* --compare: a regression judged */
 
 #define PERF_RPC_PROG	 0x20000150u /* in the range "defined by user" of RFC 5531 */
 #define PERF_RPC_VERS	 1u
 #define PERF_PROC_NULL	 0u
 #define PERF_PROC_READ	 1u
 #define PERF_PROC_WRITE	 2u
-#define PERF_SCHEMA	 1	    /* schema_version of the JSON result */
 #define PERF_SIZE_MAX	 (1u << 20) /* the engine's largest chunk segment */
 #define PERF_DEPTH_MAX	 256u
 #define PERF_SRV_CREDITS PERF_DEPTH_MAX
 #define RPC_REPLY_HDR	 24 /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
-
-enum perf_mode {
-	MODE_LAT,
-	MODE_IOPS,
-	MODE_BW
-};
-enum perf_op {
-	OP_NULL,
-	OP_READ,
-	OP_WRITE
-};
-enum perf_role {
-	ROLE_BOTH,
-	ROLE_SERVER,
-	ROLE_CLIENT
-};
-
-static const char *const mode_names[] = { "lat", "iops", "bw" };
-static const char *const op_names[] = { "null", "read", "write" };
-static const char *const role_names[] = { "inproc", "server", "client" };
 
 struct perf_opts {
 	enum perf_mode mode;
@@ -110,7 +91,11 @@ struct perf_opts {
 	const char *compare;
 	const char *input;
 	const char *capture;
+	const char *hist; /* --hist FILE: HdrHistogram text, or CSV of buckets (.csv) */
+	const char *plot; /* --plot FILE.png|.svg */
+	uint32_t repeat;
 	double threshold;
+	double alpha;
 	bool quiet;
 	bool summary;
 	bool op_set, size_set, depth_set;
@@ -126,7 +111,8 @@ static const char usage_line[] =
 	"       [--version 1|2] [--inline BYTES] [--pmd shm|verbs] [--server ADDR | --client "
 	"ADDR]\n"
 	"       [--address ADDR]\n"
-	"       [-D|--duration S | -n|--count N] [--json FILE] [--compare OLD.json] [-- EAL ARGS]\n"
+	"       [-D|--duration S | -n|--count N] [--repeat N] [--json FILE] [--hist FILE]\n"
+	"       [--plot FILE] [--compare OLD.json] [-- EAL ARGS]\n"
 	"       (" PROG " --help for more)\n";
 
 static const char help_text[] =
@@ -137,7 +123,7 @@ static const char help_text[] =
 	"    " PROG " [OPTIONS] [-- EAL ARGS]\n"
 	"    " PROG " --server ADDRESS [OPTIONS] [-- EAL ARGS]\n"
 	"    " PROG " --client ADDRESS [OPTIONS] [-- EAL ARGS]\n"
-	"    " PROG " --compare OLD.json --input NEW.json [--threshold PCT]\n"
+	"    " PROG " --compare OLD.json --input NEW.json [--threshold PCT] [--plot FILE]\n"
 	"    " PROG " --summary FILE.json...\n"
 	"\n"
 	"DESCRIPTION\n"
@@ -153,8 +139,14 @@ static const char help_text[] =
 	"    device and registered pools. With one lcore the main lcore polls both.\n"
 	"    --server and --client split them into two processes.\n"
 	"\n"
-	"    At the end a summary table is printed; on a terminal a progress line\n"
-	"    is printed every second.\n"
+	"    At the end a summary table is printed: calls, seconds, calls/s, the\n"
+	"    bandwidth in MB/s (10^6 bytes) and MiB/s (2^20 bytes, perftest's\n"
+	"    \"MB/sec\"), and the latency's min, mean, stdev, p50, p90, p99, p99.9\n"
+	"    and max in microseconds. On a terminal a progress line is printed\n"
+	"    every second, and with --repeat a line per repetition on stderr.\n"
+	"    A run too short to trust (a window under 0.1 s, or fewer than 20\n"
+	"    calls per call in flight) gets a warning; a run stopped by SIGINT\n"
+	"    or SIGTERM reports what it measured, marked as interrupted.\n"
 	"\n"
 	"    The short options are perftest's where they mean the same: -s the\n"
 	"    message size, -n the iterations measured, -D the seconds measured;\n"
@@ -204,6 +196,13 @@ static const char help_text[] =
 	"        Measure for SECONDS, 0.01..86400 (default 3).\n"
 	"    -n, --count N\n"
 	"        Measure N calls instead, 1..10^12.\n"
+	"    --repeat N\n"
+	"        Measure N times, 1..100 (default 1), on one connection: each\n"
+	"        repetition a window of --duration or --count of its own, with its\n"
+	"        own histogram. The table adds the median, min, max and stdev of\n"
+	"        each figure across the repetitions; the JSON keeps every\n"
+	"        repetition's figures (\"repeat\"). --compare needs them to\n"
+	"        judge against the noise: 5 or more on both sides.\n"
 	"    --warmup N\n"
 	"        Calls before measuring starts, 0..10^9 (default 100).\n"
 	"    --timeout SECONDS\n"
@@ -225,18 +224,43 @@ static const char help_text[] =
 	"        rpcrdma_version, git_commit (or null), host {hostname, kernel,\n"
 	"        machine, cpu_model, cpus, tsc_hz, hugepages}, mode, op, pmd,\n"
 	"        topology, version, size, depth, calls, errors, seconds,\n"
-	"        calls_per_sec, bytes_per_sec, latency_ns {min, mean, p50, p90,\n"
-	"        p99, p999, max}, xprt {wrs, doorbells, short_msgs, chunked_msgs,\n"
-	"        long_msgs, credit_stalls, max_outstanding}.\n"
+	"        calls_per_sec, bytes_per_sec (all repetitions together),\n"
+	"        latency_ns {min, mean, stdev, p50, p90, p99, p999, max}, build,\n"
+	"        lcores, capture, interrupted, warnings, repeat {count, each\n"
+	"        repetition's figures, stats: their median, min, max, mean, stdev,\n"
+	"        mad}, latency_distribution (HdrHistogram's percentile lines),\n"
+	"        compare (with --compare), xprt {wrs, doorbells, short_msgs,\n"
+	"        chunked_msgs, long_msgs, credit_stalls, max_outstanding}.\n"
+	"    --hist FILE\n"
+	"        Write the latency histogram of every measured call: HdrHistogram's\n"
+	"        percentile distribution (Value in microseconds, Percentile,\n"
+	"        TotalCount, 1/(1-Percentile)), or, when FILE ends in .csv, its\n"
+	"        buckets (lo_ns, hi_ns, count).\n"
+	"    --plot FILE.png|FILE.svg\n"
+	"        Draw the latency distribution with gnuplot (latency against the\n"
+	"        percentile, as HdrHistogram plots it); with --compare, both runs'.\n"
 	"    --compare OLD.json\n"
-	"        After the run (or with --input, instead of it), print the change\n"
-	"        of each figure against OLD.json and exit 3 when calls_per_sec,\n"
-	"        bytes_per_sec or a latency percentile (p50..p999) is worse by more\n"
-	"        than --threshold. max is printed but not gated (one sample).\n"
+	"        After the run (or with --input, instead of it), judge each figure\n"
+	"        against OLD.json and exit 3 on a regression. With repetitions on\n"
+	"        both sides (--repeat 5 or more), as Google Benchmark's compare.py:\n"
+	"        a figure is worse when the Mann-Whitney U test finds the two sets\n"
+	"        of repetitions differ (p < --alpha) and its median moved the wrong\n"
+	"        way by more than --threshold; calls/s, bytes/s, mean and p50..p99.9\n"
+	"        are judged. Otherwise only calls/s, bytes/s and p50 are judged,\n"
+	"        against --threshold, or three standard deviations of the side\n"
+	"        that has repetitions when larger; tails are reported only. max is\n"
+	"        never judged. Set-ups that differ (mode, op, size, depth, pmd,\n"
+	"        lcores, hugepages, build, repeat count, host) are warned about.\n"
+	"        A run must measure OLD.json's scenario (mode, op, size, depth,\n"
+	"        version, pmd): another one is refused before it starts.\n"
 	"    --input NEW.json\n"
 	"        With --compare: compare this saved result; nothing is run.\n"
+	"        --json FILE then writes the comparison alone.\n"
 	"    --threshold PCT\n"
-	"        Regression threshold of --compare, 0..1000 percent (default 5).\n"
+	"        The smallest change --compare calls a regression, 0..1000\n"
+	"        percent (default 5).\n"
+	"    --alpha P\n"
+	"        The U test's significance level, 0.001..0.5 (default 0.05).\n"
 	"    --summary\n"
 	"        Print the summary table of the result files given as arguments.\n"
 	"    --capture FILE.pcapng\n"
@@ -262,13 +286,14 @@ static const char help_text[] =
 	"    1  the run failed (setup, connection, a call failed or timed out)\n"
 	"    2  bad options or arguments, or something not supported (an unknown\n"
 	"       PMD)\n"
-	"    3  --compare found a figure worse than --threshold\n"
+	"    3  --compare judged a regression\n"
 	"\n"
 	"EXAMPLES\n"
 	"    " PROG " --mode lat --duration 2\n"
 	"    " PROG " --mode iops --depth 64 --json iops.json\n"
 	"    " PROG " --mode bw --op write --size 1m --count 2000\n"
-	"    " PROG " --mode iops --compare base.json   # gate a CI job\n"
+	"    " PROG " --mode iops --repeat 5 -D 1 --json base.json\n"
+	"    " PROG " --mode iops --repeat 5 -D 1 --compare base.json   # gate a CI job\n"
 	"    " PROG " --server @perf &  " PROG " --client @perf --mode lat\n";
 
 /* ------------------------------------------------------------ options */
@@ -357,6 +382,10 @@ enum {
 	O_SUMMARY,
 	O_QUIET,
 	O_CAPTURE,
+	O_REPEAT,
+	O_ALPHA,
+	O_HIST,
+	O_PLOT,
 	O_TOOL_VERSION = 'V',
 };
 
@@ -382,6 +411,10 @@ static const struct option long_opts[] = {
 	{ "summary", no_argument, NULL, O_SUMMARY },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "capture", required_argument, NULL, O_CAPTURE },
+	{ "repeat", required_argument, NULL, O_REPEAT },
+	{ "alpha", required_argument, NULL, O_ALPHA },
+	{ "hist", required_argument, NULL, O_HIST },
+	{ "plot", required_argument, NULL, O_PLOT },
 	{ "tool-version", no_argument, NULL, O_TOOL_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -398,7 +431,7 @@ static void print_tool_version(void)
 /* 0: run; -1: --help or --tool-version printed; else an exit status. */
 static int parse_opts(struct perf_opts *o, int argc, char **argv)
 {
-	bool duration_set = false, role_set = false;
+	bool duration_set = false, role_set = false, judge_set = false;
 	uint64_t v;
 	int c, n, nopts, ret = 0;
 
@@ -411,15 +444,17 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 	o->warmup = 100;
 	o->timeout = 10;
 	o->threshold = 5;
+	o->alpha = 0.05;
+	o->repeat = 1;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":hVs:n:D:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case O_MODE:
-			ret = parse_name("--mode", optarg, mode_names, 3, &n);
+			ret = parse_name("--mode", optarg, perf_mode_names, 3, &n);
 			o->mode = (enum perf_mode)n;
 			break;
 		case O_OP:
-			ret = parse_name("--op", optarg, op_names, 3, &n);
+			ret = parse_name("--op", optarg, perf_op_names, 3, &n);
 			o->op = (enum perf_op)n;
 			o->op_set = true;
 			break;
@@ -484,6 +519,7 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 			break;
 		case O_THRESHOLD:
 			ret = parse_double("--threshold", optarg, 0, 1000, &o->threshold);
+			judge_set = true;
 			break;
 		case O_SUMMARY:
 			o->summary = true;
@@ -499,6 +535,25 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 				ret = app_usage_error("--capture: empty file name");
 			o->capture = optarg;
 			break;
+		case O_REPEAT:
+			ret = parse_uint("--repeat", optarg, 1, PERF_REPEAT_MAX, false, &v);
+			o->repeat = (uint32_t)v;
+			break;
+		case O_ALPHA:
+			ret = parse_double("--alpha", optarg, 0.001, 0.5, &o->alpha);
+			judge_set = true;
+			break;
+		case O_HIST:
+			if (optarg[0] == '\0')
+				ret = app_usage_error("--hist: empty file name");
+			o->hist = optarg;
+			break;
+		case O_PLOT:
+			if (perf_plot_terminal(optarg) == NULL)
+				ret = app_usage_error("--plot: '%s' does not end in .png or .svg",
+						      optarg);
+			o->plot = optarg;
+			break;
 		default: /* --pmd, --devargs, --lcores, --help, or an error */
 			ret = app_opts_common(&o->com, c, argv, help_text);
 			break;
@@ -509,6 +564,9 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 	/* --summary's result files are the only operands */
 	o->nfiles = nopts - optind;
 	o->files = argv + optind;
+	if (o->summary && (o->compare || o->hist || o->plot))
+		return app_usage_error("--summary prints results: --compare, --hist and --plot "
+				       "are for a run or --input");
 	if (o->summary)
 		return o->nfiles > 0 ? 0 : app_usage_error("--summary: give result files");
 	ret = app_opts_end(nopts, argv);
@@ -516,6 +574,11 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 		return ret;
 	if (o->input && !o->compare)
 		return app_usage_error("--input needs --compare OLD.json");
+	if (judge_set && !o->compare)
+		return app_usage_error("--threshold and --alpha are for --compare");
+	if (o->input && (o->hist || o->repeat > 1 || o->capture))
+		return app_usage_error("--input runs nothing: --hist, --repeat and --capture are "
+				       "for a run");
 	if (o->input)
 		return 0;
 	if (duration_set && o->count)
@@ -540,24 +603,55 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 				       "--address");
 	if (o->role == ROLE_SERVER && (o->json || o->compare))
 		return app_usage_error("--json and --compare are for the client side");
+	if (o->role == ROLE_SERVER && (o->hist || o->plot || o->repeat > 1))
+		return app_usage_error("--hist, --plot and --repeat are for the client side");
+	return 0;
+}
+
+static struct perf_json old_res; /* --compare OLD.json, read before anything runs */
+
+/*
+ * --compare and --plot, before anything runs (one line, EXIT_USAGE): OLD.json
+ * is a result, a run measures its scenario, gnuplot is there.
+ */
+static int check_before_run(const struct perf_opts *o)
+{
+	const char *mode, *op, *pmd;
+	uint32_t size = o->op == OP_NULL ? 0 : o->size;
+
+	if (o->plot && !perf_plot_have_gnuplot()) {
+		fprintf(stderr, PROG ": --plot: gnuplot is not installed (apt-get install "
+				     "gnuplot-nox)\n");
+		return EXIT_USAGE;
+	}
+	if (o->compare == NULL)
+		return 0;
+	if (perf_report_load(&old_res, o->compare, "--compare") != 0)
+		return EXIT_USAGE;
+	if (o->input)
+		return 0;
+	mode = perf_json_str(&old_res, "mode");
+	op = perf_json_str(&old_res, "op");
+	pmd = perf_json_str(&old_res, "pmd");
+	if (strcmp(mode, perf_mode_names[o->mode]) != 0 || strcmp(op, perf_op_names[o->op]) != 0 ||
+	    strcmp(pmd, o->com.pmd) != 0 || perf_report_num(&old_res, "size") != size ||
+	    perf_report_num(&old_res, "depth") != o->depth ||
+	    perf_report_num(&old_res, "version") != o->version) {
+		fprintf(stderr,
+			PROG ": --compare: %s measured --mode %s --op %s --size %.0f --depth %.0f "
+			     "--version %.0f --pmd %s; this run would measure --mode %s --op %s "
+			     "--size %u --depth %u --version %u --pmd %s (give the same, or "
+			     "compare two results with --input)\n",
+			o->compare, mode, op, perf_report_num(&old_res, "size"),
+			perf_report_num(&old_res, "depth"), perf_report_num(&old_res, "version"),
+			pmd, perf_mode_names[o->mode], perf_op_names[o->op], size, o->depth,
+			o->version, o->com.pmd);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
 /* ------------------------------------------------------------ result */
-
-struct perf_result {
-	enum perf_mode mode;
-	enum perf_op op;
-	const char *pmd;
-	enum perf_role role;
-	uint32_t version, size, depth;
-	uint64_t calls, errors;
-	double seconds, calls_per_sec, bytes_per_sec;
-	uint64_t lat_min, lat_p50, lat_p90, lat_p99, lat_p999, lat_max;
-	double lat_mean;
-	struct rpcrdma_xprt_stats xst;
-	bool hugepages;
-};
 
 /* ------------------------------------------------------------ endpoints */
 
@@ -834,6 +928,11 @@ struct perf_cli {
 	uint32_t vers; /* the version settled on the connection */
 	uint32_t inflight;
 	uint64_t submitted, completed, target, measured;
+	uint64_t rep_measured;	 /* calls of the current repetition */
+	uint64_t stall_tsc;	 /* PERF_STALL_NS */
+	uint64_t stalled;	 /* the repetition's stalls, TSC */
+	uint64_t t_prev;	 /* the previous measured reply, or the repetition's start */
+	struct perf_result *res; /* each repetition's figures, as it ends */
 	uint64_t errors;
 	int first_error;
 	bool stopping, measuring;
@@ -844,6 +943,40 @@ struct perf_cli {
 
 static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 		     struct rpcrdma_xdr_dec *reply);
+
+/*
+ * A repetition ends at @p now: its figures go to the result and its calls
+ * to the histogram of all; the next one starts there, with a histogram of
+ * its own, on the same connection with the same calls in flight. After the
+ * last, the run stops.
+ */
+static void rep_end(struct perf_cli *c, uint64_t now)
+{
+	struct perf_result *r = c->res;
+	struct perf_rep *rep = &r->rep[r->nrep];
+
+	c->t_end = now;
+	perf_rep_fill(rep, &c->hist, (double)(now - c->t_start) / (double)rte_get_tsc_hz(),
+		      (double)c->stalled / (double)rte_get_tsc_hz(),
+		      c->o->op == OP_NULL ? 0 : c->o->size);
+	perf_hist_merge(&r->all, &c->hist);
+	r->nrep++;
+	if (c->o->repeat > 1 && !c->o->quiet)
+		fprintf(stderr,
+			PROG ": repetition %u/%u: %lu calls in %.3f s, %.0f calls/s, %.1f MB/s, "
+			     "p50 %.2f us, p99 %.2f us, stalled %.1f %%\n",
+			r->nrep, c->o->repeat, (unsigned long)rep->calls, rep->seconds,
+			rep->calls_per_sec, rep->bytes_per_sec / 1e6, rep->lat[LAT_P50] / 1e3,
+			rep->lat[LAT_P99] / 1e3, rep->stalled_pct);
+	if (r->nrep == c->o->repeat) {
+		c->stopping = true;
+		return;
+	}
+	perf_hist_reset(&c->hist);
+	c->rep_measured = 0;
+	c->stalled = 0;
+	c->t_start = c->t_prev = now;
+}
 
 static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 {
@@ -946,12 +1079,18 @@ static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 			perf_hist_record(&c->hist,
 					 (uint64_t)((double)(now - slot->t0) * ns_per_tsc));
 			c->measured++;
+			c->rep_measured++;
 			c->t_end = now;
+			if (now - c->t_prev > c->stall_tsc)
+				c->stalled += now - c->t_prev;
+			c->t_prev = now;
+			if (c->o->count && c->rep_measured == c->o->count)
+				rep_end(c, now);
 		}
 	} else if (c->completed >= c->o->warmup) {
 		/* measuring starts with the next reply */
 		c->measuring = true;
-		c->t_start = now;
+		c->t_start = c->t_prev = now;
 		c->t_end = now;
 	}
 	if (c->stopping || c->submitted >= c->target)
@@ -1147,11 +1286,12 @@ static int cli_run(struct perf_cli *c)
 	rpcrdma_xprt_info(c->ep.xprt, &info);
 	/* READ replies inline when the data and the headers fit the threshold */
 	c->read_inline = o->size + RPC_REPLY_HDR + 4 + 64 <= info.recv_inline;
-	/* --count: exactly warmup + count calls, the last count of them measured */
-	c->target = o->count ? o->warmup + o->count : UINT64_MAX;
+	/* --count: exactly warmup + count * repeat calls, the last ones measured */
+	c->target = o->count ? o->warmup + o->count * o->repeat : UINT64_MAX;
 	perf_hist_reset(&c->hist);
 	c->measuring = o->warmup == 0;
-	c->t_start = c->t_end = c->t_last_reply = rte_rdtsc();
+	c->stall_tsc = (uint64_t)(PERF_STALL_NS / ns_per_tsc);
+	c->t_start = c->t_end = c->t_last_reply = c->t_prev = rte_rdtsc();
 	for (i = 0; i < o->depth && c->submitted < c->target; i++) {
 		ret = cli_submit(c, &c->slots[i]);
 		if (ret) {
@@ -1168,18 +1308,22 @@ static int cli_run(struct perf_cli *c)
 			continue;
 		next_check = now + ms;
 		cli_events(c);
-		if (stop_signal)
+		if (stop_signal && !c->stopping) {
+			/* what was measured stands, marked: the repetition ends at its last reply */
+			c->res->interrupted = true;
+			if (c->measuring && c->rep_measured > 0)
+				rep_end(c, c->t_end);
 			c->stopping = true;
-		if (c->measuring && o->duration > 0 &&
+		}
+		if (c->measuring && o->duration > 0 && !c->stopping &&
 		    now - c->t_start >= (uint64_t)(o->duration * (double)hz)) {
 			/*
 			 * The window ends now, not at its last reply: a server
 			 * preempted at the end would otherwise shorten it (and
-			 * the replies still due drain unrecorded).
+			 * after the last repetition the replies still due drain
+			 * unrecorded).
 			 */
-			if (!c->stopping)
-				c->t_end = now;
-			c->stopping = true;
+			rep_end(c, now);
 		}
 		if (now - c->t_last_reply > (uint64_t)o->timeout * hz) {
 			fprintf(stderr, PROG ": no reply for %u seconds (%u calls in flight)\n",
@@ -1209,7 +1353,7 @@ static int cli_run(struct perf_cli *c)
 						     : strerror(-c->first_error));
 		return c->first_error;
 	}
-	if (c->measured == 0) {
+	if (c->res->nrep == 0) {
 		fprintf(stderr, PROG ": no call measured (the warm-up did not finish)\n");
 		return -ENODATA;
 	}
@@ -1234,12 +1378,35 @@ static void cli_disconnect(struct perf_cli *c, struct perf_srv *srv)
 		c->o->timeout);
 }
 
+/* Where the EAL runs: "lcore@cpu[+cpu...],..." */
+static void lcores_str(char *buf, size_t len)
+{
+	unsigned int lc;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	RTE_LCORE_FOREACH(lc)
+	{
+		rte_cpuset_t cs = rte_lcore_cpuset(lc);
+		const char *sep = "@";
+
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%u", n ? "," : "", lc);
+		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &cs)) {
+				n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%d", sep,
+						      cpu);
+				sep = "+";
+			}
+	}
+}
+
+/* The rest of the result (the repetitions are in it already), and its warnings. */
 static void cli_result(struct perf_cli *c, struct perf_result *r)
 {
 	const struct perf_opts *o = c->o;
-	double secs = (double)(c->t_end - c->t_start) / (double)rte_get_tsc_hz();
+	uint64_t fewest = UINT64_MAX;
+	double shortest = INFINITY;
 
-	memset(r, 0, sizeof(*r));
 	r->mode = o->mode;
 	r->op = o->op;
 	r->pmd = o->com.pmd;
@@ -1247,194 +1414,118 @@ static void cli_result(struct perf_cli *c, struct perf_result *r)
 	r->version = c->vers;
 	r->size = o->op == OP_NULL ? 0 : o->size;
 	r->depth = o->depth;
-	r->calls = c->measured;
 	r->errors = c->errors;
-	r->seconds = secs;
-	r->calls_per_sec = secs > 0 ? (double)c->measured / secs : 0;
-	r->bytes_per_sec = r->calls_per_sec * r->size;
-	r->lat_min = c->hist.count ? c->hist.min : 0;
-	r->lat_mean = c->hist.count ? (double)c->hist.sum / (double)c->hist.count : 0;
-	r->lat_p50 = perf_hist_percentile(&c->hist, 50);
-	r->lat_p90 = perf_hist_percentile(&c->hist, 90);
-	r->lat_p99 = perf_hist_percentile(&c->hist, 99);
-	r->lat_p999 = perf_hist_percentile(&c->hist, 99.9);
-	r->lat_max = c->hist.max;
+	r->repeat = o->repeat;
 	rpcrdma_xprt_stats(c->ep.xprt, &r->xst);
 	r->hugepages = rpcrdma_mempool_eal_hugepages();
+	r->capture = capture != NULL;
+	r->tsc_hz = rte_get_tsc_hz();
+	lcores_str(r->lcores, sizeof(r->lcores));
+	for (unsigned int i = 0; i < r->nrep; i++) {
+		if (r->rep[i].calls < fewest)
+			fewest = r->rep[i].calls;
+		if (r->rep[i].seconds < shortest)
+			shortest = r->rep[i].seconds;
+	}
+	if (r->nrep && o->depth > 1 && fewest < 20ull * o->depth)
+		perf_result_warn(r,
+				 "%lu calls measured with %u in flight: calls/s is overstated "
+				 "(timing starts with calls in flight); measure %u calls or more",
+				 (unsigned long)fewest, o->depth, 20 * o->depth);
+	if (r->nrep && shortest < 0.1)
+		perf_result_warn(r,
+				 "a window of %.3f s is too short for steady figures: measure 1 s "
+				 "or more (--duration)",
+				 shortest);
 }
 
 /* ------------------------------------------------------------ output */
 
-static void json_str(FILE *f, const char *s)
+/* The result as JSON in memory, read back as every result file is. */
+static int result_parse(const struct perf_result *r, struct perf_json *j)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int ret;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-static void cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256];
-
-	snprintf(buf, len, "unknown");
 	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) != 0 || colon == NULL)
-			continue;
-		colon++;
-		while (*colon == ' ' || *colon == '\t')
-			colon++;
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(buf, len, "%s", colon);
-		break;
-	}
-	fclose(f);
+		return -errno;
+	ret = perf_report_json(f, r, NULL, NULL);
+	if (fclose(f) != 0 && ret == 0)
+		ret = -EIO;
+	if (ret == 0)
+		ret = perf_report_parse(j, text, len, "the result");
+	free(text);
+	return ret;
 }
 
-static int write_json(const struct perf_result *r, const char *file)
+/* --json: the result (with the comparison), or with --input the comparison alone. */
+static int write_json(const char *file, const struct perf_result *r, const struct perf_cmp *cmp)
 {
 	FILE *f = strcmp(file, "-") == 0 ? stdout : fopen(file, "w");
-	const struct rpcrdma_xprt_stats *x = &r->xst;
-	char host[256] = "unknown", cpu[128];
-	struct utsname u;
 	int ret = 0;
 
 	if (f == NULL) {
 		fprintf(stderr, PROG ": --json %s: %s\n", file, strerror(errno));
 		return -errno;
 	}
-	gethostname(host, sizeof(host) - 1);
-	if (uname(&u) != 0)
-		memset(&u, 0, sizeof(u));
-	cpu_model(cpu, sizeof(cpu));
-	fprintf(f, "{\n  \"schema_version\": %d,\n  \"tool\": \"" PROG "\",\n", PERF_SCHEMA);
-	fprintf(f, "  \"rpcrdma_version\": \"%s\",\n  \"git_commit\": ", RPCRDMA_PERF_VERSION);
-	if (strcmp(RPCRDMA_PERF_GIT, "unknown") == 0)
-		fprintf(f, "null");
-	else
-		json_str(f, RPCRDMA_PERF_GIT);
-	fprintf(f, ",\n  \"host\": {\"hostname\": ");
-	json_str(f, host);
-	fprintf(f, ", \"kernel\": ");
-	json_str(f, u.release);
-	fprintf(f, ", \"machine\": ");
-	json_str(f, u.machine);
-	fprintf(f, ", \"cpu_model\": ");
-	json_str(f, cpu);
-	fprintf(f, ", \"cpus\": %ld, \"tsc_hz\": %lu, \"hugepages\": %s},\n",
-		sysconf(_SC_NPROCESSORS_ONLN), (unsigned long)rte_get_tsc_hz(),
-		r->hugepages ? "true" : "false");
-	fprintf(f,
-		"  \"mode\": \"%s\",\n  \"op\": \"%s\",\n  \"pmd\": \"%s\",\n"
-		"  \"topology\": \"%s\",\n  \"version\": %u,\n  \"size\": %u,\n"
-		"  \"depth\": %u,\n  \"calls\": %lu,\n  \"errors\": %lu,\n"
-		"  \"seconds\": %.9f,\n  \"calls_per_sec\": %.3f,\n  \"bytes_per_sec\": %.1f,\n",
-		mode_names[r->mode], op_names[r->op], r->pmd, role_names[r->role], r->version,
-		r->size, r->depth, (unsigned long)r->calls, (unsigned long)r->errors, r->seconds,
-		r->calls_per_sec, r->bytes_per_sec);
-	fprintf(f,
-		"  \"latency_ns\": {\"min\": %lu, \"mean\": %.1f, \"p50\": %lu, \"p90\": %lu, "
-		"\"p99\": %lu, \"p999\": %lu, \"max\": %lu},\n",
-		(unsigned long)r->lat_min, r->lat_mean, (unsigned long)r->lat_p50,
-		(unsigned long)r->lat_p90, (unsigned long)r->lat_p99, (unsigned long)r->lat_p999,
-		(unsigned long)r->lat_max);
-	fprintf(f,
-		"  \"xprt\": {\"wrs\": %lu, \"doorbells\": %lu, \"short_msgs\": %lu, "
-		"\"chunked_msgs\": %lu, \"long_msgs\": %lu, \"credit_stalls\": %lu, "
-		"\"max_outstanding\": %lu}\n}\n",
-		(unsigned long)x->wrs, (unsigned long)x->doorbells, (unsigned long)x->short_msgs,
-		(unsigned long)x->chunked_msgs, (unsigned long)x->long_msgs,
-		(unsigned long)x->credit_stalls, (unsigned long)x->max_outstanding);
-	if (ferror(f))
-		ret = -EIO;
-	if (f != stdout && fclose(f) != 0)
+	if (r) {
+		ret = perf_report_json(f, r, cmp ? perf_compare_json : NULL, cmp);
+	} else {
+		fprintf(f, "{\"compare\": ");
+		perf_compare_json(f, cmp);
+		fprintf(f, "}\n");
+		ret = ferror(f) ? -EIO : 0;
+	}
+	if (f != stdout && fclose(f) != 0 && ret == 0)
 		ret = -errno;
 	if (ret)
 		fprintf(stderr, PROG ": --json %s: %s\n", file, strerror(-ret));
 	return ret;
 }
 
-static void table_header(void)
+/* --hist: HdrHistogram's percentile distribution in microseconds, or CSV of buckets. */
+static int write_hist(const char *file, const struct perf_hist *h)
 {
-	fprintf(out, "%-5s %-5s %8s %5s %2s %10s %7s %11s %9s %9s %9s %9s %9s %9s\n", "mode", "op",
-		"size", "depth", "v", "calls", "seconds", "calls/s", "MB/s", "p50 us", "p90 us",
-		"p99 us", "p99.9 us", "max us");
-}
+	size_t n = strlen(file);
+	FILE *f = fopen(file, "w");
+	int ret;
 
-/* One row; vers: the RPC-over-RDMA version measured. */
-static void table_row(const char *mode, const char *op, double size, double depth, double vers,
-		      double calls, double secs, double cps, double bps, const double lat[5])
-{
-	fprintf(out,
-		"%-5s %-5s %8.0f %5.0f %2.0f %10.0f %7.2f %11.0f %9.1f %9.2f %9.2f %9.2f %9.2f "
-		"%9.2f\n",
-		mode, op, size, depth, vers, calls, secs, cps, bps / 1e6, lat[0] / 1e3,
-		lat[1] / 1e3, lat[2] / 1e3, lat[3] / 1e3, lat[4] / 1e3);
-}
-
-static void print_table(const struct perf_result *r)
-{
-	double lat[5] = { (double)r->lat_p50, (double)r->lat_p90, (double)r->lat_p99,
-			  (double)r->lat_p999, (double)r->lat_max };
-
-	table_header();
-	table_row(mode_names[r->mode], op_names[r->op], r->size, r->depth, r->version,
-		  (double)r->calls, r->seconds, r->calls_per_sec, r->bytes_per_sec, lat);
-}
-
-/* Load a result file and check it has what the table and --compare read. */
-static int load_result(struct perf_json *j, const char *file)
-{
-	static const char *const need[] = {
-		"size",		  "depth",	     "calls",	       "seconds",
-		"calls_per_sec",  "bytes_per_sec",   "latency_ns.p50", "latency_ns.p90",
-		"latency_ns.p99", "latency_ns.p999", "latency_ns.max", "schema_version",
-	};
-	char err[128];
-	double v;
-	int ret = perf_json_load(j, file, err, sizeof(err));
-
-	if (ret) {
-		fprintf(stderr, PROG ": %s: %s\n", file, ret == -EINVAL ? err : strerror(-ret));
-		return ret;
+	if (f == NULL) {
+		fprintf(stderr, PROG ": --hist %s: %s\n", file, strerror(errno));
+		return -errno;
 	}
-	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
-		if (!perf_json_num(j, need[i], &v)) {
-			fprintf(stderr, PROG ": %s: no number \"%s\" (not a result of " PROG ")\n",
-				file, need[i]);
-			return -EINVAL;
-		}
-	if (perf_json_num(j, "schema_version", &v) && v != PERF_SCHEMA) {
-		fprintf(stderr, PROG ": %s: schema_version %g, this tool reads %d\n", file, v,
-			PERF_SCHEMA);
-		return -EINVAL;
-	}
-	if (!perf_json_str(j, "mode") || !perf_json_str(j, "op") || !perf_json_str(j, "pmd")) {
-		fprintf(stderr, PROG ": %s: no mode, op or pmd (not a result of " PROG ")\n", file);
-		return -EINVAL;
-	}
-	return 0;
+	if (n > 4 && strcmp(file + n - 4, ".csv") == 0)
+		ret = perf_hist_write_csv(h, f);
+	else
+		ret = perf_hist_write_hdr(h, f, 1000, PERF_HDR_TICKS);
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, PROG ": --hist %s: %s\n", file, strerror(-ret));
+	return ret;
 }
 
-static double jnum(const struct perf_json *j, const char *path)
+/* --plot: the new result's distribution, and the old one's with --compare. */
+static int plot(const struct perf_opts *o, const struct perf_json *cur, const char *cur_name)
 {
-	double v = 0;
+	char title[256], new_title[PATH_MAX + 8], old_title[PATH_MAX + 8];
+	int ret;
 
-	perf_json_num(j, path, &v);
-	return v;
+	snprintf(title, sizeof(title),
+		 PROG " --mode %s --op %s --size %.0f --depth %.0f (%s): latency by percentile",
+		 perf_json_str(cur, "mode"), perf_json_str(cur, "op"), perf_report_num(cur, "size"),
+		 perf_report_num(cur, "depth"), perf_json_str(cur, "pmd"));
+	snprintf(new_title, sizeof(new_title), "%s%s", o->compare ? "new: " : "", cur_name);
+	snprintf(old_title, sizeof(old_title), "old: %s", o->compare ? o->compare : "");
+	ret = perf_plot(o->plot, title, cur, new_title, o->compare ? &old_res : NULL, old_title);
+	if (ret)
+		fprintf(stderr, PROG ": --plot %s: %s\n", o->plot,
+			ret == -ENODATA ? "no latency_distribution in a result"
+			: ret == -EIO	? "gnuplot failed"
+					: strerror(-ret));
+	return ret;
 }
 
 static int summary(const struct perf_opts *o)
@@ -1442,81 +1533,42 @@ static int summary(const struct perf_opts *o)
 	static struct perf_json j;
 	int ret = 0;
 
-	table_header();
+	perf_report_table_header(out);
 	for (int i = 0; i < o->nfiles; i++) {
-		double lat[5];
-
-		if (load_result(&j, o->files[i]) != 0) {
+		if (perf_report_load(&j, o->files[i], NULL) != 0) {
 			ret = EXIT_FAIL;
 			continue;
 		}
-		lat[0] = jnum(&j, "latency_ns.p50");
-		lat[1] = jnum(&j, "latency_ns.p90");
-		lat[2] = jnum(&j, "latency_ns.p99");
-		lat[3] = jnum(&j, "latency_ns.p999");
-		lat[4] = jnum(&j, "latency_ns.max");
-		table_row(perf_json_str(&j, "mode"), perf_json_str(&j, "op"), jnum(&j, "size"),
-			  jnum(&j, "depth"), jnum(&j, "version"), jnum(&j, "calls"),
-			  jnum(&j, "seconds"), jnum(&j, "calls_per_sec"), jnum(&j, "bytes_per_sec"),
-			  lat);
+		perf_report_table_rows(out, &j);
 	}
 	return ret;
 }
 
-/* --compare: 0, EXIT_REGRESSION, or EXIT_USAGE / EXIT_FAIL on bad files. */
-static int compare(const struct perf_opts *o, const char *new_file)
+/* --compare: the warnings, the report; EXIT_REGRESSION or 0. */
+static int judge(const struct perf_opts *o, const struct perf_json *cur, const char *cur_name,
+		 struct perf_cmp *cmp)
 {
-	static const struct {
-		const char *path, *label;
-		bool higher_better, gated;
-	} figs[] = {
-		{ "calls_per_sec", "calls/s", true, true },
-		{ "bytes_per_sec", "bytes/s", true, true },
-		{ "latency_ns.p50", "p50 ns", false, true },
-		{ "latency_ns.p90", "p90 ns", false, true },
-		{ "latency_ns.p99", "p99 ns", false, true },
-		{ "latency_ns.p999", "p99.9 ns", false, true },
-		{ "latency_ns.max", "max ns", false, false },
-	};
-	static const char *const same[] = { "mode", "op", "pmd", "size", "depth", "version" };
-	static struct perf_json a, b;
-	int worse = 0;
-
-	if (load_result(&a, o->compare) || load_result(&b, new_file))
-		return EXIT_FAIL;
-	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-		const struct perf_json_value *x = perf_json_get(&a, same[i]);
-		const struct perf_json_value *y = perf_json_get(&b, same[i]);
-
-		if (x == NULL || y == NULL || x->type != y->type || x->num != y->num ||
-		    strcmp(x->str, y->str) != 0) {
-			fprintf(stderr, PROG ": --compare: %s and %s are different runs (%s)\n",
-				o->compare, new_file, same[i]);
-			return EXIT_USAGE;
-		}
-	}
-	fprintf(out, "compare with %s (threshold %.1f %%)\n", o->compare, o->threshold);
-	fprintf(out, "  %-10s %14s %14s %9s\n", "figure", "old", "new", "change");
-	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
-		double x = jnum(&a, figs[i].path), y = jnum(&b, figs[i].path), ch, bad;
-		const char *verdict = "";
-
-		if (x == 0 && y == 0)
-			continue; /* bytes/s of NULL calls */
-		ch = x != 0 ? (y - x) / x * 100 : (y > 0 ? INFINITY : -INFINITY);
-		bad = figs[i].higher_better ? -ch : ch;
-		if (bad > o->threshold) {
-			verdict = figs[i].gated ? "  WORSE" : "  worse (not gated)";
-			worse += figs[i].gated;
-		}
-		fprintf(out, "  %-10s %14.1f %14.1f %+8.1f%%%s\n", figs[i].label, x, y, ch,
-			verdict);
-	}
-	fprintf(out, "%s\n",
-		worse ? "regression: a figure is worse than the threshold" : "no regression");
-	return worse ? EXIT_REGRESSION : 0;
+	perf_compare(&old_res, o->compare, cur, cur_name, o->threshold, o->alpha, cmp);
+	perf_compare_warnings(stderr, cmp);
+	perf_compare_print(out, cmp);
+	return cmp->regression ? EXIT_REGRESSION : 0;
 }
 
+/* --compare OLD.json --input NEW.json: nothing runs. */
+static int compare_files(const struct perf_opts *o)
+{
+	static struct perf_json cur;
+	static struct perf_cmp cmp;
+	int ret, status;
+
+	if (perf_report_load(&cur, o->input, "--input") != 0)
+		return EXIT_USAGE;
+	status = judge(o, &cur, o->input, &cmp);
+	ret = o->json ? write_json(o->json, NULL, &cmp) : 0;
+	if (ret == 0 && o->plot)
+		ret = plot(o, &cur, o->input);
+	return ret ? EXIT_FAIL : status;
+}
 /* ------------------------------------------------------------ main */
 
 /*
@@ -1618,6 +1670,9 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 
 	memset(&cli, 0, sizeof(cli));
 	cli.o = o;
+	memset(r, 0, sizeof(*r));
+	perf_hist_reset(&r->all);
+	cli.res = r;
 	if (o->addr)
 		snprintf(addr, sizeof(addr), "%s", o->addr);
 	else
@@ -1697,9 +1752,11 @@ static int capture_end(void)
 
 int main(int argc, char **argv)
 {
+	static struct perf_result r;
+	static struct perf_json cur;
+	static struct perf_cmp cmp;
 	struct perf_opts o;
-	struct perf_result r;
-	int ret;
+	int ret, status = 0;
 
 	app_init(PROG); /* the name in app_common's messages */
 	app_usage_lines(usage_line);
@@ -1711,8 +1768,11 @@ int main(int argc, char **argv)
 		out = stderr;
 	if (o.summary)
 		return summary(&o);
+	ret = check_before_run(&o);
+	if (ret)
+		return ret;
 	if (o.input)
-		return compare(&o, o.input);
+		return compare_files(&o);
 
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
@@ -1734,33 +1794,24 @@ int main(int argc, char **argv)
 	ret = run_client(&o, &r);
 	if (capture_end() != 0)
 		ret = EXIT_FAIL;
-	if (ret) {
-		rte_eal_cleanup();
-		return EXIT_FAIL;
-	}
-	if (!o.quiet)
-		print_table(&r);
-	if (o.json && write_json(&r, o.json) != 0)
-		ret = EXIT_FAIL;
-	if (ret == 0 && o.compare) {
-		char tmp[64];
-
-		/* compare through the file format, so both sides are read alike */
-		if (o.json && strcmp(o.json, "-") != 0) {
-			ret = compare(&o, o.json);
-		} else {
-			int fd;
-
-			snprintf(tmp, sizeof(tmp), "/tmp/rpcrdma-perf-XXXXXX");
-			fd = mkstemp(tmp);
-			if (fd < 0 || (close(fd), write_json(&r, tmp)) != 0)
-				ret = EXIT_FAIL;
-			else
-				ret = compare(&o, tmp);
-			if (fd >= 0)
-				unlink(tmp);
-		}
-	}
+	if (ret == 0)
+		ret = result_parse(&r, &cur);
 	rte_eal_cleanup();
-	return ret;
+	if (ret)
+		return EXIT_FAIL;
+	for (unsigned int i = 0; i < r.nwarn; i++)
+		fprintf(stderr, PROG ": warning: %s\n", r.warn[i]);
+	if (!o.quiet) {
+		perf_report_table_header(out);
+		perf_report_table_rows(out, &cur);
+	}
+	if (o.compare)
+		status = judge(&o, &cur, "this run", &cmp);
+	if (o.json && write_json(o.json, &r, o.compare ? &cmp : NULL) != 0)
+		ret = EXIT_FAIL;
+	if (o.hist && write_hist(o.hist, &r.all) != 0)
+		ret = EXIT_FAIL;
+	if (o.plot && plot(&o, &cur, "this run") != 0)
+		ret = EXIT_FAIL;
+	return ret ? ret : status;
 }
