@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * READDIRPLUS3res (RFC 1813 section 3.3.17), entry by entry:
+ * READDIRPLUS3res (RFC 1813 section 3.3.17) and READDIR3res (3.3.16),
+ * entry by entry:
  *
  *   st post_op_attr(dir) [cookieverf(8 bytes) entries b(eof)]
  *   entries: (1 entryplus3)* 0
  *   entryplus3: HH(fileid) N - name HH(cookie) post_op_attr post_op_fh3
+ *
+ *
+ *   READDIR3res: the same, with entry3: HH(fileid) N - name HH(cookie)
+ *   and the one budget count in place of maxcount (no dircount).
  *
  * The list is XDR's optional-data chain (entryplus3 *nextentry): a TRUE
  * word before each entry, FALSE after the last. The encoder writes one
@@ -167,6 +172,73 @@ int rpcrdma_nfs3_dec_readdirplus_entry(struct rpcrdma_xdr_dec *dec,
 		return ret;
 	if (follows) {
 		ret = get_entry(dec, ent);
+		return unlikely(ret) ? nfs3_dec_undo(dec, &m, ret) : 1;
+	}
+	ret = rpcrdma_xdr_get_bool(dec, &eof);
+	if (unlikely(ret))
+		return nfs3_dec_undo(dec, &m, ret);
+	res->eof = eof;
+	res->done = true;
+	return 0;
+}
+
+/* -------------------------------------------------------------- READDIR */
+
+int rpcrdma_nfs3_readdir_begin(struct rpcrdma_nfs3_readdirplus_enc *e, struct rpcrdma_xdr_enc *xdr,
+			       const struct rpcrdma_nfs3_readdirplus_res *res, uint32_t count)
+{
+	/* every entry3 is directory information: dircount never binds */
+	return rpcrdma_nfs3_readdirplus_begin(e, xdr, res, UINT32_MAX, count);
+}
+
+int rpcrdma_nfs3_readdir_put(struct rpcrdma_nfs3_readdirplus_enc *e,
+			     const struct rpcrdma_nfs3_entry *ent)
+{
+	struct rpcrdma_xdr_enc *xdr = e->xdr;
+	struct nfs3_enc_mark m = nfs3_enc_mark(xdr);
+	uint32_t len;
+	int ret;
+
+	if (unlikely(ent->name_len > RPCRDMA_NFS3_NAME_MAX))
+		return -EINVAL;
+	len = dir_info_len(ent->name_len);
+	if (unlikely((uint64_t)xdr->len - e->start + len + LIST_END_LEN > e->maxcount ||
+		     !rpcrdma_xdr_enc_room(xdr, len + LIST_END_LEN)))
+		return -ENOSPC;
+	ret = rpcrdma_xdr_put_bool(xdr, true);
+	if (likely(!ret))
+		ret = rpcrdma_xdr_put_u64(xdr, ent->fileid);
+	if (likely(!ret))
+		ret = nfs3_put_name(xdr, ent->name, ent->name_len);
+	if (likely(!ret))
+		ret = rpcrdma_xdr_put_u64(xdr, ent->cookie);
+	if (unlikely(ret))
+		return nfs3_enc_undo(xdr, &m, ret);
+	e->dirbytes += len;
+	e->nentries++;
+	return 0;
+}
+
+int rpcrdma_nfs3_dec_readdir_entry(struct rpcrdma_xdr_dec *dec,
+				   struct rpcrdma_nfs3_readdirplus_res *res,
+				   struct rpcrdma_nfs3_entry *ent)
+{
+	struct nfs3_dec_mark m;
+	bool follows, eof;
+	int ret;
+
+	if (res->done)
+		return 0;
+	m = nfs3_dec_mark(dec);
+	ret = rpcrdma_xdr_get_bool(dec, &follows);
+	if (unlikely(ret))
+		return ret;
+	if (follows) {
+		ret = rpcrdma_xdr_get_u64(dec, &ent->fileid);
+		if (likely(!ret))
+			ret = nfs3_get_name(dec, &ent->name, &ent->name_len);
+		if (likely(!ret))
+			ret = rpcrdma_xdr_get_u64(dec, &ent->cookie);
 		return unlikely(ret) ? nfs3_dec_undo(dec, &m, ret) : 1;
 	}
 	ret = rpcrdma_xdr_get_bool(dec, &eof);

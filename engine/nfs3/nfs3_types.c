@@ -52,6 +52,26 @@ int nfs3_put_name(struct rpcrdma_xdr_enc *xdr, const char *name, uint32_t len)
 	return rpcrdma_xdr_put_string(xdr, name, len);
 }
 
+/* nfspath3: N - string<>, bounded here by RPCRDMA_NFS3_PATH_MAX */
+int nfs3_get_path(struct rpcrdma_xdr_dec *dec, const char **path, uint32_t *len)
+{
+	const void *p;
+	int ret;
+
+	ret = rpcrdma_xdr_get_opaque(dec, RPCRDMA_NFS3_PATH_MAX, &p, len);
+	if (unlikely(ret))
+		return ret == -RPCRDMA_E_OPAQUE_BOUND ? -RPCRDMA_E_NAME_LEN : ret;
+	*path = p;
+	return 0;
+}
+
+int nfs3_put_path(struct rpcrdma_xdr_enc *xdr, const char *path, uint32_t len)
+{
+	if (unlikely(len > RPCRDMA_NFS3_PATH_MAX || (len && !path)))
+		return -EINVAL;
+	return rpcrdma_xdr_put_string(xdr, path, len);
+}
+
 static inline bool ftype_ok(uint32_t type)
 {
 	return type >= RPCRDMA_NFS3_REG && type <= RPCRDMA_NFS3_FIFO;

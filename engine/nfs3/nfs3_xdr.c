@@ -648,6 +648,191 @@ static int put_commit_res(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3
 	return rpcrdma_xdr_put_opaque_fixed(xdr, r->verf, RPCRDMA_NFS3_WRITEVERFSIZE);
 }
 
+/* ------------------------------------------------------- SETATTR (3.3.2) */
+
+/* sattrguard3: b [obj_ctime(s ns)] */
+static int get_guard(struct rpcrdma_xdr_dec *dec, bool *check, struct rpcrdma_nfs3_time *t)
+{
+	int ret = rpcrdma_xdr_get_bool(dec, check);
+
+	if (unlikely(ret) || !*check)
+		return ret;
+	ret = rpcrdma_xdr_get_u32(dec, &t->seconds);
+	return unlikely(ret) ? ret : rpcrdma_xdr_get_u32(dec, &t->nseconds);
+}
+
+static int put_guard(struct rpcrdma_xdr_enc *xdr, bool check, const struct rpcrdma_nfs3_time *t)
+{
+	int ret = rpcrdma_xdr_put_bool(xdr, check);
+
+	if (unlikely(ret) || !check)
+		return ret;
+	ret = rpcrdma_xdr_put_u32(xdr, t->seconds);
+	return unlikely(ret) ? ret : rpcrdma_xdr_put_u32(xdr, t->nseconds);
+}
+
+/* SETATTR3args: nfs_fh3 sattr3 sattrguard3 */
+static int get_setattr_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_setattr_args *a)
+{
+	int ret = nfs3_get_fh(dec, &a->object);
+
+	if (likely(!ret))
+		ret = nfs3_get_sattr(dec, &a->new_attr);
+	return unlikely(ret) ? ret : get_guard(dec, &a->guard_check, &a->guard_ctime);
+}
+
+static int put_setattr_args(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_setattr_args *a)
+{
+	int ret = nfs3_put_fh(xdr, &a->object);
+
+	if (likely(!ret))
+		ret = nfs3_put_sattr(xdr, &a->new_attr);
+	return unlikely(ret) ? ret : put_guard(xdr, a->guard_check, &a->guard_ctime);
+}
+
+/* SETATTR3res (and any st wcc_data result): st wcc_data (either arm) */
+static int get_wcc_res(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_wcc_res *r)
+{
+	int ret = get_status(dec, &r->status);
+
+	return unlikely(ret) ? ret : nfs3_get_wcc(dec, &r->wcc);
+}
+
+static int put_wcc_res(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_wcc_res *r)
+{
+	int ret = rpcrdma_xdr_put_u32(xdr, r->status);
+
+	return unlikely(ret) ? ret : nfs3_put_wcc(xdr, &r->wcc);
+}
+
+/* ------------------------------------------------------ READLINK (3.3.5) */
+
+/* READLINK3res: st post_op_attr [N - nfspath3] */
+static int get_readlink_res(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_readlink_res *r)
+{
+	int ret = get_status(dec, &r->status);
+
+	if (likely(!ret))
+		ret = nfs3_get_post_attr(dec, &r->symlink_attr);
+	if (unlikely(ret) || r->status != RPCRDMA_NFS3_OK)
+		return ret;
+	return nfs3_get_path(dec, &r->data, &r->data_len);
+}
+
+static int put_readlink_res(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_readlink_res *r)
+{
+	int ret = rpcrdma_xdr_put_u32(xdr, r->status);
+
+	if (likely(!ret))
+		ret = nfs3_put_post_attr(xdr, &r->symlink_attr);
+	if (unlikely(ret) || r->status != RPCRDMA_NFS3_OK)
+		return ret;
+	return nfs3_put_path(xdr, r->data, r->data_len);
+}
+
+/* --------------------------------------------------------- MKDIR (3.3.9) */
+
+/* MKDIR3args: diropargs3 sattr3 */
+static int get_mkdir_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_mkdir_args *a)
+{
+	int ret = nfs3_get_diropargs(dec, &a->where);
+
+	return unlikely(ret) ? ret : nfs3_get_sattr(dec, &a->attr);
+}
+
+static int put_mkdir_args(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_mkdir_args *a)
+{
+	int ret = nfs3_put_diropargs(xdr, &a->where);
+
+	return unlikely(ret) ? ret : nfs3_put_sattr(xdr, &a->attr);
+}
+
+/* ------------------------------------------------------ SYMLINK (3.3.10) */
+
+/* SYMLINK3args: diropargs3 symlinkdata3(sattr3 N - nfspath3) */
+static int get_symlink_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_symlink_args *a)
+{
+	int ret = nfs3_get_diropargs(dec, &a->where);
+
+	if (likely(!ret))
+		ret = nfs3_get_sattr(dec, &a->attr);
+	return unlikely(ret) ? ret : nfs3_get_path(dec, &a->data, &a->data_len);
+}
+
+static int put_symlink_args(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_symlink_args *a)
+{
+	int ret = nfs3_put_diropargs(xdr, &a->where);
+
+	if (likely(!ret))
+		ret = nfs3_put_sattr(xdr, &a->attr);
+	return unlikely(ret) ? ret : nfs3_put_path(xdr, a->data, a->data_len);
+}
+
+/* ------------------------------------------------------- RENAME (3.3.14) */
+
+/* RENAME3args: diropargs3(from) diropargs3(to) */
+static int get_rename_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_rename_args *a)
+{
+	int ret = nfs3_get_diropargs(dec, &a->from);
+
+	return unlikely(ret) ? ret : nfs3_get_diropargs(dec, &a->to);
+}
+
+static int put_rename_args(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_rename_args *a)
+{
+	int ret = nfs3_put_diropargs(xdr, &a->from);
+
+	return unlikely(ret) ? ret : nfs3_put_diropargs(xdr, &a->to);
+}
+
+/* RENAME3res: st wcc_data(fromdir) wcc_data(todir) (either arm) */
+static int get_rename_res(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_rename_res *r)
+{
+	int ret = get_status(dec, &r->status);
+
+	if (likely(!ret))
+		ret = nfs3_get_wcc(dec, &r->fromdir_wcc);
+	return unlikely(ret) ? ret : nfs3_get_wcc(dec, &r->todir_wcc);
+}
+
+static int put_rename_res(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_rename_res *r)
+{
+	int ret = rpcrdma_xdr_put_u32(xdr, r->status);
+
+	if (likely(!ret))
+		ret = nfs3_put_wcc(xdr, &r->fromdir_wcc);
+	return unlikely(ret) ? ret : nfs3_put_wcc(xdr, &r->todir_wcc);
+}
+
+/* ------------------------------------------------------ READDIR (3.3.16) */
+
+/* READDIR3args: nfs_fh3 HH(cookie) cookieverf(8 bytes) count */
+static int get_readdir_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_readdir_args *a)
+{
+	const void *verf;
+	int ret = nfs3_get_fh(dec, &a->dir);
+
+	if (likely(!ret))
+		ret = rpcrdma_xdr_get_u64(dec, &a->cookie);
+	if (likely(!ret))
+		ret = rpcrdma_xdr_get_opaque_fixed(dec, RPCRDMA_NFS3_COOKIEVERFSIZE, &verf);
+	if (unlikely(ret))
+		return ret;
+	memcpy(a->cookieverf, verf, RPCRDMA_NFS3_COOKIEVERFSIZE);
+	return rpcrdma_xdr_get_u32(dec, &a->count);
+}
+
+static int put_readdir_args(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_readdir_args *a)
+{
+	int ret = nfs3_put_fh(xdr, &a->dir);
+
+	if (likely(!ret))
+		ret = rpcrdma_xdr_put_u64(xdr, a->cookie);
+	if (likely(!ret))
+		ret = rpcrdma_xdr_put_opaque_fixed(xdr, a->cookieverf, RPCRDMA_NFS3_COOKIEVERFSIZE);
+	return unlikely(ret) ? ret : rpcrdma_xdr_put_u32(xdr, a->count);
+}
+
 /* ------------------------------------------------------ public functions */
 
 ENC(getattr_args, rpcrdma_nfs3_getattr_args)
@@ -692,3 +877,19 @@ ENC(commit_args, rpcrdma_nfs3_commit_args)
 DEC(commit_args, rpcrdma_nfs3_commit_args)
 ENC(commit_res, rpcrdma_nfs3_commit_res)
 DEC(commit_res, rpcrdma_nfs3_commit_res)
+ENC(setattr_args, rpcrdma_nfs3_setattr_args)
+DEC(setattr_args, rpcrdma_nfs3_setattr_args)
+ENC(wcc_res, rpcrdma_nfs3_wcc_res)
+DEC(wcc_res, rpcrdma_nfs3_wcc_res)
+ENC(readlink_res, rpcrdma_nfs3_readlink_res)
+DEC(readlink_res, rpcrdma_nfs3_readlink_res)
+ENC(mkdir_args, rpcrdma_nfs3_mkdir_args)
+DEC(mkdir_args, rpcrdma_nfs3_mkdir_args)
+ENC(symlink_args, rpcrdma_nfs3_symlink_args)
+DEC(symlink_args, rpcrdma_nfs3_symlink_args)
+ENC(rename_args, rpcrdma_nfs3_rename_args)
+DEC(rename_args, rpcrdma_nfs3_rename_args)
+ENC(rename_res, rpcrdma_nfs3_rename_res)
+DEC(rename_res, rpcrdma_nfs3_rename_res)
+ENC(readdir_args, rpcrdma_nfs3_readdir_args)
+DEC(readdir_args, rpcrdma_nfs3_readdir_args)

@@ -95,6 +95,8 @@ int nfs3_get_fh(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_fh *fh);
 int nfs3_put_fh(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_fh *fh);
 int nfs3_get_name(struct rpcrdma_xdr_dec *dec, const char **name, uint32_t *len);
 int nfs3_put_name(struct rpcrdma_xdr_enc *xdr, const char *name, uint32_t len);
+int nfs3_get_path(struct rpcrdma_xdr_dec *dec, const char **path, uint32_t *len);
+int nfs3_put_path(struct rpcrdma_xdr_enc *xdr, const char *path, uint32_t len);
 int nfs3_get_fattr(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_fattr *f);
 int nfs3_put_fattr(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_fattr *f);
 int nfs3_get_post_attr(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_post_attr *a);

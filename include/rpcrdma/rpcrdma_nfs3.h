@@ -2,9 +2,10 @@
 /**
  * @file
  * NFS version 3 (RFC 1813, program 100003 version 3) on the wire: the XDR
- * of the arguments and results of NULL, GETATTR, LOOKUP, ACCESS, READ,
- * WRITE, CREATE, REMOVE, READDIRPLUS, FSSTAT, FSINFO, PATHCONF and COMMIT,
- * both sides (a client encodes arguments and decodes results, a server the
+ * of the arguments and results of NULL, GETATTR, SETATTR, LOOKUP, ACCESS,
+ * READLINK, READ, WRITE, CREATE, MKDIR, SYMLINK, REMOVE, RMDIR, RENAME,
+ * READDIR, READDIRPLUS, FSSTAT, FSINFO, PATHCONF and COMMIT (all but MKNOD
+ * and LINK), both sides (a client encodes arguments and decodes results, a server the
  * reverse). MOUNT version 3 is in rpcrdma_mount3.h.
  *
  * The codec works on the XDR streams of rpcrdma_xdr.h, after the RPC
@@ -19,9 +20,10 @@
  * into the received message, which must outlive it. NULL takes and returns
  * nothing (void), so it has no codec function.
  *
- * READDIRPLUS replies are encoded one entry at a time within the client's
- * byte budgets (maxcount, dircount) and decoded one entry at a time with a
- * cursor: neither side allocates, whatever the number of entries.
+ * READDIR and READDIRPLUS replies are encoded one entry at a time within
+ * the client's byte budgets (count; maxcount, dircount) and decoded one
+ * entry at a time with a cursor: neither side allocates, whatever the
+ * number of entries.
  *
  * Every decoder checks each length against the bytes received and returns
  * 0 or a negative error number, leaving the stream where it was on error:
@@ -31,9 +33,11 @@
  *   - -RPCRDMA_E_OPAQUE_BOUND: a file handle longer than
  *     RPCRDMA_NFS3_FHSIZE (64) bytes;
  *   - -RPCRDMA_E_NAME_LEN: a filename3 longer than RPCRDMA_NFS3_NAME_MAX
- *     (255) bytes: a server answers NFS3ERR_NAMETOOLONG;
+ *     (255) bytes, or an nfspath3 longer than RPCRDMA_NFS3_PATH_MAX (4096):
+ *     a server answers NFS3ERR_NAMETOOLONG;
  *   - -RPCRDMA_E_BOOL: a bool or optional-data discriminant (post_op_attr,
- *     pre_op_attr, post_op_fh3, set_mode3, ..., eof) that is not 0 or 1;
+ *     pre_op_attr, post_op_fh3, set_mode3, ..., sattrguard3, eof) that is
+ *     not 0 or 1;
  *   - -RPCRDMA_E_ENUM: an ftype3, time_how, createmode3 or stable_how out
  *     of its range;
  *   - -RPCRDMA_E_CHUNK_LEN, -RPCRDMA_E_CHUNK_POS: the DDP-eligible data
@@ -75,17 +79,36 @@ extern "C" {
  * report as PATHCONF name_max.
  */
 #define RPCRDMA_NFS3_NAME_MAX 255
+/**
+ * Longest nfspath3 (a symbolic link's text) the codec accepts: RFC 1813
+ * leaves string nfspath3<> unbounded; 4096 is PATH_MAX, Linux's
+ * NFS3_MAXPATHLEN.
+ */
+#define RPCRDMA_NFS3_PATH_MAX 4096
 
-/** Procedure numbers (RFC 1813 section 3.3) of the procedures of this codec. */
+/**
+ * Procedure numbers (RFC 1813 section 3.3): all 22; the codec has no
+ * functions for MKNOD and LINK (a server that answers them NFS3ERR_NOTSUPP
+ * writes the failure arm, a status and empty wcc_data, by hand).
+ */
 enum rpcrdma_nfs3_proc {
 	RPCRDMA_NFS3_NULL = 0,
 	RPCRDMA_NFS3_GETATTR = 1,
+	RPCRDMA_NFS3_SETATTR = 2,
 	RPCRDMA_NFS3_LOOKUP = 3,
 	RPCRDMA_NFS3_ACCESS = 4,
+	RPCRDMA_NFS3_READLINK = 5,
 	RPCRDMA_NFS3_READ = 6,
 	RPCRDMA_NFS3_WRITE = 7,
 	RPCRDMA_NFS3_CREATE = 8,
+	RPCRDMA_NFS3_MKDIR = 9,
+	RPCRDMA_NFS3_SYMLINK = 10,
+	RPCRDMA_NFS3_MKNOD = 11,
 	RPCRDMA_NFS3_REMOVE = 12,
+	RPCRDMA_NFS3_RMDIR = 13,
+	RPCRDMA_NFS3_RENAME = 14,
+	RPCRDMA_NFS3_LINK = 15,
+	RPCRDMA_NFS3_READDIR = 16,
 	RPCRDMA_NFS3_READDIRPLUS = 17,
 	RPCRDMA_NFS3_FSSTAT = 18,
 	RPCRDMA_NFS3_FSINFO = 19,
@@ -377,6 +400,63 @@ struct rpcrdma_nfs3_commit_res {
 	uint8_t verf[RPCRDMA_NFS3_WRITEVERFSIZE]; /**< OK */
 };
 
+/** SETATTR3args: the object, the attributes to set, and sattrguard3. */
+struct rpcrdma_nfs3_setattr_args {
+	struct rpcrdma_nfs3_fh object;
+	struct rpcrdma_nfs3_sattr new_attr;
+	bool guard_check;		      /**< sattrguard3's check */
+	struct rpcrdma_nfs3_time guard_ctime; /**< when guard_check: obj_ctime */
+};
+
+/** SETATTR3res and RMDIR3res' twin: a status and one wcc_data in both arms. */
+struct rpcrdma_nfs3_wcc_res {
+	uint32_t status;
+	struct rpcrdma_nfs3_wcc wcc; /**< SETATTR: obj_wcc */
+};
+
+/** READLINK3args: one handle, in struct rpcrdma_nfs3_fh_args. READLINK3res: */
+struct rpcrdma_nfs3_readlink_res {
+	uint32_t status;
+	struct rpcrdma_nfs3_post_attr symlink_attr;
+	const char *data;  /**< OK: nfspath3, data_len bytes, not NUL-terminated; in place */
+	uint32_t data_len; /**< OK: at most RPCRDMA_NFS3_PATH_MAX */
+};
+
+/** MKDIR3args. MKDIR3res is CREATE3res on the wire: struct rpcrdma_nfs3_create_res. */
+struct rpcrdma_nfs3_mkdir_args {
+	struct rpcrdma_nfs3_diropargs where;
+	struct rpcrdma_nfs3_sattr attr;
+};
+
+/** SYMLINK3args: where, then symlinkdata3. SYMLINK3res is CREATE3res on the wire. */
+struct rpcrdma_nfs3_symlink_args {
+	struct rpcrdma_nfs3_diropargs where;
+	struct rpcrdma_nfs3_sattr attr;
+	const char *data;  /**< nfspath3: the link's text, data_len bytes; in place */
+	uint32_t data_len; /**< at most RPCRDMA_NFS3_PATH_MAX */
+};
+
+/** RENAME3args. */
+struct rpcrdma_nfs3_rename_args {
+	struct rpcrdma_nfs3_diropargs from;
+	struct rpcrdma_nfs3_diropargs to;
+};
+
+/** RENAME3res: two wcc_data in both arms. */
+struct rpcrdma_nfs3_rename_res {
+	uint32_t status;
+	struct rpcrdma_nfs3_wcc fromdir_wcc;
+	struct rpcrdma_nfs3_wcc todir_wcc;
+};
+
+/** READDIR3args. */
+struct rpcrdma_nfs3_readdir_args {
+	struct rpcrdma_nfs3_fh dir;
+	uint64_t cookie;
+	uint8_t cookieverf[RPCRDMA_NFS3_COOKIEVERFSIZE];
+	uint32_t count; /**< bytes of READDIR3resok, XDR overhead included */
+};
+
 /** FSSTAT3args, FSINFO3args and PATHCONF3args: one handle. */
 struct rpcrdma_nfs3_fh_args {
 	struct rpcrdma_nfs3_fh object; /**< fsroot (FSSTAT, FSINFO) or object (PATHCONF) */
@@ -522,6 +602,37 @@ int rpcrdma_nfs3_dec_fsinfo_res(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3
 int rpcrdma_nfs3_enc_pathconf_res(struct rpcrdma_xdr_enc *xdr,
 				  const struct rpcrdma_nfs3_pathconf_res *v);
 int rpcrdma_nfs3_dec_pathconf_res(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_pathconf_res *v);
+/** SETATTR (2). */
+int rpcrdma_nfs3_enc_setattr_args(struct rpcrdma_xdr_enc *xdr,
+				  const struct rpcrdma_nfs3_setattr_args *v);
+int rpcrdma_nfs3_dec_setattr_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_setattr_args *v);
+/** SETATTR3res, RMDIR3res (as REMOVE3res): st wcc_data. */
+int rpcrdma_nfs3_enc_wcc_res(struct rpcrdma_xdr_enc *xdr, const struct rpcrdma_nfs3_wcc_res *v);
+int rpcrdma_nfs3_dec_wcc_res(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_wcc_res *v);
+/** READLINK (5): the arguments with rpcrdma_nfs3_enc_fh_args(); the results. */
+int rpcrdma_nfs3_enc_readlink_res(struct rpcrdma_xdr_enc *xdr,
+				  const struct rpcrdma_nfs3_readlink_res *v);
+int rpcrdma_nfs3_dec_readlink_res(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_readlink_res *v);
+/** MKDIR (9): the results with rpcrdma_nfs3_enc_create_res(). */
+int rpcrdma_nfs3_enc_mkdir_args(struct rpcrdma_xdr_enc *xdr,
+				const struct rpcrdma_nfs3_mkdir_args *v);
+int rpcrdma_nfs3_dec_mkdir_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_mkdir_args *v);
+/** SYMLINK (10): the results with rpcrdma_nfs3_enc_create_res(). */
+int rpcrdma_nfs3_enc_symlink_args(struct rpcrdma_xdr_enc *xdr,
+				  const struct rpcrdma_nfs3_symlink_args *v);
+int rpcrdma_nfs3_dec_symlink_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_symlink_args *v);
+/** RMDIR (13): RMDIR3args is REMOVE3args and RMDIR3res REMOVE3res: the REMOVE functions. */
+/** RENAME (14). */
+int rpcrdma_nfs3_enc_rename_args(struct rpcrdma_xdr_enc *xdr,
+				 const struct rpcrdma_nfs3_rename_args *v);
+int rpcrdma_nfs3_dec_rename_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_rename_args *v);
+int rpcrdma_nfs3_enc_rename_res(struct rpcrdma_xdr_enc *xdr,
+				const struct rpcrdma_nfs3_rename_res *v);
+int rpcrdma_nfs3_dec_rename_res(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_rename_res *v);
+/** READDIR (16): the arguments; the results below, with READDIRPLUS'. */
+int rpcrdma_nfs3_enc_readdir_args(struct rpcrdma_xdr_enc *xdr,
+				  const struct rpcrdma_nfs3_readdir_args *v);
+int rpcrdma_nfs3_dec_readdir_args(struct rpcrdma_xdr_dec *dec, struct rpcrdma_nfs3_readdir_args *v);
 /** COMMIT (21). */
 int rpcrdma_nfs3_enc_commit_args(struct rpcrdma_xdr_enc *xdr,
 				 const struct rpcrdma_nfs3_commit_args *v);
@@ -606,6 +717,54 @@ int rpcrdma_nfs3_dec_readdirplus_res(struct rpcrdma_xdr_dec *dec,
 int rpcrdma_nfs3_dec_readdirplus_entry(struct rpcrdma_xdr_dec *dec,
 				       struct rpcrdma_nfs3_readdirplus_res *res,
 				       struct rpcrdma_nfs3_entryplus *ent);
+
+/* -------------------------------------------------------- READDIR3res */
+
+/*
+ * READDIR3res is READDIRPLUS3res without the attributes and handles of
+ * the entries, and with one budget: count bytes of READDIR3resok
+ * (dir_attributes to eof). Its head (status, dir_attributes, cookieverf)
+ * is READDIRPLUS3res' head: the same struct rpcrdma_nfs3_readdirplus_res,
+ * decoded with rpcrdma_nfs3_dec_readdirplus_res(); the list is ended with
+ * rpcrdma_nfs3_readdirplus_end().
+ */
+
+/** entry3, without its nextentry link. */
+struct rpcrdma_nfs3_entry {
+	uint64_t fileid;
+	const char *name;  /**< name_len bytes, not NUL-terminated; in place */
+	uint32_t name_len; /**< at most RPCRDMA_NFS3_NAME_MAX */
+	uint64_t cookie;
+};
+
+/**
+ * Encode READDIR3res' head, as rpcrdma_nfs3_readdirplus_begin() with the
+ * one budget @p count.
+ */
+int rpcrdma_nfs3_readdir_begin(struct rpcrdma_nfs3_readdirplus_enc *e, struct rpcrdma_xdr_enc *xdr,
+			       const struct rpcrdma_nfs3_readdirplus_res *res, uint32_t count);
+
+/**
+ * Add one entry3, if it fits count and the buffer with the end of the
+ * list after it.
+ *
+ * @return
+ *   0; -ENOSPC: it does not fit (as rpcrdma_nfs3_readdirplus_put());
+ *   -EINVAL: a name over RPCRDMA_NFS3_NAME_MAX. The stream is then unchanged.
+ */
+int rpcrdma_nfs3_readdir_put(struct rpcrdma_nfs3_readdirplus_enc *e,
+			     const struct rpcrdma_nfs3_entry *ent);
+
+/**
+ * Decode the next entry3 of a READDIR3res whose head
+ * rpcrdma_nfs3_dec_readdirplus_res() decoded.
+ *
+ * @return
+ *   As rpcrdma_nfs3_dec_readdirplus_entry().
+ */
+int rpcrdma_nfs3_dec_readdir_entry(struct rpcrdma_xdr_dec *dec,
+				   struct rpcrdma_nfs3_readdirplus_res *res,
+				   struct rpcrdma_nfs3_entry *ent);
 
 /* ------------------------------------------------------------- names */
 

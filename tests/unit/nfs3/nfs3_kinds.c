@@ -39,7 +39,12 @@ static int rdp_dec(struct rpcrdma_xdr_dec *dec, struct nfs3_rdp *v)
 	ret = rpcrdma_nfs3_dec_readdirplus_res(dec, &v->res);
 	while (ret == 0 && !v->res.done) {
 		if (v->n == NFS3_RDP_MAX) {
-			ret = -RPCRDMA_E_ARRAY; /* this wrapper's capacity */
+			struct rpcrdma_nfs3_entryplus spare;
+
+			/* full: the end of the list may still follow */
+			ret = rpcrdma_nfs3_dec_readdirplus_entry(dec, &v->res, &spare);
+			if (ret == 1)
+				ret = -RPCRDMA_E_ARRAY; /* this wrapper's capacity */
 			break;
 		}
 		ret = rpcrdma_nfs3_dec_readdirplus_entry(dec, &v->res, &v->ent[v->n]);
@@ -54,6 +59,90 @@ static int rdp_dec(struct rpcrdma_xdr_dec *dec, struct nfs3_rdp *v)
 		dec->off = off;
 	}
 	return ret;
+}
+
+/* READDIR3res whole, as rdp_enc() and rdp_dec(). */
+static int rd_enc(struct rpcrdma_xdr_enc *xdr, const struct nfs3_rd *v)
+{
+	struct rpcrdma_nfs3_readdirplus_enc e;
+	uint32_t len = xdr->len, pos = xdr->pos;
+	uint32_t i;
+	int ret;
+
+	ret = rpcrdma_nfs3_readdir_begin(&e, xdr, &v->res, UINT32_MAX);
+	if (ret || v->res.status != RPCRDMA_NFS3_OK)
+		return ret;
+	for (i = 0; i < v->n && !ret; i++)
+		ret = rpcrdma_nfs3_readdir_put(&e, &v->ent[i]);
+	if (!ret)
+		ret = rpcrdma_nfs3_readdirplus_end(&e, v->res.eof);
+	if (ret) {
+		xdr->len = len;
+		xdr->pos = pos;
+	}
+	return ret;
+}
+
+static int rd_dec(struct rpcrdma_xdr_dec *dec, struct nfs3_rd *v)
+{
+	uint16_t cur = dec->cur, wnext = dec->wnext;
+	uint32_t off = dec->off;
+	int ret;
+
+	v->n = 0;
+	ret = rpcrdma_nfs3_dec_readdirplus_res(dec, &v->res);
+	while (ret == 0 && !v->res.done) {
+		if (v->n == NFS3_RDP_MAX) {
+			struct rpcrdma_nfs3_entry spare;
+
+			/* full: the end of the list may still follow */
+			ret = rpcrdma_nfs3_dec_readdir_entry(dec, &v->res, &spare);
+			if (ret == 1)
+				ret = -RPCRDMA_E_ARRAY; /* this wrapper's capacity */
+			break;
+		}
+		ret = rpcrdma_nfs3_dec_readdir_entry(dec, &v->res, &v->ent[v->n]);
+		if (ret == 1) {
+			v->n++;
+			ret = 0;
+		}
+	}
+	if (ret < 0) {
+		dec->cur = cur;
+		dec->wnext = wnext;
+		dec->off = off;
+	}
+	return ret;
+}
+
+/* A void * wrapper of each codec function. */
+#define WRAP(name, type)                                                                 \
+	static int w_rpcrdma_nfs3_enc_##name(struct rpcrdma_xdr_enc *xdr, const void *v) \
+	{                                                                                \
+		return rpcrdma_nfs3_enc_##name(xdr, (const struct type *)v);             \
+	}                                                                                \
+	static int w_rpcrdma_nfs3_dec_##name(struct rpcrdma_xdr_dec *dec, void *v)       \
+	{                                                                                \
+		return rpcrdma_nfs3_dec_##name(dec, (struct type *)v);                   \
+	}
+WRAP(setattr_args, rpcrdma_nfs3_setattr_args)
+WRAP(wcc_res, rpcrdma_nfs3_wcc_res)
+WRAP(readlink_res, rpcrdma_nfs3_readlink_res)
+WRAP(mkdir_args, rpcrdma_nfs3_mkdir_args)
+WRAP(symlink_args, rpcrdma_nfs3_symlink_args)
+WRAP(rename_args, rpcrdma_nfs3_rename_args)
+WRAP(rename_res, rpcrdma_nfs3_rename_res)
+WRAP(readdir_args, rpcrdma_nfs3_readdir_args)
+#undef WRAP
+
+static int w_rd_enc(struct rpcrdma_xdr_enc *xdr, const void *v)
+{
+	return rd_enc(xdr, v);
+}
+
+static int w_rd_dec(struct rpcrdma_xdr_dec *dec, void *v)
+{
+	return rd_dec(dec, v);
 }
 
 static int w_rpcrdma_nfs3_enc_getattr_args(struct rpcrdma_xdr_enc *xdr, const void *v)
@@ -356,6 +445,33 @@ const struct nfs3_kind nfs3_kinds[] = {
 	     rpcrdma_mount3_dec_mnt_res),
 	KIND("UMNT3args", MOUNT3, 3, false, rpcrdma_mount3_dirpath, rpcrdma_mount3_enc_dirpath,
 	     rpcrdma_mount3_dec_dirpath),
+	KIND("SETATTR3args", NFS3, 2, false, rpcrdma_nfs3_setattr_args,
+	     rpcrdma_nfs3_enc_setattr_args, rpcrdma_nfs3_dec_setattr_args),
+	KIND("SETATTR3res", NFS3, 2, true, rpcrdma_nfs3_wcc_res, rpcrdma_nfs3_enc_wcc_res,
+	     rpcrdma_nfs3_dec_wcc_res),
+	KIND("READLINK3args", NFS3, 5, false, rpcrdma_nfs3_fh_args, rpcrdma_nfs3_enc_fh_args,
+	     rpcrdma_nfs3_dec_fh_args),
+	KIND("READLINK3res", NFS3, 5, true, rpcrdma_nfs3_readlink_res,
+	     rpcrdma_nfs3_enc_readlink_res, rpcrdma_nfs3_dec_readlink_res),
+	KIND("MKDIR3args", NFS3, 9, false, rpcrdma_nfs3_mkdir_args, rpcrdma_nfs3_enc_mkdir_args,
+	     rpcrdma_nfs3_dec_mkdir_args),
+	KIND("MKDIR3res", NFS3, 9, true, rpcrdma_nfs3_create_res, rpcrdma_nfs3_enc_create_res,
+	     rpcrdma_nfs3_dec_create_res),
+	KIND("SYMLINK3args", NFS3, 10, false, rpcrdma_nfs3_symlink_args,
+	     rpcrdma_nfs3_enc_symlink_args, rpcrdma_nfs3_dec_symlink_args),
+	KIND("SYMLINK3res", NFS3, 10, true, rpcrdma_nfs3_create_res, rpcrdma_nfs3_enc_create_res,
+	     rpcrdma_nfs3_dec_create_res),
+	KIND("RMDIR3args", NFS3, 13, false, rpcrdma_nfs3_remove_args, rpcrdma_nfs3_enc_remove_args,
+	     rpcrdma_nfs3_dec_remove_args),
+	KIND("RMDIR3res", NFS3, 13, true, rpcrdma_nfs3_remove_res, rpcrdma_nfs3_enc_remove_res,
+	     rpcrdma_nfs3_dec_remove_res),
+	KIND("RENAME3args", NFS3, 14, false, rpcrdma_nfs3_rename_args, rpcrdma_nfs3_enc_rename_args,
+	     rpcrdma_nfs3_dec_rename_args),
+	KIND("RENAME3res", NFS3, 14, true, rpcrdma_nfs3_rename_res, rpcrdma_nfs3_enc_rename_res,
+	     rpcrdma_nfs3_dec_rename_res),
+	KIND("READDIR3args", NFS3, 16, false, rpcrdma_nfs3_readdir_args,
+	     rpcrdma_nfs3_enc_readdir_args, rpcrdma_nfs3_dec_readdir_args),
+	KIND("READDIR3res", NFS3, 16, true, nfs3_rd, rd_enc, rd_dec),
 };
 
 const unsigned int nfs3_nkinds = sizeof(nfs3_kinds) / sizeof(nfs3_kinds[0]);

@@ -6,7 +6,10 @@
  * "kind" is one procedure's arguments or results, encoded from and decoded
  * into a struct of its own. READDIRPLUS3res, which the codec handles entry
  * by entry, is a kind too, through struct nfs3_rdp: its head and up to
- * NFS3_RDP_MAX entries.
+ * NFS3_RDP_MAX entries; READDIR3res likewise through struct nfs3_rd.
+ * The kinds added with the codec's second set of procedures (SETATTR to
+ * READDIR) come after the first ones, so that the fuzz corpus' first
+ * bytes keep naming the same kinds.
  */
 #ifndef RPCRDMA_TEST_NFS3_KINDS_H
 #define RPCRDMA_TEST_NFS3_KINDS_H
@@ -26,6 +29,13 @@ struct nfs3_rdp {
 	struct rpcrdma_nfs3_readdirplus_res res;
 	uint32_t n;
 	struct rpcrdma_nfs3_entryplus ent[NFS3_RDP_MAX];
+};
+
+/** READDIR3res as a whole. */
+struct nfs3_rd {
+	struct rpcrdma_nfs3_readdirplus_res res;
+	uint32_t n;
+	struct rpcrdma_nfs3_entry ent[NFS3_RDP_MAX];
 };
 
 /** One XDR type. */

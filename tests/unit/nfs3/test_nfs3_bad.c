@@ -31,7 +31,7 @@
 /* ------------------------------------------------------- message builder */
 
 struct msg {
-	uint8_t b[4096];
+	uint8_t b[8192];
 	uint32_t n;
 };
 
@@ -673,6 +673,135 @@ static void check_readdirplus_budgets(void)
 	}
 }
 
+/* ------------------------- SETATTR, READLINK, SYMLINK, RENAME, READDIR */
+
+/* sattr3 with nothing set. */
+static void wsattr0(struct msg *m)
+{
+	for (int i = 0; i < 6; i++)
+		w32(m, 0);
+}
+
+static void check_second_set(void)
+{
+	static uint8_t buf[4096];
+	struct rpcrdma_xdr_region mem = rpcrdma_xdr_region_va(buf, sizeof(buf), 0, 0);
+	struct rpcrdma_nfs3_readdirplus_res res = { .status = RPCRDMA_NFS3_OK };
+	struct rpcrdma_nfs3_readdirplus_enc e;
+	struct rpcrdma_nfs3_entry ent = { .name = "name0123", .name_len = 8 };
+	struct rpcrdma_xdr_enc xdr;
+	struct rpcrdma_xdr_dec dec;
+	struct msg m;
+	uint32_t k, n;
+	int ret;
+
+	/* SETATTR3args: sattrguard3 is a bool; time_how 0..2 */
+	m.n = 0;
+	wop(&m, 8);
+	wsattr0(&m);
+	w32(&m, 1);
+	w64(&m, 7);
+	EXPECT("SETATTR3args", &m, 0);
+	m.n -= 12;
+	w32(&m, 2);
+	EXPECT("SETATTR3args", &m, -RPCRDMA_E_BOOL);
+	m.n = 0;
+	wop(&m, 8);
+	for (int i = 0; i < 4; i++)
+		w32(&m, 0);
+	w32(&m, 3); /* set_atime: no such time_how */
+	w32(&m, 0);
+	w32(&m, 0);
+	EXPECT("SETATTR3args", &m, -RPCRDMA_E_ENUM);
+	m.n = 0;
+	wop(&m, 8);
+	wsattr0(&m);
+	w32(&m, 1); /* the guard's time is missing */
+	EXPECT("SETATTR3args", &m, -RPCRDMA_E_XDR_END);
+
+	/* nfspath3: up to 4096 bytes, then NAME_LEN (NFS3ERR_NAMETOOLONG) */
+	m.n = 0;
+	wop(&m, 8);
+	wop(&m, 3);
+	wsattr0(&m);
+	wop(&m, RPCRDMA_NFS3_PATH_MAX);
+	EXPECT("SYMLINK3args", &m, 0);
+	m.n = 0;
+	wop(&m, 8);
+	wop(&m, 3);
+	wsattr0(&m);
+	wop(&m, RPCRDMA_NFS3_PATH_MAX + 1);
+	EXPECT("SYMLINK3args", &m, -RPCRDMA_E_NAME_LEN);
+	m.n = 0;
+	w32(&m, RPCRDMA_NFS3_OK);
+	w32(&m, 0);
+	w32(&m, 0xffffffff);
+	EXPECT("READLINK3res", &m, -RPCRDMA_E_NAME_LEN);
+	m.n = 0;
+	w32(&m, RPCRDMA_NFS3ERR_INVAL); /* no path in the failure arm */
+	w32(&m, 0);
+	EXPECT("READLINK3res", &m, 0);
+
+	/* RENAME3args: the second name is checked as the first */
+	m.n = 0;
+	wop(&m, 8);
+	wop(&m, 4);
+	wop(&m, 8);
+	wop(&m, 256);
+	EXPECT("RENAME3args", &m, -RPCRDMA_E_NAME_LEN);
+	m.n = 0;
+	wop(&m, 8);
+	wop(&m, 4);
+	wop(&m, 65);
+	wop(&m, 4);
+	EXPECT("RENAME3args", &m, -RPCRDMA_E_OPAQUE_BOUND);
+	m.n = 0;
+	w32(&m, RPCRDMA_NFS3ERR_XDEV);
+	w32(&m, 0);
+	w32(&m, 0);
+	w32(&m, 0);
+	w32(&m, 2); /* todir_wcc's post_op_attr */
+	EXPECT("RENAME3res", &m, -RPCRDMA_E_BOOL);
+
+	/* READDIR3args: cut in the verifier */
+	m.n = 0;
+	wop(&m, 8);
+	w64(&m, 3);
+	w32(&m, 0);
+	EXPECT("READDIR3args", &m, -RPCRDMA_E_OPAQUE);
+
+	/* READDIR3res: count holds the head, k entries and the end exactly */
+	for (k = 0; k < 4; k++) {
+		const uint32_t head = 4 + 8, ent_len = 4 + 8 + 4 + 8 + 8, end = 8;
+
+		rpcrdma_xdr_enc_init(&xdr, &mem);
+		CHECK(rpcrdma_nfs3_readdir_begin(&e, &xdr, &res, head + k * ent_len + end) == 0,
+		      "begin");
+		for (n = 0; (ret = rpcrdma_nfs3_readdir_put(&e, &ent)) == 0; n++)
+			ent.cookie = n + 3;
+		CHECK(ret == -ENOSPC && n == k, "count for %u entries: %u", k, n);
+		CHECK(rpcrdma_nfs3_readdirplus_end(&e, true) == 0, "end");
+		CHECK(xdr.len == 4 + head + k * ent_len + end, "%u entries: %u bytes", k, xdr.len);
+		rpcrdma_xdr_dec_init(&dec, buf, xdr.len);
+		CHECK(rpcrdma_nfs3_dec_readdirplus_res(&dec, &res) == 0, "head");
+		for (n = 0; rpcrdma_nfs3_dec_readdir_entry(&dec, &res, &ent) == 1; n++)
+			;
+		CHECK(n == k && res.done && res.eof && rpcrdma_xdr_dec_left(&dec) == 0,
+		      "decoded %u of %u", n, k);
+		res.done = false;
+		ent.name = "name0123";
+		ent.name_len = 8;
+	}
+	rpcrdma_xdr_enc_init(&xdr, &mem);
+	CHECK(rpcrdma_nfs3_readdir_begin(&e, &xdr, &res, 11) == -ENOSPC && xdr.len == 0,
+	      "count below the empty reply");
+	CHECK(rpcrdma_nfs3_readdir_begin(&e, &xdr, &res, 1000) == 0, "begin");
+	ent.name = (char *)big_name;
+	ent.name_len = 256;
+	n = xdr.len;
+	CHECK(rpcrdma_nfs3_readdir_put(&e, &ent) == -EINVAL && xdr.len == n, "a name of 256");
+}
+
 /* ------------------------------------------------------- random and names */
 
 static void check_random(void)
@@ -718,6 +847,8 @@ static void check_names(void)
 	CHECK(strcmp(rpcrdma_nfs3_proc_name(RPCRDMA_NFS3_READDIRPLUS), "READDIRPLUS") == 0, "17");
 	CHECK(strcmp(rpcrdma_nfs3_proc_name(RPCRDMA_NFS3_COMMIT), "COMMIT") == 0, "21");
 	CHECK(strcmp(rpcrdma_nfs3_proc_name(22), "UNKNOWN") == 0, "22");
+	CHECK(strcmp(rpcrdma_nfs3_proc_name(RPCRDMA_NFS3_READDIR), "READDIR") == 0, "16");
+	CHECK(strcmp(rpcrdma_nfs3_proc_name(RPCRDMA_NFS3_LINK), "LINK") == 0, "15");
 	CHECK(strcmp(rpcrdma_errname(-RPCRDMA_E_NAME_LEN), "NAME_LEN") == 0, "NAME_LEN");
 	CHECK(strcmp(rpcrdma_errname(-RPCRDMA_E_ARRAY), "ARRAY") == 0, "ARRAY");
 }
@@ -733,6 +864,7 @@ int main(void)
 	check_encode_invalid();
 	check_encode_enospc();
 	check_readdirplus_budgets();
+	check_second_set();
 	check_random();
 	check_names();
 	return test_summary("test_nfs3_bad");

@@ -23,7 +23,9 @@
  * and 255-byte names, attributes absent and present (post_op_attr,
  * pre_op_attr), a handle absent (post_op_fh3), failure arms, zero-length
  * READ data and the EOF flag, each createmode3 and time_how, READDIRPLUS
- * replies of 0, 1 and many entries, MOUNT results with 0 and 16 flavors.
+ * replies of 0, 1 and many entries, MOUNT results with 0 and 16 flavors,
+ * a SETATTR guard, a 4096-byte symbolic link, a READDIR reply of many
+ * entries.
  *
  * Usage: test_nfs3_rpcgen [iterations [seed [corpus-dir]]]. The seed is
  * printed on failure. With a directory, the messages of the first
@@ -109,6 +111,9 @@ enum {
 	COV_RDP_MANY,
 	COV_FLAVORS0,
 	COV_FLAVORS16,
+	COV_GUARD,
+	COV_PATH_MAX,
+	COV_RD_MANY,
 	COV_N,
 };
 static const char *const cov_name[COV_N] = {
@@ -123,6 +128,8 @@ static const char *const cov_name[COV_N] = {
 	"SET_TO_CLIENT_TIME", "READDIRPLUS 0",
 	"READDIRPLUS 1",      "READDIRPLUS many",
 	"0 flavors",	      "16 flavors",
+	"SETATTR guard",      "4096-byte path",
+	"READDIR many",
 };
 static unsigned long cov[COV_N];
 
@@ -1446,7 +1453,345 @@ static bool mnt_res_cmp(const void *v, const void *w)
 	return true;
 }
 
-/* In the order of nfs3_kinds[]. */
+/* ------------------------------- SETATTR, READLINK, MKDIR, ..., READDIR */
+
+static void gen_path(const char **path, uint32_t *len)
+{
+	*len = rnd_below(5) ? rnd_below(80) : RPCRDMA_NFS3_PATH_MAX;
+	cov[COV_PATH_MAX] += *len == RPCRDMA_NFS3_PATH_MAX;
+	*path = gen_string(*len);
+}
+
+static void setattr_args_gen(void *v)
+{
+	struct rpcrdma_nfs3_setattr_args *a = v;
+
+	gen_fh(&a->object);
+	gen_sattr(&a->new_attr);
+	a->guard_check = rnd_bool();
+	cov[COV_GUARD] += a->guard_check;
+	if (a->guard_check)
+		gen_time(&a->guard_ctime);
+}
+
+static void setattr_args_to(const void *v, void *w)
+{
+	const struct rpcrdma_nfs3_setattr_args *a = v;
+	SETATTR3args *t = w;
+
+	to_fh(&a->object, &t->object);
+	to_sattr(&a->new_attr, &t->new_attributes);
+	t->guard.check = a->guard_check;
+	if (a->guard_check)
+		to_time(&a->guard_ctime, &t->guard.sattrguard3_u.obj_ctime);
+}
+
+static bool setattr_args_cmp(const void *v, const void *w)
+{
+	const struct rpcrdma_nfs3_setattr_args *a = v;
+	const SETATTR3args *t = w;
+
+	EQ(a->guard_check, t->guard.check);
+	if (a->guard_check)
+		SUB(cmp_time(&a->guard_ctime, &t->guard.sattrguard3_u.obj_ctime));
+	SUB(cmp_sattr(&a->new_attr, &t->new_attributes));
+	return cmp_fh(&a->object, &t->object);
+}
+
+static void wcc_res_gen(void *v)
+{
+	struct rpcrdma_nfs3_wcc_res *r = v;
+
+	r->status = gen_status();
+	gen_wcc(&r->wcc);
+}
+
+static void wcc_res_to(const void *v, void *w)
+{
+	const struct rpcrdma_nfs3_wcc_res *r = v;
+	SETATTR3res *t = w;
+
+	t->status = (nfsstat3)r->status;
+	if (r->status == RPCRDMA_NFS3_OK)
+		to_wcc(&r->wcc, &t->SETATTR3res_u.resok.obj_wcc);
+	else
+		to_wcc(&r->wcc, &t->SETATTR3res_u.resfail.obj_wcc);
+}
+
+static bool wcc_res_cmp(const void *v, const void *w)
+{
+	const struct rpcrdma_nfs3_wcc_res *r = v;
+	const SETATTR3res *t = w;
+
+	EQ(r->status, t->status);
+	return cmp_wcc(&r->wcc, r->status == RPCRDMA_NFS3_OK ? &t->SETATTR3res_u.resok.obj_wcc
+							     : &t->SETATTR3res_u.resfail.obj_wcc);
+}
+
+static void readlink_res_gen(void *v)
+{
+	struct rpcrdma_nfs3_readlink_res *r = v;
+
+	r->status = gen_status();
+	gen_post_attr(&r->symlink_attr);
+	if (r->status == RPCRDMA_NFS3_OK)
+		gen_path(&r->data, &r->data_len);
+}
+
+static void readlink_res_to(const void *v, void *w)
+{
+	const struct rpcrdma_nfs3_readlink_res *r = v;
+	READLINK3res *t = w;
+
+	t->status = (nfsstat3)r->status;
+	if (r->status != RPCRDMA_NFS3_OK) {
+		to_post_attr(&r->symlink_attr, &t->READLINK3res_u.resfail.symlink_attributes);
+		return;
+	}
+	to_post_attr(&r->symlink_attr, &t->READLINK3res_u.resok.symlink_attributes);
+	t->READLINK3res_u.resok.data = (char *)(uintptr_t)r->data;
+}
+
+static bool readlink_res_cmp(const void *v, const void *w)
+{
+	const struct rpcrdma_nfs3_readlink_res *r = v;
+	const READLINK3res *t = w;
+
+	EQ(r->status, t->status);
+	if (r->status != RPCRDMA_NFS3_OK)
+		return cmp_post_attr(&r->symlink_attr,
+				     &t->READLINK3res_u.resfail.symlink_attributes);
+	SUB(cmp_post_attr(&r->symlink_attr, &t->READLINK3res_u.resok.symlink_attributes));
+	return cmp_name(r->data, r->data_len, t->READLINK3res_u.resok.data);
+}
+
+static void mkdir_args_gen(void *v)
+{
+	struct rpcrdma_nfs3_mkdir_args *a = v;
+
+	gen_diropargs(&a->where);
+	gen_sattr(&a->attr);
+}
+
+static void mkdir_args_to(const void *v, void *w)
+{
+	const struct rpcrdma_nfs3_mkdir_args *a = v;
+	MKDIR3args *t = w;
+
+	to_diropargs(&a->where, &t->where);
+	to_sattr(&a->attr, &t->attributes);
+}
+
+static bool mkdir_args_cmp(const void *v, const void *w)
+{
+	const struct rpcrdma_nfs3_mkdir_args *a = v;
+	const MKDIR3args *t = w;
+
+	SUB(cmp_diropargs(&a->where, &t->where));
+	return cmp_sattr(&a->attr, &t->attributes);
+}
+
+static void symlink_args_gen(void *v)
+{
+	struct rpcrdma_nfs3_symlink_args *a = v;
+
+	gen_diropargs(&a->where);
+	gen_sattr(&a->attr);
+	gen_path(&a->data, &a->data_len);
+}
+
+static void symlink_args_to(const void *v, void *w)
+{
+	const struct rpcrdma_nfs3_symlink_args *a = v;
+	SYMLINK3args *t = w;
+
+	to_diropargs(&a->where, &t->where);
+	to_sattr(&a->attr, &t->symlink.symlink_attributes);
+	t->symlink.symlink_data = (char *)(uintptr_t)a->data;
+}
+
+static bool symlink_args_cmp(const void *v, const void *w)
+{
+	const struct rpcrdma_nfs3_symlink_args *a = v;
+	const SYMLINK3args *t = w;
+
+	SUB(cmp_diropargs(&a->where, &t->where));
+	SUB(cmp_sattr(&a->attr, &t->symlink.symlink_attributes));
+	return cmp_name(a->data, a->data_len, t->symlink.symlink_data);
+}
+
+static void rename_args_gen(void *v)
+{
+	struct rpcrdma_nfs3_rename_args *a = v;
+
+	gen_diropargs(&a->from);
+	gen_diropargs(&a->to);
+}
+
+static void rename_args_to(const void *v, void *w)
+{
+	const struct rpcrdma_nfs3_rename_args *a = v;
+	RENAME3args *t = w;
+
+	to_diropargs(&a->from, &t->from);
+	to_diropargs(&a->to, &t->to);
+}
+
+static bool rename_args_cmp(const void *v, const void *w)
+{
+	const struct rpcrdma_nfs3_rename_args *a = v;
+	const RENAME3args *t = w;
+
+	SUB(cmp_diropargs(&a->from, &t->from));
+	return cmp_diropargs(&a->to, &t->to);
+}
+
+static void rename_res_gen(void *v)
+{
+	struct rpcrdma_nfs3_rename_res *r = v;
+
+	r->status = gen_status();
+	gen_wcc(&r->fromdir_wcc);
+	gen_wcc(&r->todir_wcc);
+}
+
+static void rename_res_to(const void *v, void *w)
+{
+	const struct rpcrdma_nfs3_rename_res *r = v;
+	RENAME3res *t = w;
+
+	t->status = (nfsstat3)r->status;
+	if (r->status == RPCRDMA_NFS3_OK) {
+		to_wcc(&r->fromdir_wcc, &t->RENAME3res_u.resok.fromdir_wcc);
+		to_wcc(&r->todir_wcc, &t->RENAME3res_u.resok.todir_wcc);
+	} else {
+		to_wcc(&r->fromdir_wcc, &t->RENAME3res_u.resfail.fromdir_wcc);
+		to_wcc(&r->todir_wcc, &t->RENAME3res_u.resfail.todir_wcc);
+	}
+}
+
+static bool rename_res_cmp(const void *v, const void *w)
+{
+	const struct rpcrdma_nfs3_rename_res *r = v;
+	const RENAME3res *t = w;
+	bool ok = r->status == RPCRDMA_NFS3_OK;
+
+	EQ(r->status, t->status);
+	SUB(cmp_wcc(&r->fromdir_wcc, ok ? &t->RENAME3res_u.resok.fromdir_wcc
+					: &t->RENAME3res_u.resfail.fromdir_wcc));
+	return cmp_wcc(&r->todir_wcc,
+		       ok ? &t->RENAME3res_u.resok.todir_wcc : &t->RENAME3res_u.resfail.todir_wcc);
+}
+
+static void rd_args_gen(void *v)
+{
+	struct rpcrdma_nfs3_readdir_args *a = v;
+
+	gen_fh(&a->dir);
+	a->cookie = rnd64();
+	gen_verf(a->cookieverf);
+	a->count = rnd32();
+}
+
+static void rd_args_to(const void *v, void *w)
+{
+	const struct rpcrdma_nfs3_readdir_args *a = v;
+	READDIR3args *t = w;
+
+	to_fh(&a->dir, &t->dir);
+	t->cookie = a->cookie;
+	memcpy(t->cookieverf, a->cookieverf, 8);
+	t->count = a->count;
+}
+
+static bool rd_args_cmp(const void *v, const void *w)
+{
+	const struct rpcrdma_nfs3_readdir_args *a = v;
+	const READDIR3args *t = w;
+
+	EQ(a->cookie, t->cookie);
+	MEMEQ(a->cookieverf, t->cookieverf, 8);
+	EQ(a->count, t->count);
+	return cmp_fh(&a->dir, &t->dir);
+}
+
+/* rpcgen's entries of a READDIR3res. */
+static entry3 rd_list[NFS3_RDP_MAX];
+
+static void rd_res_gen(void *v)
+{
+	struct nfs3_rd *r = v;
+	uint32_t i;
+
+	r->res.status = gen_status();
+	gen_post_attr(&r->res.dir_attr);
+	r->n = 0;
+	if (r->res.status != RPCRDMA_NFS3_OK)
+		return;
+	gen_verf(r->res.cookieverf);
+	r->res.eof = rnd_bool();
+	r->n = rnd_below(3) ? rnd_below(10) : 50 + rnd_below(NFS3_RDP_MAX - 50 + 1);
+	cov[COV_RD_MANY] += r->n >= 50;
+	for (i = 0; i < r->n; i++) {
+		r->ent[i].fileid = rnd64();
+		gen_name(&r->ent[i].name, &r->ent[i].name_len);
+		r->ent[i].cookie = rnd64();
+	}
+}
+
+static void rd_res_to(const void *v, void *w)
+{
+	const struct nfs3_rd *r = v;
+	READDIR3res *t = w;
+	READDIR3resok *ok = &t->READDIR3res_u.resok;
+	uint32_t i;
+
+	t->status = (nfsstat3)r->res.status;
+	if (r->res.status != RPCRDMA_NFS3_OK) {
+		to_post_attr(&r->res.dir_attr, &t->READDIR3res_u.resfail.dir_attributes);
+		return;
+	}
+	to_post_attr(&r->res.dir_attr, &ok->dir_attributes);
+	memcpy(ok->cookieverf, r->res.cookieverf, 8);
+	ok->reply.eof = r->res.eof;
+	ok->reply.entries = r->n ? &rd_list[0] : NULL;
+	for (i = 0; i < r->n; i++) {
+		rd_list[i].fileid = r->ent[i].fileid;
+		rd_list[i].name = (char *)(uintptr_t)r->ent[i].name;
+		rd_list[i].cookie = r->ent[i].cookie;
+		rd_list[i].nextentry = i + 1 < r->n ? &rd_list[i + 1] : NULL;
+	}
+}
+
+static bool rd_res_cmp(const void *v, const void *w)
+{
+	const struct nfs3_rd *r = v;
+	const READDIR3res *t = w;
+	const READDIR3resok *ok = &t->READDIR3res_u.resok;
+	const entry3 *e;
+	uint32_t i;
+
+	EQ(r->res.status, t->status);
+	if (r->res.status != RPCRDMA_NFS3_OK)
+		return cmp_post_attr(&r->res.dir_attr, &t->READDIR3res_u.resfail.dir_attributes);
+	SUB(cmp_post_attr(&r->res.dir_attr, &ok->dir_attributes));
+	MEMEQ(r->res.cookieverf, ok->cookieverf, 8);
+	EQ(r->res.eof, ok->reply.eof);
+	for (i = 0, e = ok->reply.entries; i < r->n; i++, e = e->nextentry) {
+		EQ(e != NULL, 1);
+		EQ(r->ent[i].fileid, e->fileid);
+		EQ(r->ent[i].cookie, e->cookie);
+		SUB(cmp_name(r->ent[i].name, r->ent[i].name_len, e->name));
+	}
+	EQ(e == NULL, 1);
+	return true;
+}
+
+/*
+ * In the order of nfs3_kinds[]. MKDIR3res and SYMLINK3res are CREATE3res on
+ * the wire and RMDIR3res REMOVE3res: rpcgen's structs of each pair have one
+ * layout, so the CREATE and REMOVE functions serve them.
+ */
 static const struct {
 	const char *name;
 	xdrproc_t xdr;
@@ -1486,6 +1831,20 @@ static const struct {
 	R("MNT3args", dirpath, dirpath),
 	R("mountres3", mountres3, mnt_res),
 	R("UMNT3args", dirpath, dirpath),
+	R("SETATTR3args", SETATTR3args, setattr_args),
+	R("SETATTR3res", SETATTR3res, wcc_res),
+	R("READLINK3args", READLINK3args, fh_args),
+	R("READLINK3res", READLINK3res, readlink_res),
+	R("MKDIR3args", MKDIR3args, mkdir_args),
+	R("MKDIR3res", MKDIR3res, create_res),
+	R("SYMLINK3args", SYMLINK3args, symlink_args),
+	R("SYMLINK3res", SYMLINK3res, create_res),
+	R("RMDIR3args", RMDIR3args, remove_args),
+	R("RMDIR3res", RMDIR3res, remove_res),
+	R("RENAME3args", RENAME3args, rename_args),
+	R("RENAME3res", RENAME3res, rename_res),
+	R("READDIR3args", READDIR3args, rd_args),
+	R("READDIR3res", READDIR3res, rd_res),
 #undef R
 };
 
