@@ -146,7 +146,7 @@ int nfs3d_mount_start(uint16_t port, const uint8_t *fh, uint32_t len, bool quiet
 	m->fh_len = len;
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
-	    bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(fd, SOMAXCONN) != 0 ||
 	    getsockname(fd, (struct sockaddr *)&a, &alen) != 0) {
 		ret = -errno;
 		fprintf(stderr, "nfs3-server: --mount-port %u: %s\n", port, strerror(errno));

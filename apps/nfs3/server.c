@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -628,6 +629,26 @@ static void listen_address(struct server *s)
 		snprintf(s->listen, sizeof(s->listen), "%s", a);
 }
 
+/*
+ * --workers N without --lcores: the main lcore, the poller and the N
+ * workers as an EAL --lcores map over every CPU this process may run on
+ * ("(0-3)@(0,1)"); the threads float over them.
+ */
+static void worker_lcores(char *buf, size_t len, unsigned int workers)
+{
+	char cpus[160] = "";
+	size_t off = 0;
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		for (int cpu = 0; cpu < CPU_SETSIZE && off + 8 < sizeof(cpus); cpu++)
+			if (CPU_ISSET(cpu, &set))
+				off += (size_t)snprintf(cpus + off, sizeof(cpus) - off, "%s%d",
+							n++ ? "," : "", cpu);
+	snprintf(buf, len, "(0-%u)@(%s)", workers + 1, n ? cpus : "0");
+}
+
 static void on_signal(int sig)
 {
 	stop_signal = sig;
@@ -649,7 +670,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (s->o.com.lcores == NULL && s->o.workers > 0)
-		snprintf(lcores, sizeof(lcores), "0-%u", s->o.workers + 1);
+		worker_lcores(lcores, sizeof(lcores), s->o.workers);
 	else if (s->o.com.lcores == NULL)
 		app_one_cpu(true, lcores, sizeof(lcores));
 	if (s->o.com.lcores == NULL)
