@@ -505,7 +505,7 @@ uint64_t bench_pmd_pingpong(struct bench_pmd *b)
 {
 	struct bench_ep *ep = &b->cli;
 	struct rpcrdma_pmd_wc wc[BATCH];
-	uint64_t t0 = rte_rdtsc_precise(), guard = t0 + rte_get_tsc_hz();
+	uint64_t t0 = rte_rdtsc_precise(), guard = t0 + BENCH_HANG_S * rte_get_tsc_hz();
 	volatile uint64_t *flag;
 	uint16_t n, i;
 	bool got = false;
@@ -573,7 +573,7 @@ int bench_pmd_send_batch(struct bench_pmd *b)
 	struct rpcrdma_pmd_sge sge = { (uintptr_t)ep->msg, MSG_LEN, ep->set->inline_pool->lkey };
 	struct rpcrdma_pmd_send_wr wr[BATCH];
 	struct rpcrdma_pmd_wc wc[BATCHES_IN];
-	uint64_t guard = rte_rdtsc() + rte_get_tsc_hz();
+	uint64_t guard = rte_rdtsc() + BENCH_HANG_S * rte_get_tsc_hz();
 	unsigned int i;
 
 	while (b->batches_out >= BATCHES_IN) {
@@ -604,7 +604,7 @@ int bench_pmd_send_batch(struct bench_pmd *b)
 int bench_pmd_send_drain(struct bench_pmd *b)
 {
 	struct rpcrdma_pmd_wc wc[BATCHES_IN];
-	uint64_t guard = rte_rdtsc() + rte_get_tsc_hz();
+	uint64_t guard = rte_rdtsc() + BENCH_HANG_S * rte_get_tsc_hz();
 
 	while (b->batches_out > 0) {
 		uint16_t n = rpcrdma_pmd_poll_cq_burst(b->cli.cq, wc, BATCHES_IN);
@@ -625,7 +625,7 @@ int bench_pmd_write_1mib(struct bench_pmd *b)
 {
 	struct bench_ep *ep = &b->cli;
 	struct rpcrdma_pmd_wc wc;
-	uint64_t guard = rte_rdtsc() + rte_get_tsc_hz();
+	uint64_t guard = rte_rdtsc() + BENCH_HANG_S * rte_get_tsc_hz();
 
 	queue_write(ep, (uintptr_t)b->srv.chunk, b->srv.set->chunk[1]->rkey, ep->chunk, MIB,
 		    ep->set->chunk[1]->lkey, true);

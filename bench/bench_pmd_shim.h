@@ -76,6 +76,13 @@ int bench_pmd_capture_start(struct bench_pmd *b, int bytewise);
  */
 int bench_pmd_capture_stop(struct bench_pmd *b, uint64_t *frames, uint64_t *drops);
 
+/*
+ * Seconds without progress after which a round trip counts as hung and
+ * fails: a guard against a hang, never a speed limit (a loaded 2-core
+ * machine deschedules a peer lcore for a second or more).
+ */
+#define BENCH_HANG_S 10
+
 /** Nanoseconds per TSC cycle. */
 double bench_pmd_ns_per_cycle(void);
 

@@ -300,7 +300,7 @@ static int srv_accept(struct test_side *s, const struct rpcrdma_pmd_event *ev)
 		s->xprt = NULL;
 	}
 	ret = test_side_accept(s, ev);
-	CHECK(ret == 0, "accept");
+	CHECK(ret == 0, "accept: %s", strerror(-ret));
 	return ret;
 }
 
@@ -695,8 +695,13 @@ static bool run_call(struct env *e, struct tcall *t)
 	return true;
 }
 
+/* @s's counters; all 0 when it has no connection (a failed accept) */
 static void stats(struct test_side *s, struct rpcrdma_xprt_stats *st)
 {
+	if (s->xprt == NULL) {
+		memset(st, 0, sizeof(*st));
+		return;
+	}
 	rpcrdma_xprt_stats(s->xprt, st);
 }
 
