@@ -52,6 +52,8 @@ VERBS_HOST = os.environ.get("RPCRDMA_TEST_VERBS_ADDR", "").rsplit(":", 1)[0]
 VERBS_DEVARGS = os.environ.get("RPCRDMA_TEST_VERBS_DEVARGS", "")
 # the guest is emulated: everything takes longer there
 SLOW = 4 if PMD == "verbs" else 1
+# how long a --watch that should get all its NOTIFYs may wait for them
+WATCH_S = 120 * SLOW
 failures = 0
 checks = 0
 PROG = 0x2000b10c
@@ -614,10 +616,12 @@ def test_notify(server, client, decode):
         def watch_and_write(a, who):
             """W watches for 3; X, subscribed too, writes 3 times and watches for 1;
             once W has its 3, Y (not subscribed) writes once: X's one NOTIFY."""
-            w = start(a, ["--watch", "3", "--timeout", "30"])
+            # watchers end on their count: the timeouts only bound a failure, and are long,
+            # since W, X and Y are three process starts (slow under the sanitizers)
+            w = start(a, ["--watch", "3", "--timeout", str(WATCH_S)])
             subscribed(w, 3, who + ": watcher")
             x = start(a, ["--write", "0:" + files["4k"], "--write", "100000:" + files["70k"],
-                          "--write", "5:" + files["4k"], "--watch", "1", "--timeout", "30"])
+                          "--write", "5:" + files["4k"], "--watch", "1", "--timeout", str(WATCH_S)])
             rc, out, err = finish(w)
             check(rc == 0 and err == "", "%s: watcher: exit %d %r" % (who, rc, err))
             # one WRITE after the other: seq 1, 2, 3 (the order of the NOTIFYs is not promised)
@@ -713,7 +717,7 @@ def test_notify(server, client, decode):
         # backward credit, 7 more wait in the server's slots, the rest are skipped
         srv = Server(server, "ntfskip", ["--size", "1m"])
         try:
-            w = start(srv.addr, ["--watch", "8", "--timeout", "30"])
+            w = start(srv.addr, ["--watch", "8", "--timeout", str(WATCH_S)])
             subscribed(w, 8, "stopped watcher")
             w.send_signal(signal.SIGSTOP)
             args = []
