@@ -19,7 +19,7 @@
 #define PROG "rpcrdma-perf"
 
 const char *const perf_mode_names[3] = { "lat", "iops", "bw" };
-const char *const perf_op_names[3] = { "null", "read", "write" };
+const char *const perf_op_names[PERF_OP_N] = { "null", "read", "write", "getattr", "readdir" };
 const char *const perf_role_names[3] = { "inproc", "server", "client" };
 const char *const perf_lat_keys[LAT_N] = { "min", "mean", "stdev", "p50",
 					   "p90", "p99",  "p999",  "max" };
@@ -221,11 +221,12 @@ int perf_report_json(FILE *f, const struct perf_result *r,
 		sysconf(_SC_NPROCESSORS_ONLN), (unsigned long)r->tsc_hz,
 		r->hugepages ? "true" : "false");
 	fprintf(f,
-		"  \"mode\": \"%s\",\n  \"op\": \"%s\",\n  \"pmd\": \"%s\",\n"
+		"  \"program\": \"%s\",\n  \"mode\": \"%s\",\n  \"op\": \"%s\",\n  \"pmd\": "
+		"\"%s\",\n"
 		"  \"topology\": \"%s\",\n  \"version\": %u,\n  \"size\": %u,\n"
 		"  \"depth\": %u,\n  \"lcores\": ",
-		perf_mode_names[r->mode], perf_op_names[r->op], r->pmd, perf_role_names[r->role],
-		r->version, r->size, r->depth);
+		r->program, perf_mode_names[r->mode], perf_op_names[r->op], r->pmd,
+		perf_role_names[r->role], r->version, r->size, r->depth);
 	json_str(f, r->lcores);
 	fprintf(f,
 		",\n  \"capture\": %s,\n  \"interrupted\": %s,\n  \"calls\": %lu,\n"

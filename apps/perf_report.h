@@ -41,7 +41,10 @@ enum perf_mode {
 enum perf_op {
 	OP_NULL,
 	OP_READ,
-	OP_WRITE
+	OP_WRITE,
+	OP_GETATTR, /**< NFSv3 only */
+	OP_READDIR, /**< NFSv3 only: READDIRPLUS */
+	PERF_OP_N
 };
 enum perf_role {
 	ROLE_BOTH,
@@ -50,7 +53,7 @@ enum perf_role {
 };
 
 extern const char *const perf_mode_names[3];
-extern const char *const perf_op_names[3];
+extern const char *const perf_op_names[PERF_OP_N];
 extern const char *const perf_role_names[3];
 
 /** The latency figures of a window, in nanoseconds, in the table's order. */
@@ -80,6 +83,7 @@ struct perf_rep {
 struct perf_result {
 	enum perf_mode mode;
 	enum perf_op op;
+	const char *program; /**< the RPC program called: "test", "nfs3" */
 	const char *pmd;
 	enum perf_role role;
 	uint32_t version, size, depth;

@@ -54,6 +54,7 @@
 #include "perf_hist.h"
 #include "perf_json.h"
 #include "perf_plot.h"
+#include "perf_prog.h"
 #include "perf_report.h"
 #include "perf_version.h"
 
@@ -71,9 +72,13 @@
 #define PERF_SIZE_MAX	 (1u << 20) /* the engine's largest chunk segment */
 #define PERF_DEPTH_MAX	 256u
 #define PERF_SRV_CREDITS PERF_DEPTH_MAX
-#define RPC_REPLY_HDR	 24 /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
+#define RPC_REPLY_HDR	 24	     /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
+#define PERF_LISTING_MAX (64u << 10) /* nfs3 readdir: a slot's buffer for a reply chunk */
 
 struct perf_opts {
+	const struct perf_prog *prog; /* --program: the test program, or nfs3 */
+	struct perf_prog_opts popts;  /* --export, --dir, --mount-port */
+	bool verify;
 	enum perf_mode mode;
 	enum perf_op op;
 	enum perf_role role;
@@ -108,6 +113,8 @@ struct perf_opts {
 static const char usage_line[] =
 	"usage: " PROG
 	" [--mode lat|iops|bw] [--op null|read|write] [-s|--size BYTES] [--depth N]\n"
+	"       [--program test|nfs3 [--export PATH] [--mount-port N] [--dir PATH]\n"
+	"       [--files N] [--verify]]\n"
 	"       [--version 1|2] [--inline BYTES] [--pmd shm|verbs] [--server ADDR | --client "
 	"ADDR]\n"
 	"       [--address ADDR]\n"
@@ -125,6 +132,7 @@ static const char help_text[] =
 	"    " PROG " --client ADDRESS [OPTIONS] [-- EAL ARGS]\n"
 	"    " PROG " --compare OLD.json --input NEW.json [--threshold PCT] [--plot FILE]\n"
 	"    " PROG " --summary FILE.json...\n"
+	"    " PROG " --program nfs3 --address ADDRESS --export PATH [--op OP] [OPTIONS]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Measures whole RPCs through the RPC-over-RDMA engine, as\n"
@@ -157,11 +165,44 @@ static const char help_text[] =
 	"        lat: one call at a time (default). iops: --depth calls in flight,\n"
 	"        NULL calls unless --op says otherwise. bw: --depth calls in\n"
 	"        flight moving --size bytes each (default --op read, --size 65536).\n"
-	"    --op null|read|write\n"
+	"    --op null|read|write|getattr|readdir\n"
 	"        null: the NULL procedure. read: the reply carries --size bytes,\n"
 	"        through a write chunk, or inline when it fits the inline\n"
 	"        threshold. write: the call carries --size bytes, through a read\n"
-	"        chunk, or inline when it fits (the engine decides).\n"
+	"        chunk, or inline when it fits (the engine decides). getattr and\n"
+	"        readdir: --program nfs3 only.\n"
+	"    --program test|nfs3\n"
+	"        The RPC program called (default test: this tool's own, served by\n"
+	"        this process or a --server). nfs3: NFS version 3 against any\n"
+	"        NFS/RDMA server at --address or --client (knfsd on port 20049,\n"
+	"        nfs3-server); no server runs here. --export gets the root file\n"
+	"        handle with MOUNT v3 MNT over TCP from the server's host (shm:\n"
+	"        this host), and UMNT at the end. The ops: null NULL; getattr\n"
+	"        GETATTR of the export's root; read READ and write WRITE (UNSTABLE)\n"
+	"        of --size bytes of a file the run CREATEs in the export's root\n"
+	"        (rpcrdma-perf.HOST.PID; a block per call in flight, at most 16 MiB;\n"
+	"        read WRITEs it first), REMOVEd at the end, also after an error or\n"
+	"        SIGINT; readdir READDIRPLUS of --dir (32 KiB maxcount), each call\n"
+	"        in flight walking the cookies to eof and starting again. A call\n"
+	"        the server fails is reported by name (NFS3ERR_*, MNT3ERR_*, the\n"
+	"        RPC's accept_stat) with the call that got it; exit 1.\n"
+	"    --export PATH\n"
+	"        The export to MOUNT (needed by every nfs3 op but null).\n"
+	"    --mount-port N\n"
+	"        MOUNT's TCP port (nfs3-server prints it); default: ask rpcbind on\n"
+	"        the server's host (knfsd's mountd).\n"
+	"    --dir PATH\n"
+	"        readdir: the directory listed, under the export (LOOKUP of each\n"
+	"        component; default the export's root).\n"
+	"    --files N\n"
+	"        readdir: MKDIR a directory (rpcrdma-perf.HOST.PID) under --dir with\n"
+	"        N empty files, list it, and remove them all at the end.\n"
+	"    --verify\n"
+	"        nfs3: check every byte READ against what was written (a pattern\n"
+	"        of the file offset); write READs the file back after the run;\n"
+	"        readdir checks that every listing has the first one's entries.\n"
+	"        Costs CPU on the client: do not compare its figures with runs\n"
+	"        without it.\n"
 	"    -s, --size BYTES\n"
 	"        Payload of read and write, 0..1048576; a k or m suffix multiplies\n"
 	"        by 1024 or 1048576 (default 4096 with --op read|write, 65536 in bw).\n"
@@ -222,7 +263,7 @@ static const char help_text[] =
 	"        error). Schema version 1,\n"
 	"        documented in scripts/perf_schema.json: schema_version, tool,\n"
 	"        rpcrdma_version, git_commit (or null), host {hostname, kernel,\n"
-	"        machine, cpu_model, cpus, tsc_hz, hugepages}, mode, op, pmd,\n"
+	"        machine, cpu_model, cpus, tsc_hz, hugepages}, program, mode, op, pmd,\n"
 	"        topology, version, size, depth, calls, errors, seconds,\n"
 	"        calls_per_sec, bytes_per_sec (all repetitions together),\n"
 	"        latency_ns {min, mean, stdev, p50, p90, p99, p999, max}, build,\n"
@@ -294,7 +335,12 @@ static const char help_text[] =
 	"    " PROG " --mode bw --op write --size 1m --count 2000\n"
 	"    " PROG " --mode iops --repeat 5 -D 1 --json base.json\n"
 	"    " PROG " --mode iops --repeat 5 -D 1 --compare base.json   # gate a CI job\n"
-	"    " PROG " --server @perf &  " PROG " --client @perf --mode lat\n";
+	"    " PROG " --server @perf &  " PROG " --client @perf --mode lat\n"
+	"    nfs3-server --listen @nfs --mount-port 0 &   # prints MOUNT's port, N\n"
+	"    " PROG " --program nfs3 --address @nfs --mount-port N --export / --op read \\\n"
+	"        --size 1m --mode bw --verify\n"
+	"    " PROG " --program nfs3 --pmd verbs --address SERVER:20049 --export /srv/x \\\n"
+	"        --op getattr --mode iops --depth 32\n";
 
 /* ------------------------------------------------------------ options */
 
@@ -351,14 +397,18 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, do
 
 static int parse_name(const char *opt, const char *s, const char *const *names, int n, int *out)
 {
+	char list[128];
+	size_t len = 0;
+
 	for (int i = 0; i < n; i++)
 		if (strcmp(s, names[i]) == 0) {
 			*out = i;
 			return 0;
 		}
-	return app_usage_error("%s: '%s' is not one of %s%s%s%s%s", opt, s, names[0],
-			       n > 1 ? ", " : "", n > 1 ? names[1] : "", n > 2 ? ", " : "",
-			       n > 2 ? names[2] : "");
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(list + len, len < sizeof(list) ? sizeof(list) - len : 0,
+					"%s%s", i ? ", " : "", names[i]);
+	return app_usage_error("%s: '%s' is not one of %s", opt, s, list);
 }
 
 enum {
@@ -386,6 +436,12 @@ enum {
 	O_ALPHA,
 	O_HIST,
 	O_PLOT,
+	O_PROGRAM,
+	O_EXPORT,
+	O_DIR,
+	O_MOUNT_PORT,
+	O_VERIFY,
+	O_FILES,
 	O_TOOL_VERSION = 'V',
 };
 
@@ -415,6 +471,12 @@ static const struct option long_opts[] = {
 	{ "alpha", required_argument, NULL, O_ALPHA },
 	{ "hist", required_argument, NULL, O_HIST },
 	{ "plot", required_argument, NULL, O_PLOT },
+	{ "program", required_argument, NULL, O_PROGRAM },
+	{ "export", required_argument, NULL, O_EXPORT },
+	{ "dir", required_argument, NULL, O_DIR },
+	{ "mount-port", required_argument, NULL, O_MOUNT_PORT },
+	{ "verify", no_argument, NULL, O_VERIFY },
+	{ "files", required_argument, NULL, O_FILES },
 	{ "tool-version", no_argument, NULL, O_TOOL_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -426,6 +488,49 @@ static void print_tool_version(void)
 		printf(PROG " %s\n", RPCRDMA_PERF_VERSION);
 	else
 		printf(PROG " %s (git %s)\n", RPCRDMA_PERF_VERSION, RPCRDMA_PERF_GIT);
+}
+
+static const char *const program_names[2] = { "test", "nfs3" };
+
+static const struct perf_prog perf_prog_test;
+
+static bool has_payload(enum perf_op op)
+{
+	return op == OP_READ || op == OP_WRITE;
+}
+
+/* --program and the options that go with it. */
+static int check_program(struct perf_opts *o)
+{
+	bool nfs3 = o->prog == &perf_prog_nfs3;
+
+	if (!nfs3 && (o->op == OP_GETATTR || o->op == OP_READDIR))
+		return app_usage_error("--op %s: for --program nfs3", perf_op_names[o->op]);
+	if (!nfs3 && (o->popts.export_path || o->popts.dir || o->popts.mount_port >= 0 ||
+		      o->popts.files || o->verify))
+		return app_usage_error("--export, --dir, --files, --mount-port and --verify are "
+				       "for --program nfs3");
+	if (!nfs3)
+		return 0;
+	if (o->role == ROLE_SERVER)
+		return app_usage_error("--program nfs3 measures an NFS server: give its "
+				       "address with --address or --client");
+	if (o->addr == NULL)
+		return app_usage_error("--program nfs3 needs the NFS server's address: "
+				       "--address or --client");
+	if (o->capture)
+		return app_usage_error("--capture: not with --program nfs3 (capture on the "
+				       "server)");
+	if (o->popts.export_path == NULL && o->op != OP_NULL)
+		return app_usage_error("--op %s needs --export PATH (MOUNT's root handle)",
+				       perf_op_names[o->op]);
+	if ((o->popts.dir || o->popts.files) && o->op != OP_READDIR)
+		return app_usage_error("--dir and --files are for --op readdir");
+	if (o->verify && o->op != OP_READ && o->op != OP_WRITE && o->op != OP_READDIR)
+		return app_usage_error("--verify is for --op read, write or readdir");
+	/* the server is another process: this one is its client */
+	o->role = ROLE_CLIENT;
+	return 0;
 }
 
 /* 0: run; -1: --help or --tool-version printed; else an exit status. */
@@ -446,6 +551,8 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 	o->threshold = 5;
 	o->alpha = 0.05;
 	o->repeat = 1;
+	o->prog = &perf_prog_test;
+	o->popts.mount_port = -1;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":hVs:n:D:", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -454,7 +561,7 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 			o->mode = (enum perf_mode)n;
 			break;
 		case O_OP:
-			ret = parse_name("--op", optarg, perf_op_names, 3, &n);
+			ret = parse_name("--op", optarg, perf_op_names, PERF_OP_N, &n);
 			o->op = (enum perf_op)n;
 			o->op_set = true;
 			break;
@@ -530,6 +637,32 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 		case O_TOOL_VERSION:
 			print_tool_version();
 			return -1;
+		case O_PROGRAM:
+			ret = parse_name("--program", optarg, program_names, 2, &n);
+			o->prog = n == 0 ? &perf_prog_test : &perf_prog_nfs3;
+			break;
+		case O_EXPORT:
+			if (optarg[0] != '/' || strlen(optarg) > 1024)
+				ret = app_usage_error(
+					"--export: '%s' is not an absolute path of at "
+					"most 1024 bytes",
+					optarg);
+			o->popts.export_path = optarg;
+			break;
+		case O_DIR:
+			o->popts.dir = optarg;
+			break;
+		case O_MOUNT_PORT:
+			ret = parse_uint("--mount-port", optarg, 1, 65535, false, &v);
+			o->popts.mount_port = (int)v;
+			break;
+		case O_VERIFY:
+			o->verify = true;
+			break;
+		case O_FILES:
+			ret = parse_uint("--files", optarg, 1, 1000000, false, &v);
+			o->popts.files = (uint32_t)v;
+			break;
 		case O_CAPTURE:
 			if (optarg[0] == '\0')
 				ret = app_usage_error("--capture: empty file name");
@@ -591,12 +724,16 @@ static int parse_opts(struct perf_opts *o, int argc, char **argv)
 		o->depth = 1;
 	if (o->mode == MODE_BW && !o->op_set)
 		o->op = OP_READ;
-	if (o->mode == MODE_BW && o->op == OP_NULL)
+	if (o->mode == MODE_BW && !has_payload(o->op))
 		return app_usage_error("--mode bw needs --op read or write");
-	if (o->op == OP_NULL && o->size_set && o->size != 0)
-		return app_usage_error("--size: --op null carries no payload (use --op "
-				       "read|write)");
-	if (o->op != OP_NULL && !o->size_set)
+	if (!has_payload(o->op) && o->size_set && o->size != 0)
+		return app_usage_error("--size: --op %s carries no payload (use --op "
+				       "read|write)",
+				       perf_op_names[o->op]);
+	ret = check_program(o);
+	if (ret)
+		return ret;
+	if (has_payload(o->op) && !o->size_set)
 		o->size = o->mode == MODE_BW ? 65536 : 4096;
 	if (strcmp(o->com.pmd, "verbs") == 0 && o->addr == NULL)
 		return app_usage_error("--pmd verbs needs an IP address: --server, --client or "
@@ -616,8 +753,8 @@ static struct perf_json old_res; /* --compare OLD.json, read before anything run
  */
 static int check_before_run(const struct perf_opts *o)
 {
-	const char *mode, *op, *pmd;
-	uint32_t size = o->op == OP_NULL ? 0 : o->size;
+	const char *mode, *op, *pmd, *prog;
+	uint32_t size = has_payload(o->op) ? o->size : 0;
 
 	if (o->plot && !perf_plot_have_gnuplot()) {
 		fprintf(stderr, PROG ": --plot: gnuplot is not installed (apt-get install "
@@ -633,6 +770,16 @@ static int check_before_run(const struct perf_opts *o)
 	mode = perf_json_str(&old_res, "mode");
 	op = perf_json_str(&old_res, "op");
 	pmd = perf_json_str(&old_res, "pmd");
+	prog = perf_json_str(&old_res, "program");
+	if (prog == NULL)
+		prog = "test"; /* results from before --program */
+	if (strcmp(prog, o->prog->name) != 0) {
+		fprintf(stderr,
+			PROG ": --compare: %s measured --program %s; this run would measure "
+			     "--program %s\n",
+			o->compare, prog, o->prog->name);
+		return EXIT_USAGE;
+	}
 	if (strcmp(mode, perf_mode_names[o->mode]) != 0 || strcmp(op, perf_op_names[o->op]) != 0 ||
 	    strcmp(pmd, o->com.pmd) != 0 || perf_report_num(&old_res, "size") != size ||
 	    perf_report_num(&old_res, "depth") != o->depth ||
@@ -915,7 +1062,7 @@ struct perf_cli;
 struct perf_slot {
 	struct perf_cli *cli;
 	uint64_t t0;
-	void *buf; /* READ: where the write chunk lands */
+	uint32_t index;
 };
 
 struct perf_cli {
@@ -923,7 +1070,9 @@ struct perf_cli {
 	struct perf_ep ep;
 	struct perf_srv *srv_inline; /* in-process server polled here (one lcore) */
 	struct rpcrdma_mempool *chunk_pool;
-	void *src; /* WRITE: the data every call sends */
+	struct perf_prog_env env;   /* what the program sees of this client */
+	void *bufs[PERF_DEPTH_MAX]; /* each slot's: READ's write chunk, WRITE's data */
+	void *src;		    /* the test program's WRITE: the data every call sends */
 	bool read_inline;
 	uint32_t vers; /* the version settled on the connection */
 	uint32_t inflight;
@@ -935,6 +1084,7 @@ struct perf_cli {
 	struct perf_result *res; /* each repetition's figures, as it ends */
 	uint64_t errors;
 	int first_error;
+	char first_msg[PERF_ERR_LEN]; /* the call that failed first, and why */
 	bool stopping, measuring;
 	uint64_t t_start, t_end, t_last_reply;
 	struct perf_hist hist;
@@ -958,7 +1108,7 @@ static void rep_end(struct perf_cli *c, uint64_t now)
 	c->t_end = now;
 	perf_rep_fill(rep, &c->hist, (double)(now - c->t_start) / (double)rte_get_tsc_hz(),
 		      (double)c->stalled / (double)rte_get_tsc_hz(),
-		      c->o->op == OP_NULL ? 0 : c->o->size);
+		      has_payload(c->o->op) ? c->o->size : 0);
 	perf_hist_merge(&r->all, &c->hist);
 	r->nrep++;
 	if (c->o->repeat > 1 && !c->o->quiet)
@@ -978,18 +1128,16 @@ static void rep_end(struct perf_cli *c, uint64_t now)
 	c->t_start = c->t_prev = now;
 }
 
-static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
+/* The test program's calls: NULL, READ (uint32 len), WRITE (opaque data<>). */
+static int test_put_args(struct perf_prog_env *env, uint32_t slot, struct rpcrdma_xprt_call *call)
 {
+	struct perf_cli *c = env->ctx;
 	const struct perf_opts *o = c->o;
 	struct rpcrdma_xdr_reply_spec *spec;
-	struct rpcrdma_xprt_call *call;
 	struct rpcrdma_xdr_region reg;
 	struct rpcrdma_xdr_enc *x;
 	int ret;
 
-	ret = rpcrdma_xprt_call_alloc(c->ep.xprt, &call);
-	if (ret)
-		return ret;
 	x = rpcrdma_xprt_call_enc(call);
 	ret = rpcrdma_xprt_call_put_header(call, PERF_RPC_PROG, PERF_RPC_VERS,
 					   o->op == OP_READ    ? PERF_PROC_READ
@@ -1002,7 +1150,7 @@ static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 		spec->max_len += 4 + rpcrdma_xdr_pad4(o->size);
 		if (!c->read_inline) {
 			spec->ddp[0] = rpcrdma_xdr_region_va(
-				slot->buf, o->size, c->chunk_pool->lkey, c->chunk_pool->rkey);
+				c->bufs[slot], o->size, c->chunk_pool->lkey, c->chunk_pool->rkey);
 			spec->nddp = 1;
 		}
 	} else if (ret == 0 && o->op == OP_WRITE) {
@@ -1011,35 +1159,23 @@ static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 		ret = rpcrdma_xdr_put_ddp(x, &reg);
 		spec->max_len += 4;
 	}
-	if (ret) {
-		rpcrdma_xprt_call_release(call);
-		return ret;
-	}
-	slot->t0 = rte_rdtsc();
-	c->submitted++;
-	c->inflight++;
-	return rpcrdma_xprt_call_submit(call, 0, cli_done, slot);
+	return ret;
 }
 
-/* The reply of a call: the RPC header, then the results of its procedure. */
-static int cli_check(struct perf_cli *c, struct perf_slot *slot, struct rpcrdma_xprt_call *call,
-		     struct rpcrdma_xdr_dec *d)
+/* The test program's results: READ's data is the server's pattern, WRITE's length. */
+static int test_check(struct perf_prog_env *env, uint32_t slot, struct rpcrdma_xdr_dec *d,
+		      char *err, size_t len)
 {
-	struct rpcrdma_rpc_msg m;
+	struct perf_cli *c = env->ctx;
 	const void *p;
 	uint32_t n;
 
-	if (rpcrdma_xprt_get_rpc(d, &m) != 0 || m.xid != rpcrdma_xprt_call_xid(call) ||
-	    m.type != RPCRDMA_RPC_REPLY || m.reply.stat != RPCRDMA_RPC_MSG_ACCEPTED)
-		return -EBADMSG;
-	if (m.reply.accept_stat != RPCRDMA_RPC_SUCCESS)
-		return -EREMOTEIO;
 	switch (c->o->op) {
 	case OP_READ:
 		if (rpcrdma_xdr_get_ddp(d, PERF_SIZE_MAX, &p, &n) || n != c->o->size)
 			return -EBADMSG;
 		/* the data landed where the write chunk was (zero copy), and is the server's */
-		if ((!c->read_inline && p != slot->buf) || (n > 0 && !pattern_ok(p, n)))
+		if ((!c->read_inline && p != c->bufs[slot]) || (n > 0 && !pattern_ok(p, n)))
 			return -EBADMSG;
 		break;
 	case OP_WRITE:
@@ -1052,23 +1188,64 @@ static int cli_check(struct perf_cli *c, struct perf_slot *slot, struct rpcrdma_
 	return rpcrdma_xdr_dec_left(d) == 0 ? 0 : -EBADMSG;
 }
 
+static const struct perf_prog perf_prog_test = {
+	.name = "test",
+	.prog = PERF_RPC_PROG,
+	.vers = PERF_RPC_VERS,
+	.put_args = test_put_args,
+	.check = test_check,
+};
+
+static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
+{
+	struct rpcrdma_xprt_call *call;
+	int ret;
+
+	ret = rpcrdma_xprt_call_alloc(c->ep.xprt, &call);
+	if (ret)
+		return ret;
+	ret = c->o->prog->put_args(&c->env, slot->index, call);
+	if (ret) {
+		rpcrdma_xprt_call_release(call);
+		return ret;
+	}
+	slot->t0 = rte_rdtsc();
+	c->submitted++;
+	c->inflight++;
+	return rpcrdma_xprt_call_submit(call, 0, cli_done, slot);
+}
+
+/* The reply of a call: the RPC header, then the results of its procedure. */
+static int cli_check(struct perf_cli *c, struct perf_slot *slot, struct rpcrdma_xprt_call *call,
+		     struct rpcrdma_xdr_dec *d, char *err, size_t len)
+{
+	int ret = perf_prog_rpc_reply(call, d, err, len);
+
+	if (ret == 0)
+		ret = c->o->prog->check(&c->env, slot->index, d, err, len);
+	return ret;
+}
+
 static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 		     struct rpcrdma_xdr_dec *reply)
 {
 	struct perf_slot *slot = arg;
 	struct perf_cli *c = slot->cli;
 	uint64_t now = rte_rdtsc();
+	char err[PERF_ERR_LEN] = "";
 	int ret;
 
 	if (status == 0)
-		status = cli_check(c, slot, call, reply);
+		status = cli_check(c, slot, call, reply, err, sizeof(err));
 	rpcrdma_xprt_call_release(call);
 	c->inflight--;
 	c->t_last_reply = now;
 	if (status != 0) {
 		c->errors++;
-		if (c->first_error == 0)
+		if (c->first_error == 0) {
 			c->first_error = status;
+			snprintf(c->first_msg, sizeof(c->first_msg), "%s", err);
+		}
 		c->stopping = true;
 		return;
 	}
@@ -1122,18 +1299,30 @@ static int cli_poll(struct perf_cli *c)
 	return w;
 }
 
+/* A call of a program's setup or teardown waits here. */
+static void cli_poll_all(void *arg)
+{
+	struct perf_cli *c = arg;
+
+	cli_events(c);
+	cli_poll(c);
+}
+
 static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 {
 	struct rpcrdma_mempool_set_params sp;
 	struct rpcrdma_xprt_params xp;
 	uint32_t buf = o->size < 4096 ? 4096 : o->size, calls = 64;
+	bool slot_bufs = has_payload(o->op) || o->op == OP_READDIR;
 	int ret;
 
+	if (o->op == OP_READDIR && buf < PERF_LISTING_MAX)
+		buf = PERF_LISTING_MAX;
 	rpcrdma_mempool_set_params_init(&sp);
 	sp.name = "perf-c";
 	sp.nb_classes = 1;
 	sp.classes[0].size = (buf + 4095) & ~4095u;
-	sp.classes[0].count = o->op == OP_NULL ? 2 : o->depth + 2;
+	sp.classes[0].count = slot_bufs ? o->depth + 2 : 2;
 	sp.cache_size = 0;
 	ret = app_ep_open(&c->ep.base, o->com.pmd, o->com.devargs, &sp);
 	if (ret)
@@ -1142,10 +1331,28 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	c->src = rpcrdma_mempool_get(c->chunk_pool);
 	for (uint32_t i = 0; i < o->depth; i++) {
 		c->slots[i].cli = c;
-		if (o->op == OP_READ)
-			c->slots[i].buf = rpcrdma_mempool_get(c->chunk_pool);
+		c->slots[i].index = i;
+		if (slot_bufs)
+			c->bufs[i] = rpcrdma_mempool_get(c->chunk_pool);
 	}
 	pattern_fill(c->src, sp.classes[0].size);
+	c->env = (struct perf_prog_env){
+		.pool = c->chunk_pool,
+		.buf_size = sp.classes[0].size,
+		.op = o->op,
+		.size = o->size,
+		.depth = o->depth,
+		.timeout = o->timeout,
+		.verify = o->verify,
+		.quiet = o->quiet,
+		.addr = o->addr,
+		.pmd = o->com.pmd,
+		.bufs = c->bufs,
+		.poll = cli_poll_all,
+		.poll_arg = c,
+		.opts = &o->popts,
+		.ctx = o->prog == &perf_prog_test ? c : NULL,
+	};
 	while (calls < o->depth)
 		calls <<= 1;
 	rpcrdma_xprt_params_init(&xp, RPCRDMA_XPRT_CLIENT);
@@ -1164,6 +1371,7 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	ret = rpcrdma_xprt_create(&xp, &c->ep.xprt);
 	if (ret)
 		fprintf(stderr, PROG ": client connection: %s\n", strerror(-ret));
+	c->env.xprt = c->ep.xprt;
 	return ret;
 }
 
@@ -1171,8 +1379,8 @@ static void cli_close(struct perf_cli *c)
 {
 	if (c->chunk_pool) {
 		for (uint32_t i = 0; i < c->o->depth; i++)
-			if (c->slots[i].buf)
-				rpcrdma_mempool_put(c->chunk_pool, c->slots[i].buf);
+			if (c->bufs[i])
+				rpcrdma_mempool_put(c->chunk_pool, c->bufs[i]);
 		if (c->src)
 			rpcrdma_mempool_put(c->chunk_pool, c->src);
 	}
@@ -1227,8 +1435,8 @@ static int cli_negotiate(struct perf_cli *c)
 		ret = rpcrdma_xprt_call_alloc(c->ep.xprt, &call);
 		if (ret)
 			return ret;
-		ret = rpcrdma_xprt_call_put_header(call, PERF_RPC_PROG, PERF_RPC_VERS,
-						   PERF_PROC_NULL);
+		/* procedure 0 of every ONC RPC program is NULL */
+		ret = rpcrdma_xprt_call_put_header(call, c->o->prog->prog, c->o->prog->vers, 0);
 		rpcrdma_xprt_call_reply_spec(call)->max_len = RPC_REPLY_HDR;
 		if (ret == 0)
 			ret = rpcrdma_xprt_call_set_timeout(call,
@@ -1349,8 +1557,7 @@ static int cli_run(struct perf_cli *c)
 	}
 	if (c->errors) {
 		fprintf(stderr, PROG ": %lu call(s) failed: %s\n", (unsigned long)c->errors,
-			c->first_error == -EREMOTEIO ? "the server did not answer SUCCESS"
-						     : strerror(-c->first_error));
+			c->first_msg[0] ? c->first_msg : strerror(-c->first_error));
 		return c->first_error;
 	}
 	if (c->res->nrep == 0) {
@@ -1407,12 +1614,13 @@ static void cli_result(struct perf_cli *c, struct perf_result *r)
 	uint64_t fewest = UINT64_MAX;
 	double shortest = INFINITY;
 
+	r->program = o->prog->name;
 	r->mode = o->mode;
 	r->op = o->op;
 	r->pmd = o->com.pmd;
 	r->role = o->role;
 	r->version = c->vers;
-	r->size = o->op == OP_NULL ? 0 : o->size;
+	r->size = has_payload(o->op) ? o->size : 0;
 	r->depth = o->depth;
 	r->errors = c->errors;
 	r->repeat = o->repeat;
@@ -1664,7 +1872,7 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 	static struct perf_srv srv;
 	static struct perf_cli cli;
 	struct rpcrdma_rt *rt = NULL;
-	bool inproc = o->role == ROLE_BOTH;
+	bool inproc = o->role == ROLE_BOTH, set_up = false;
 	char addr[96];
 	int ret;
 
@@ -1703,7 +1911,22 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 		ret = cli_negotiate(&cli);
 	if (ret)
 		goto err_cli;
+	if (o->prog->setup) {
+		ret = o->prog->setup(&cli.env);
+		set_up = ret == 0;
+	}
+	if (ret) {
+		cli_disconnect(&cli, inproc ? &srv : NULL);
+		goto err_cli;
+	}
 	ret = cli_run(&cli);
+	if (set_up && o->prog->teardown) {
+		/* the calls still in flight of a failed run are given up */
+		int t = o->prog->teardown(&cli.env, ret == 0);
+
+		if (ret == 0)
+			ret = t;
+	}
 	cli_result(&cli, r);
 	cli_disconnect(&cli, inproc ? &srv : NULL);
 err_cli:

@@ -3,6 +3,7 @@
 """rpcrdma-perf end to end.
 
     test_perf.py PERF SCHEMA options|modes|output|compare|repeat|judge|export|xproc|v2|verbs
+    test_perf.py PERF SCHEMA nfs3 DECODE NFS3-SERVER
 
 options  every option, good and bad: exit codes and the one-line messages,
          --help (no EAL needed, except --pmd verbs without a device)
@@ -22,6 +23,12 @@ judge    --compare of repeated runs (the U test): identical runs pass, the
 export   --hist (HdrHistogram text, CSV) read back against the call count;
          --plot draws a PNG, and an SVG of two runs
 xproc    --server in the background, --client against it: both exit 0
+nfs3     --program nfs3 against nfs3-server over shm: null, getattr, read and
+         write of 4 KiB and 1 MiB with --verify, readdir of a directory of
+         300 files it makes, iops at depth 32, the fallback from --version 2,
+         a MOUNT error and an NFS error by name, usage errors, SIGINT; the
+         file and the directory removed, and the server's call count equal
+         to the calls the runs sent
 verbs    every mode over --pmd verbs, in one process and as --server and
          --client, at RPCRDMA_TEST_VERBS_ADDR with RPCRDMA_TEST_VERBS_DEVARGS
          (the hw suite; skips, 77, without them)
@@ -111,12 +118,13 @@ def validate(doc, schema, path="$"):
     return errs
 
 
-def check_result(doc, what, mode, op, size, depth, version=1):
+def check_result(doc, what, mode, op, size, depth, version=1, program="test"):
     schema = json.load(open(SCHEMA))
     errs = validate(doc, schema)
     check(not errs, "%s: schema: %s" % (what, "; ".join(errs)))
     if errs:
         return
+    check(doc["program"] == program, "%s: program %s" % (what, doc["program"]))
     check(doc["mode"] == mode and doc["op"] == op, "%s: mode %s op %s" % (what, doc["mode"],
                                                                         doc["op"]))
     check(doc["size"] == size and doc["depth"] == depth,
@@ -791,6 +799,132 @@ def test_v2():
               "every call answered")
 
 
+def test_nfs3():
+    """--program nfs3 against nfs3-server (apps/nfs3/) over shm."""
+    server = sys.argv[5]
+    addr = "@rpcrdma-perf-nfs3-%d" % os.getpid()
+    srv = subprocess.Popen([server, "--listen", addr, "--size", "64m", "--mount-port", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    sent = 0  # RPC calls the runs sent, from their JSON (setup and teardown included)
+    try:
+        port = None
+        for line in srv.stdout:
+            m = re.search(r"MOUNT on TCP port (\d+)", line)
+            if m:
+                port = m.group(1)
+                break
+        check(port is not None, "nfs3-server prints its MOUNT port")
+        if port is None:
+            return
+        base = ["--program", "nfs3", "--address", addr, "--mount-port", port, "--quiet"]
+        nfs = base + ["--export", "/"]
+
+        def measure(what, args, mode, op, size, depth, version=1):
+            nonlocal sent
+            with tempfile.TemporaryDirectory() as d:
+                res = os.path.join(d, "r.json")
+                rc, out, err = run(nfs + args + ["--json", res])
+                check(rc == 0, "%s: exit %d %r" % (what, rc, err))
+                if rc != 0:
+                    return None, err
+                doc = json.load(open(res))
+                check_result(doc, what, mode, op, size, depth, version, "nfs3")
+                x = doc["xprt"]
+                sent += x["short_msgs"] + x["chunked_msgs"] + x["long_msgs"]
+                return doc, err
+
+        measure("null", ["--op", "null", "--count", "200"], "lat", "null", 0, 1)
+        measure("getattr", ["--op", "getattr", "--count", "200"], "lat", "getattr", 0, 1)
+        for op in ("read", "write"):
+            for size, count in ((4096, 200), (1 << 20, 20)):
+                doc, _ = measure("%s %d" % (op, size), ["--op", op, "--size", str(size),
+                                                        "--verify", "--count", str(count),
+                                                        "--warmup", "5"],
+                                 "lat", op, size, 1)
+                if doc and size > 4096 and op == "write":
+                    check(doc["xprt"]["chunked_msgs"] >= count,
+                          "write 1 MiB: the data in read chunks: %r" % doc["xprt"])
+        doc, _ = measure("read 1m bw", ["--op", "read", "--size", "1m", "--mode", "bw",
+                                        "--depth", "4", "--verify", "--count", "40",
+                                        "--warmup", "4"], "bw", "read", 1 << 20, 4)
+        # a directory of 300 files (and . and ..), each listing checked whole
+        rc, out, err = run(base[:-1] + ["--export", "/", "--op", "readdir", "--files", "300",
+                                        "--verify", "--count", "60", "--json", "-"])
+        check(rc == 0 and "302 entries" in err, "readdir --files 300: %d %r" % (rc, err))
+        if rc == 0:
+            doc = json.loads(out)
+            check_result(doc, "readdir", "lat", "readdir", 0, 1, 1, "nfs3")
+            x = doc["xprt"]
+            sent += x["short_msgs"] + x["chunked_msgs"] + x["long_msgs"]
+        measure("getattr iops", ["--op", "getattr", "--mode", "iops", "--depth", "32",
+                                 "--count", "2000"], "iops", "getattr", 0, 32)
+        doc, err = measure("v2 fallback", ["--op", "getattr", "--version", "2", "--count",
+                                           "100"], "lat", "getattr", 0, 1, 1)
+        check(err.count("the server does not support version 2: running in version 1") == 1,
+              "--version 2: one warning: %r" % err)
+        sent -= 1  # the version 2 probe, refused with ERR_VERS, reaches no procedure
+
+        # SIGINT: the figures so far, and the file still removed
+        with tempfile.TemporaryDirectory() as d:
+            res = os.path.join(d, "int.json")
+            p = subprocess.Popen([PERF] + nfs + ["--op", "write", "--duration", "60",
+                                                 "--json", res], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=ENV)
+            time.sleep(1.5)
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=60)
+            check(p.returncode == 0, "SIGINT: exit %d %r" % (p.returncode, err))
+            if p.returncode == 0:
+                doc = json.load(open(res))
+                check(doc["interrupted"] and doc["calls"] > 0, "SIGINT: interrupted")
+                x = doc["xprt"]
+                sent += x["short_msgs"] + x["chunked_msgs"] + x["long_msgs"]
+
+        # errors by name, with the call that got them: one line, exit 1
+        def failure(args, msg, calls):
+            nonlocal sent
+            rc, out, err = run(base + args)
+            lines = [l for l in err.splitlines() if "hugepages" not in l]
+            check(rc == 1 and len(lines) == 1 and msg in lines[0],
+                  "%s: exit %d, want 1 and one line with %r: %r" % (args, rc, msg, err))
+            sent += calls
+        failure(["--export", "/not-exported", "--op", "getattr"],
+                "MOUNT MNT /not-exported: MNT3ERR_NOENT", 0)
+        failure(["--export", "/", "--op", "readdir", "--dir", "no/such"],
+                "LOOKUP no: NFS3ERR_NOENT", 1)
+        for args, msg in (
+                (["--program", "nfs3", "--op", "getattr", "--export", "/"],
+                 "--program nfs3 needs the NFS server's address"),
+                (["--program", "nfs3", "--address", addr, "--op", "read"],
+                 "--op read needs --export PATH"),
+                (["--op", "getattr"], "--op getattr: for --program nfs3"),
+                (["--verify"], "are for --program nfs3"),
+                (["--program", "nfs3", "--address", addr, "--export", "/", "--op", "getattr",
+                  "--files", "3"], "--dir and --files are for --op readdir")):
+            expect_usage(args, msg)
+
+        # what the runs made is gone: the root lists . and .. only
+        rc, out, err = run(["--program", "nfs3", "--address", addr, "--mount-port", port,
+                            "--export", "/", "--op", "readdir", "--count", "5", "--warmup",
+                            "0", "--json", "-"])
+        check(rc == 0 and ": 2 entries" in err, "the root is empty again: %d %r" % (rc, err))
+        if rc == 0:
+            x = json.loads(out)["xprt"]
+            sent += x["short_msgs"] + x["chunked_msgs"] + x["long_msgs"]
+    finally:
+        srv.send_signal(signal.SIGTERM)
+        try:
+            sout, serr = srv.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+            sout, serr = srv.communicate()
+    check(srv.returncode == 0, "nfs3-server: exit %s %r" % (srv.returncode, serr[-500:]))
+    m = re.search(r"; (\d+) calls, (\d+) replies", sout)
+    check(m is not None and int(m.group(1)) == sent and int(m.group(2)) == sent,
+          "the server's calls and replies %s, the runs sent %d" %
+          (m.groups() if m else sout, sent))
+
+
 def test_verbs():
     """Every mode over the verbs PMD on a real device (the guest suite)."""
     global PMD
@@ -861,6 +995,6 @@ def test_verbs():
 
 
 {"options": test_options, "modes": test_modes, "output": test_output,
- "compare": test_compare, "repeat": test_repeat, "judge": test_judge, "export": test_export, "xproc": test_xproc, "v2": test_v2, "verbs": test_verbs}[GROUP]()
+ "compare": test_compare, "repeat": test_repeat, "judge": test_judge, "export": test_export, "xproc": test_xproc, "v2": test_v2, "nfs3": test_nfs3, "verbs": test_verbs}[GROUP]()
 print("test_perf %s: %d checks, %d failed" % (GROUP, checks, failures))
 sys.exit(1 if failures else 0)
