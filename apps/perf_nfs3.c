@@ -441,8 +441,11 @@ static int list_once(struct perf_prog_env *env, struct nfs3_ctx *n)
 	if (!env->quiet)
 		fprintf(stderr,
 			PROG ": nfs3: %s%s%s: %lu entries, %u READDIRPLUS call(s) a listing\n",
-			env->opts->dir ? env->opts->dir : "", env->opts->files ? "/" : "",
-			env->opts->files ? n->name : "", (unsigned long)n->entries, ncalls);
+			env->opts->dir	   ? env->opts->dir
+			: env->opts->files ? ""
+					   : "/",
+			env->opts->files ? "/" : "", env->opts->files ? n->name : "",
+			(unsigned long)n->entries, ncalls);
 	return 0;
 }
 
@@ -849,7 +852,7 @@ static int nfs3_teardown(struct perf_prog_env *env, bool ok)
 	if (n->created && env->op != OP_READDIR && remove_file(env, n) != 0 && ret == 0)
 		ret = -EREMOTEIO;
 	umount_export(env, n);
-	if (!env->quiet)
+	if (!env->quiet && ok)
 		fprintf(stderr, PROG ": nfs3: %lu call(s) to set up and take down\n",
 			(unsigned long)n->calls);
 	free(n);

@@ -26,7 +26,8 @@ xproc    --server in the background, --client against it: both exit 0
 nfs3     --program nfs3 against nfs3-server over shm: null, getattr, read and
          write of 4 KiB and 1 MiB with --verify, readdir of a directory of
          300 files it makes, iops at depth 32, the fallback from --version 2,
-         a MOUNT error and an NFS error by name, usage errors, SIGINT; the
+         a MOUNT error and NFS errors by name (in setup, in the run), usage
+         errors, SIGINT; the
          file and the directory removed, and the server's call count equal
          to the calls the runs sent
 verbs    every mode over --pmd verbs, in one process and as --server and
@@ -799,20 +800,34 @@ def test_v2():
               "every call answered")
 
 
+def nfs3_server(addr, size):
+    """nfs3-server on shm @p addr, and its MOUNT port (None when it did not say)."""
+    srv = subprocess.Popen([sys.argv[5], "--listen", addr, "--size", size, "--mount-port", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    for line in srv.stdout:
+        m = re.search(r"MOUNT on TCP port (\d+)", line)
+        if m:
+            return srv, m.group(1)
+    return srv, None
+
+
+def nfs3_stop(srv):
+    srv.send_signal(signal.SIGTERM)
+    try:
+        sout, serr = srv.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        sout, serr = srv.communicate()
+    check(srv.returncode == 0, "nfs3-server: exit %s %r" % (srv.returncode, serr[-500:]))
+    return sout
+
+
 def test_nfs3():
     """--program nfs3 against nfs3-server (apps/nfs3/) over shm."""
-    server = sys.argv[5]
     addr = "@rpcrdma-perf-nfs3-%d" % os.getpid()
-    srv = subprocess.Popen([server, "--listen", addr, "--size", "64m", "--mount-port", "0"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    srv, port = nfs3_server(addr, "64m")
     sent = 0  # RPC calls the runs sent, from their JSON (setup and teardown included)
     try:
-        port = None
-        for line in srv.stdout:
-            m = re.search(r"MOUNT on TCP port (\d+)", line)
-            if m:
-                port = m.group(1)
-                break
         check(port is not None, "nfs3-server prints its MOUNT port")
         if port is None:
             return
@@ -912,17 +927,27 @@ def test_nfs3():
             x = json.loads(out)["xprt"]
             sent += x["short_msgs"] + x["chunked_msgs"] + x["long_msgs"]
     finally:
-        srv.send_signal(signal.SIGTERM)
-        try:
-            sout, serr = srv.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            srv.kill()
-            sout, serr = srv.communicate()
-    check(srv.returncode == 0, "nfs3-server: exit %s %r" % (srv.returncode, serr[-500:]))
+        sout = nfs3_stop(srv)
     m = re.search(r"; (\d+) calls, (\d+) replies", sout)
     check(m is not None and int(m.group(1)) == sent and int(m.group(2)) == sent,
           "the server's calls and replies %s, the runs sent %d" %
           (m.groups() if m else sout, sent))
+
+    # an error in the run: 32 blocks of 64 KiB do not fit in 1 MiB; the file is still removed
+    srv, port = nfs3_server(addr, "1m")
+    try:
+        nfs = ["--program", "nfs3", "--address", addr, "--mount-port", str(port), "--export",
+               "/", "--quiet"]
+        rc, out, err = run(nfs + ["--op", "write", "--size", "64k", "--mode", "iops",
+                                  "--count", "1000"])
+        lines = [l for l in err.splitlines() if "hugepages" not in l]
+        check(rc == 1 and len(lines) == 1 and
+              re.search(r"call\(s\) failed: WRITE: NFS3ERR_NOSPC$", lines[0]) is not None,
+              "NOSPC in the run: exit %d, one line %r" % (rc, err))
+        rc, out, err = run(nfs[:-1] + ["--op", "readdir", "--count", "5"])
+        check(rc == 0 and "/: 2 entries" in err, "the file removed after the error: %r" % err)
+    finally:
+        nfs3_stop(srv)
 
 
 def test_verbs():
