@@ -286,6 +286,7 @@ static void ino_put(struct nfs3_fs *fs, uint64_t ino)
 	free(in->target);
 	in->ext = NULL;
 	in->slots = NULL;
+	in->nslots = in->cap = 0; /* nfs3_fs_free() walks them: none left */
 	in->target = NULL;
 	in->type = 0; /* gen stays: the next user of the slot increments it */
 	fs->ifree[fs->nifree++] = (uint32_t)ino;

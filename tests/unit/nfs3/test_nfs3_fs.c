@@ -72,6 +72,21 @@ static void check_names(void)
 	CHECK(lookup(NFS3_FS_ROOT, "d", &ino) == RPCRDMA_NFS3ERR_NOENT, "d is gone");
 }
 
+/*
+ * The last inodes put before nfs3_fs_free(): a directory that held an entry,
+ * emptied and removed, has its slots freed once (rpcrdma-perf --files left
+ * nfs3-server crashing at exit).
+ */
+static void check_emptied_dir(void)
+{
+	uint64_t d = mk(NFS3_FS_ROOT, "emptied", RPCRDMA_NFS3_DIR);
+
+	mk(d, "f", RPCRDMA_NFS3_REG);
+	CHECK(nfs3_fs_remove(fs, d, "f", 1, false) == 0, "remove emptied/f");
+	CHECK(nfs3_fs_remove(fs, NFS3_FS_ROOT, "emptied", 7, true) == 0,
+	      "rmdir emptied, which held f");
+}
+
 static void check_tree(void)
 {
 	struct rpcrdma_nfs3_fattr a, r;
@@ -369,6 +384,7 @@ int main(void)
 	check_readdir();
 	check_data();
 	check_inodes();
+	check_emptied_dir();
 	nfs3_fs_free(fs);
 	p.size = AREA + 4096;
 	CHECK(nfs3_fs_create(&p, &fs) == -EINVAL && fs == NULL, "a size not in MiB");
