@@ -946,6 +946,9 @@ def test_nfs3():
               "NOSPC in the run: exit %d, one line %r" % (rc, err))
         rc, out, err = run(nfs[:-1] + ["--op", "readdir", "--count", "5"])
         check(rc == 0 and "/: 2 entries" in err, "the file removed after the error: %r" % err)
+        # a directory made, listed and removed last: the server still exits 0
+        rc, out, err = run(nfs + ["--op", "readdir", "--files", "20", "--count", "5"])
+        check(rc == 0, "readdir --files 20: %d %r" % (rc, err))
     finally:
         nfs3_stop(srv)
 
