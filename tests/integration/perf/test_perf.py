@@ -871,8 +871,25 @@ def test_nfs3():
             check_result(doc, "readdir", "lat", "readdir", 0, 1, 1, "nfs3")
             x = doc["xprt"]
             sent += x["short_msgs"] + x["chunked_msgs"] + x["long_msgs"]
-        measure("getattr iops", ["--op", "getattr", "--mode", "iops", "--depth", "32",
-                                 "--count", "2000"], "iops", "getattr", 0, 32)
+        # iops at depth 32, and --compare of the same scenario (the test program's refused)
+        with tempfile.TemporaryDirectory() as d:
+            base_json, new_json = os.path.join(d, "base.json"), os.path.join(d, "new.json")
+            iops = ["--op", "getattr", "--mode", "iops", "--depth", "32", "--count", "2000"]
+            rc, out, err = run(nfs + iops + ["--json", base_json])
+            check(rc == 0, "getattr iops: exit %d %r" % (rc, err))
+            rc, out, err = run(nfs + iops + ["--compare", base_json, "--json", new_json])
+            check(rc in (0, 3), "getattr iops --compare: exit %d %r" % (rc, err))
+            for f in (base_json, new_json):
+                if os.path.exists(f):
+                    doc = json.load(open(f))
+                    check_result(doc, "getattr iops", "iops", "getattr", 0, 32, 1, "nfs3")
+                    x = doc["xprt"]
+                    sent += x["short_msgs"] + x["chunked_msgs"] + x["long_msgs"]
+            check(os.path.exists(new_json) and "compare" in json.load(open(new_json)),
+                  "--compare's judgement in the JSON")
+            if os.path.exists(base_json):
+                expect_usage(["--op", "null", "--compare", base_json],
+                             "measured --program nfs3; this run would measure --program test")
         doc, err = measure("v2 fallback", ["--op", "getattr", "--version", "2", "--count",
                                            "100"], "lat", "getattr", 0, 1, 1)
         check(err.count("the server does not support version 2: running in version 1") == 1,
