@@ -46,6 +46,12 @@ enum perf_op {
 	OP_READDIR, /**< NFSv3 only: READDIRPLUS */
 	PERF_OP_N
 };
+/** read and write carry --size bytes; the other ops none. */
+static inline bool perf_op_has_payload(enum perf_op op)
+{
+	return op == OP_READ || op == OP_WRITE;
+}
+
 enum perf_role {
 	ROLE_BOTH,
 	ROLE_SERVER,
