@@ -220,13 +220,12 @@ static int mount_export(const struct perf_prog_env *env, struct nfs3_ctx *n)
 	clnt_control(n->mnt, CLSET_TIMEOUT, (char *)&tv);
 	st = clnt_call(n->mnt, RPCRDMA_MOUNT3_MNT, (xdrproc_t)xdr_dirpath, (caddr_t)&path,
 		       (xdrproc_t)xdr_mnt_res, (caddr_t)&r, tv);
-	if (st != RPC_SUCCESS) {
-		fprintf(stderr, PROG ": MOUNT MNT %s: %s\n", path, clnt_sperrno(st));
-		return -EREMOTEIO;
-	}
-	if (r.status != RPCRDMA_MNT3_OK) {
+	if (st != RPC_SUCCESS || r.status != RPCRDMA_MNT3_OK) {
 		fprintf(stderr, PROG ": MOUNT MNT %s: %s\n", path,
-			rpcrdma_mount3_stat_name(r.status));
+			st != RPC_SUCCESS ? clnt_sperrno(st) : rpcrdma_mount3_stat_name(r.status));
+		/* nothing mounted: no UMNT */
+		clnt_destroy(n->mnt);
+		n->mnt = NULL;
 		return -EREMOTEIO;
 	}
 	n->root = r.fh;
