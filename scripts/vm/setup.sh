@@ -20,8 +20,9 @@ set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 DIR=${1:-${RPCRDMA_VM_DIR:-/var/cache/rpcrdma/vm}}
+# nfs-kernel-server: the guest's kernel NFS server and mount.nfs (nfs-common) for its client
 PKGS="qemu-system-x86 busybox-static kmod cpio iproute2 rdma-core ibverbs-providers
-ibverbs-utils rdmacm-utils perftest"
+ibverbs-utils rdmacm-utils perftest nfs-kernel-server"
 
 say() { echo "vm-setup: $*" >&2; }
 die() {
