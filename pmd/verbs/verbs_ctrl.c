@@ -1259,9 +1259,17 @@ static int verbs_accept(struct rpcrdma_pmd_conn_req *r, struct rpcrdma_pmd_qp *q
 	ret = qp_connect_states(qp, id);
 	if (ret < 0)
 		goto err_reject;
+	/*
+	 * The request's values are already the server's view (the kernel's CM
+	 * reports the client's initiator depth as our responder resources and
+	 * its responder resources as our initiator depth): taken as they are.
+	 * Crossing them again told a client that initiates no Read (Linux
+	 * xprtrdma offers Reads but sets initiator_depth 0) that the server
+	 * makes none either, and its QP refused the server's RDMA Reads.
+	 */
 	conn_param_fill(qp, &cp, pdata, pdata_len,
-			min_u8(req->initiator_depth, dev->attr.max_qp_rd_atom),
-			min_u8(req->responder_resources, dev->attr.max_qp_init_rd_atom));
+			min_u8(req->responder_resources, dev->attr.max_qp_rd_atom),
+			min_u8(req->initiator_depth, dev->attr.max_qp_init_rd_atom));
 	/* events of the id are the QP's from now on */
 	id->context = &qp->ep;
 	if (rdma_accept(id, &cp) != 0) {
