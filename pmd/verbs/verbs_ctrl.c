@@ -379,6 +379,7 @@ static int verbs_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 		goto err_dev;
 	}
 	dev->link_layer = pattr.link_layer;
+	dev->flush_in_modify = dev->attr.vendor_id == VERBS_VENDOR_SIW;
 	verbs_dev_info_fill(&dev->attr, dev->ctx->device->node_type,
 			    dev->ctx->device->transport_type, pattr.link_layer,
 			    dev->args.inline_max, dev->name, &dev->info);
@@ -783,6 +784,7 @@ static void qp_to_err(struct verbs_qp *qp)
 	qp_modify(qp, &attr, IBV_QP_STATE);
 	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
 	verbs_qp_flush_watch(qp);
+	verbs_qp_drain_mark(qp);
 }
 
 static void qp_free_rings(struct verbs_qp *qp)

@@ -399,6 +399,7 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 	} else {
 		const struct verbs_sqe *e;
 		uint32_t len = 0, adv;
+		bool mark;
 
 		slot &= qp->sq_mask;
 		e = &qp->sq[slot];
@@ -408,10 +409,13 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 			cq->stale++; /* the PMD flushed it already (flush_poll) */
 			return 0;
 		}
+		mark = e->flags & VERBS_SQE_MARK;
 		if (verbs_unlikely(qp->reads_out != 0))
 			sq_retire_ooo(qp, slot);
 		else
 			qp->sq_tail += adv;
+		if (verbs_unlikely(mark))
+			return 0; /* the drain marker: the queue before it is done */
 		if (status == IBV_WC_SUCCESS && e->opcode == RPCRDMA_PMD_WR_RDMA_READ)
 			len = cqx != NULL ? ibv_wc_read_byte_len(cqx) : w->byte_len;
 		verbs_wc_fill(wc, e->wr_id, &qp->common, status,
@@ -449,16 +453,48 @@ void verbs_qp_flush_watch(struct verbs_qp *qp)
 	}
 }
 
+/*
+ * The drain marker, as the kernel's ib_drain_sq() posts one: a signaled
+ * work request posted once the QP is in error. The device flushes it after
+ * everything before it, so its completion retires the sends that succeeded
+ * unsignaled, which never complete on their own; without it every close
+ * with one of those waited out the grace time. It needs a free slot and no
+ * work the PMD flushes itself after the device's (the grace time covers
+ * those cases), and a device that reads the queue after the error: not one
+ * that flushes within the modify (flush_in_modify), where a drained CQ says
+ * the same at once.
+ */
+void verbs_qp_drain_mark(struct verbs_qp *qp)
+{
+	struct ibv_send_wr wr, *bad = NULL;
+	uint32_t slot = qp->sq_head & qp->sq_mask;
+
+	if (qp->sq_tail == qp->sq_dev || qp->sq_dev != qp->sq_head || qp->dev->flush_in_modify ||
+	    qp->sq_head - qp->sq_tail >= qp->max_send_wr)
+		return;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = verbs_wrid(qp->tag, false, slot);
+	wr.opcode = IBV_WR_RDMA_WRITE; /* zero length: never on the wire in error */
+	wr.send_flags = IBV_SEND_SIGNALED;
+	if (ibv_post_send(qp->qp, &wr, &bad) != 0)
+		return;
+	qp->sq[slot].wr_id = 0;
+	qp->sq[slot].opcode = RPCRDMA_PMD_WR_RDMA_WRITE;
+	qp->sq[slot].flags = VERBS_SQE_MARK;
+	qp->sq_db = qp->sq_dev = ++qp->sq_head;
+}
+
 /* The PMD moved the QP to error, and the device has not flushed in time. */
 static inline bool dev_silent(const struct verbs_qp *qp, bool drained)
 {
-	return drained && qp->err_ns != 0 && now_ns() - qp->err_ns > VERBS_FLUSH_GRACE_NS;
+	return drained && qp->err_ns != 0 &&
+	       (qp->dev->flush_in_modify || now_ns() - qp->err_ns > VERBS_FLUSH_GRACE_NS);
 }
 
 /* Once per QP: the device kept work requests past the grace time. */
 static void flush_note(struct verbs_qp *qp, const char *what)
 {
-	if (qp->flush_noted)
+	if (qp->flush_noted || qp->dev->flush_in_modify)
 		return;
 	qp->flush_noted = true;
 	verbs_info("qp %u: the device did not flush its %s %llu ms after the error: the PMD does",
@@ -479,10 +515,14 @@ static uint16_t flush_poll(struct verbs_cq *cq, struct rpcrdma_pmd_wc *wc, uint1
 			flush_note(qp, "sends");
 			while (k < n && qp->sq_tail != qp->sq_dev) {
 				struct verbs_sqe *b = &qp->sq[qp->sq_tail++ & qp->sq_mask];
+				bool mark = b->flags & VERBS_SQE_MARK;
 
 				sqe_release(qp, b);
-				verbs_wc_fill(&wc[k++], b->wr_id, &qp->common, IBV_WC_WR_FLUSH_ERR,
-					      rpcrdma_pmd_wc_opcode_of_wr(b->opcode), 0, 0, 0);
+				if (!mark)
+					verbs_wc_fill(&wc[k++], b->wr_id, &qp->common,
+						      IBV_WC_WR_FLUSH_ERR,
+						      rpcrdma_pmd_wc_opcode_of_wr(b->opcode), 0, 0,
+						      0);
 			}
 			if (qp->sq_tail != qp->sq_dev)
 				continue;

@@ -81,6 +81,12 @@ struct verbs_dev {
 	enum verbs_send_path send_path;	  /* what QP creation tries first */
 	bool cq_ex;			  /* CQs are extended CQs */
 	bool fatal;			  /* device fatal or removed: nothing works any more */
+	/*
+	 * The device flushes within ibv_modify_qp to error, or never (siw: it
+	 * does not read a user-mapped queue after the error): once that call
+	 * has returned and the CQ is drained, what it still holds stays.
+	 */
+	bool flush_in_modify;
 	bool path_logged;
 	struct rdma_event_channel *cm; /* non-blocking */
 	int epfd;		       /* event_fd(): the CM channel and the async fd */
@@ -131,6 +137,8 @@ struct verbs_sqe {
 #define VERBS_SQE_READ_WAIT 0x1u
 /* known done while a READ before it is not (retired with it) */
 #define VERBS_SQE_DONE 0x2u
+/* the PMD's drain marker (verbs_qp_drain_mark()): no user work request, no completion */
+#define VERBS_SQE_MARK 0x4u
 
 enum verbs_conn_state {
 	VERBS_CONN_IDLE,       /* no connection; QP in INIT */
@@ -212,11 +220,15 @@ struct verbs_req {
 };
 
 #define VERBS_FLUSH_GRACE_NS 2000000000ull
+/* struct ibv_device_attr vendor_id of siw (Linux drivers/infiniband/sw/siw: "bmt") */
+#define VERBS_VENDOR_SIW 0x626d74u
 
 /* verbs_fp.c */
 void verbs_qp_set_fast_path(struct verbs_qp *qp);
 /* The QP was moved to error: flush what the device keeps, if it does not. */
 void verbs_qp_flush_watch(struct verbs_qp *qp);
+/* ... and mark the end of its send queue, so that the device tells when it is done. */
+void verbs_qp_drain_mark(struct verbs_qp *qp);
 void verbs_cq_set_fast_path(struct verbs_cq *cq);
 
 /*

@@ -18,7 +18,7 @@ set -u
 BUILD=$1
 shift
 KNOWN_siw0=""
-ONCE_siw0="blockstore_workers_verbs:worker lcores over the same verbs paths as blockstore_io_verbs, run on rxe0;blockstore_notify_verbs:backward calls over verbs are xprt_backward_verbs's on siw0, the app's on rxe0"
+ONCE_siw0=""
 
 # hugepages, as on a server: the EAL runs --in-memory on them
 echo 256 >/proc/sys/vm/nr_hugepages

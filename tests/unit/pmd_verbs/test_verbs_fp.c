@@ -796,6 +796,122 @@ static void test_silent_device(void)
 	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 0);
 }
 
+/*
+ * The drain marker: once the QP is in error, a signaled zero-length work
+ * request closes the send queue; its flush completion retires the sends
+ * that succeeded unsignaled (no completion of theirs ever comes) at once,
+ * without the grace time, and is not the user's.
+ */
+static void test_drain_mark(bool wr_api)
+{
+	struct rpcrdma_pmd_sge s = { (uintptr_t)big, 100, 1 };
+	struct rpcrdma_pmd_send_wr w[2];
+	struct rpcrdma_pmd_wc wc[8];
+
+	w[0] = swr(820, RPCRDMA_PMD_WR_SEND, RPCRDMA_PMD_SEND_SIGNALED, &s, 1);
+	w[1] = swr(821, RPCRDMA_PMD_WR_SEND, 0, &s, 1);
+
+	/* an unsignaled send that succeeded, then the error */
+	setup(wr_api, true, 4, 4);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w[1], 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR; /* what qp_to_err() does */
+	verbs_qp_flush_watch(qp);
+	verbs_qp_drain_mark(qp);
+	CHECK_EQ(F.nposted, 2);
+	CHECK_EQ(F.posted[1].op, IBV_WR_RDMA_WRITE);
+	CHECK_EQ(F.posted[1].nsge, 0);
+	CHECK(F.posted[1].flags & IBV_SEND_SIGNALED);
+	CHECK_EQ(qp->common.stats.send_wrs, 1); /* not the user's */
+	info_calls = 0;
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 0); /* waits for it */
+	CHECK_EQ(qp->sq_head - qp->sq_tail, 2);
+	push_cqe(F.posted[1].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 0);
+	CHECK_EQ(qp->sq_head - qp->sq_tail, 0);
+	CHECK(TAILQ_EMPTY(&cq.sq_flush));
+	CHECK_EQ(info_calls, 0);
+
+	/* a signaled send the device flushes before the marker: that one is the user's */
+	setup(wr_api, false, 4, 4);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w, 2), 2);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 2);
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	verbs_qp_flush_watch(qp);
+	verbs_qp_drain_mark(qp);
+	CHECK_EQ(F.nposted, 3);
+	push_cqe(F.posted[0].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
+	push_cqe(F.posted[1].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
+	push_cqe(F.posted[2].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 2);
+	CHECK_EQ(wc[0].wr_id, 820);
+	CHECK_EQ(wc[1].wr_id, 821);
+	CHECK_EQ(wc[1].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
+	CHECK_EQ(qp->sq_head - qp->sq_tail, 0);
+	CHECK(TAILQ_EMPTY(&cq.sq_flush));
+
+	/* no marker: nothing on the device, or no room for one */
+	setup(wr_api, true, 4, 4);
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	verbs_qp_flush_watch(qp);
+	verbs_qp_drain_mark(qp);
+	CHECK_EQ(F.nposted, 0);
+	setup(wr_api, true, 2, 4);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w[1], 1), 1);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w[1], 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 2);
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	verbs_qp_flush_watch(qp);
+	verbs_qp_drain_mark(qp);
+	CHECK_EQ(F.nposted, 2);
+	/* ... the grace time then; or the marker lost at its own grace: not the user's */
+	setup(wr_api, true, 4, 4);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w[1], 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	verbs_qp_flush_watch(qp);
+	verbs_qp_drain_mark(qp);
+	CHECK_EQ(F.nposted, 2);
+	qp->err_ns -= VERBS_FLUSH_GRACE_NS + 1000000ull;
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 1);
+	CHECK_EQ(wc[0].wr_id, 821);
+	CHECK_EQ(qp->sq_head - qp->sq_tail, 0);
+	CHECK(TAILQ_EMPTY(&cq.sq_flush));
+}
+
+/*
+ * A device that flushes within the modify to error (siw): no marker; the
+ * first drained poll after it flushes what is left, without waiting and
+ * without a note (nothing was kept).
+ */
+static void test_flush_in_modify(void)
+{
+	struct rpcrdma_pmd_sge s = { (uintptr_t)big, 100, 1 };
+	struct rpcrdma_pmd_send_wr w = swr(830, RPCRDMA_PMD_WR_SEND, 0, &s, 1);
+	struct rpcrdma_pmd_recv_wr r = { 730, &s, 1 };
+	struct rpcrdma_pmd_wc wc[8];
+
+	setup(true, true, 4, 4);
+	dev.flush_in_modify = true;
+	CHECK_EQ(rpcrdma_pmd_post_recv_burst(&qp->common, &r, 1), 1);
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w, 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	verbs_qp_flush_watch(qp);
+	verbs_qp_drain_mark(qp);
+	CHECK_EQ(F.nposted, 1);
+	info_calls = 0;
+	/* the receive's flush, in the CQ when the modify returned */
+	push_cqe(F.recv[0].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 2);
+	CHECK_EQ(wc[0].wr_id, 730);
+	CHECK_EQ(wc[1].wr_id, 830);
+	CHECK_EQ(wc[1].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
+	CHECK_EQ(qp->sq_head - qp->sq_tail, 0);
+	CHECK(TAILQ_EMPTY(&cq.sq_flush) && TAILQ_EMPTY(&cq.rq_flush));
+	CHECK_EQ(info_calls, 0);
+}
+
 /* The ibv_post_send path: staged as a chain, posted by the flush in ring order. */
 static void test_post_path(void)
 {
@@ -971,6 +1087,9 @@ int main(void)
 	test_error_state(true);
 	test_error_state(false);
 	test_silent_device();
+	test_drain_mark(true);
+	test_drain_mark(false);
+	test_flush_in_modify();
 	test_post_path();
 	test_recv(true);
 	test_recv(false);
