@@ -231,7 +231,8 @@ static int f_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_sen
 		w->inv = wr->invalidate_rkey;
 		w->nsge = wr->num_sge;
 		w->sg_list = wr->sg_list;
-		memcpy(w->sge, wr->sg_list, sizeof(struct ibv_sge) * (size_t)wr->num_sge);
+		if (wr->num_sge > 0) /* a drain marker has no SGL */
+			memcpy(w->sge, wr->sg_list, sizeof(struct ibv_sge) * (size_t)wr->num_sge);
 		w->inl = (wr->send_flags & IBV_SEND_INLINE) != 0;
 		F.nposted++;
 	}
