@@ -195,7 +195,14 @@ static inline void verbs_swr_to_ibv(const struct verbs_swr *x, const struct rpcr
 	out->imm_data = 0;
 	out->invalidate_rkey = x->invalidate_rkey; /* a union with imm_data */
 	out->wr.rdma.remote_addr = x->remote_addr;
-	out->wr.rdma.rkey = x->rkey;
+	/*
+	 * SEND_WITH_INV: the key in wr.rdma.rkey too. rdma-core's siw provider
+	 * takes the STag to invalidate from there, not from invalidate_rkey
+	 * (it sent STag 0, which the peer cannot invalidate: a TERMINATE and a
+	 * dead connection at the first reply to a Linux client's chunked
+	 * call); the other providers read no wr.rdma of a send.
+	 */
+	out->wr.rdma.rkey = x->opcode == IBV_WR_SEND_WITH_INV ? x->invalidate_rkey : x->rkey;
 }
 
 /* ---------------- completions ---------------- */

@@ -157,6 +157,7 @@ static void test_swr_to_ibv(void)
 	CHECK_EQ(out.opcode, IBV_WR_SEND_WITH_INV);
 	CHECK_EQ(out.send_flags, IBV_SEND_SIGNALED | IBV_SEND_INLINE);
 	CHECK_EQ(out.invalidate_rkey, 0x11);
+	CHECK_EQ(out.wr.rdma.rkey, 0x11); /* where libsiw reads it */
 	CHECK_EQ(sge[1].addr, 0x20);
 	CHECK_EQ(sge[1].length, 24);
 	CHECK_EQ(sge[1].lkey, 2);
