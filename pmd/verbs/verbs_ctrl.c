@@ -1545,7 +1545,12 @@ static int async_one(struct verbs_dev *dev)
 
 	switch (act) {
 	case VERBS_ASYNC_QP_ERROR:
-		verbs_log("qp %u: %s", qp->common.qp_num, async_str(type));
+		/* after a disconnect (siw: the peer's TCP abort as it closes), expected */
+		if (qp->conn == VERBS_CONN_DOWN)
+			verbs_info("qp %u: %s, disconnected already", qp->common.qp_num,
+				   async_str(type));
+		else
+			verbs_log("qp %u: %s", qp->common.qp_num, async_str(type));
 		qp_broken(qp);
 		break;
 	case VERBS_ASYNC_COMM_EST:
