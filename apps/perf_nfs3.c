@@ -27,12 +27,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rpc/rpc.h>
 
 #include <rpcrdma/rpcrdma_mount3.h>
 #include <rpcrdma/rpcrdma_nfs3.h>
+#include <rpcrdma/rpcrdma_rpc.h>
 
 #include "perf_prog.h"
 
@@ -67,8 +69,9 @@ struct nfs3_ctx {
 	uint32_t made;	      /* --files: files made in it */
 	uint32_t nblocks;
 	bool read_inline;
-	uint64_t entries; /* readdir: a whole listing's */
-	uint64_t calls;	  /* of setup and teardown */
+	uint64_t entries;		    /* readdir: a whole listing's */
+	uint64_t calls;			    /* of setup and teardown */
+	uint8_t cred[RPCRDMA_RPC_AUTH_MAX]; /* env->cred: this process's AUTH_SYS credential */
 	struct walk walk[];
 };
 
@@ -218,6 +221,9 @@ static int mount_export(const struct perf_prog_env *env, struct nfs3_ctx *n)
 	if (n->mnt == NULL)
 		return -ECONNREFUSED;
 	clnt_control(n->mnt, CLSET_TIMEOUT, (char *)&tv);
+	/* as the NFS calls: mountd may refuse AUTH_NONE */
+	auth_destroy(n->mnt->cl_auth);
+	n->mnt->cl_auth = authsys_create_default();
 	st = clnt_call(n->mnt, RPCRDMA_MOUNT3_MNT, (xdrproc_t)xdr_dirpath, (caddr_t)&path,
 		       (xdrproc_t)xdr_mnt_res, (caddr_t)&r, tv);
 	if (st != RPC_SUCCESS || r.status != RPCRDMA_MNT3_OK) {
@@ -649,6 +655,40 @@ static int remove_file(struct perf_prog_env *env, struct nfs3_ctx *n)
 
 static int nfs3_teardown(struct perf_prog_env *env, bool ok);
 
+/*
+ * Every call carries AUTH_SYS (RFC 5531 appendix A) with this process's
+ * uid, gid and groups, as a kernel client's would: a server maps AUTH_NONE
+ * to its anonymous user, or refuses it.
+ */
+static int make_cred(struct perf_prog_env *env, struct nfs3_ctx *n)
+{
+	struct rpcrdma_rpc_authsys sys = { 0 };
+	gid_t groups[RPCRDMA_RPC_AUTHSYS_NGIDS];
+	char host[RPCRDMA_RPC_MACHNAME_MAX + 1];
+	int ng, ret;
+
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "rpcrdma-perf");
+	host[sizeof(host) - 1] = '\0';
+	ng = getgroups(RPCRDMA_RPC_AUTHSYS_NGIDS, groups);
+	if (ng < 0) /* more than 16: the first 16 */
+		ng = 0;
+	sys.stamp = (uint32_t)time(NULL);
+	sys.machinename = host;
+	sys.machinename_len = (uint32_t)strlen(host);
+	sys.uid = (uint32_t)geteuid();
+	sys.gid = (uint32_t)getegid();
+	sys.ngids = (uint32_t)ng;
+	for (int i = 0; i < ng; i++)
+		sys.gids[i] = (uint32_t)groups[i];
+	ret = rpcrdma_rpc_authsys_encode(&sys, n->cred, sizeof(n->cred));
+	if (ret < 0)
+		return ret;
+	env->cred = n->cred;
+	env->cred_len = (uint32_t)ret;
+	return 0;
+}
+
 static int nfs3_setup(struct perf_prog_env *env)
 {
 	struct rpcrdma_xprt_info info;
@@ -659,7 +699,8 @@ static int nfs3_setup(struct perf_prog_env *env)
 	if (n == NULL)
 		return -ENOMEM;
 	env->ctx = n;
-	if (env->opts->export_path)
+	ret = make_cred(env, n);
+	if (ret == 0 && env->opts->export_path)
 		ret = mount_export(env, n);
 	if (ret == 0 && env->op == OP_READDIR)
 		ret = lookup_dir(env, env->opts->dir ? env->opts->dir : "", &n->dir);
@@ -703,8 +744,8 @@ static int nfs3_put_args(struct perf_prog_env *env, uint32_t slot, struct rpcrdm
 	struct nfs3_ctx *n = env->ctx;
 	int ret;
 
-	ret = rpcrdma_xprt_call_put_header(c, RPCRDMA_NFS3_PROGRAM, RPCRDMA_NFS3_VERSION,
-					   procs[env->op]);
+	ret = perf_prog_put_header(env, c, RPCRDMA_NFS3_PROGRAM, RPCRDMA_NFS3_VERSION,
+				   procs[env->op]);
 	if (ret)
 		return ret;
 	spec->max_len = 24;

@@ -420,9 +420,6 @@ static int check_program(struct perf_opts *o)
 	if (o->addr == NULL)
 		return app_usage_error("--program nfs3 needs the NFS server's address: "
 				       "--address or --client");
-	if (o->capture)
-		return app_usage_error("--capture: not with --program nfs3 (capture on the "
-				       "server)");
 	if (o->popts.export_path == NULL && o->op != OP_NULL)
 		return app_usage_error("--op %s needs --export PATH (MOUNT's root handle)",
 				       perf_op_names[o->op]);

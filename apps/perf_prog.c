@@ -75,6 +75,27 @@ static void sync_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 	sync_call.done = true;
 }
 
+int perf_prog_put_header(const struct perf_prog_env *env, struct rpcrdma_xprt_call *call,
+			 uint32_t prog, uint32_t vers, uint32_t proc)
+{
+	struct rpcrdma_rpc_msg m;
+
+	if (env->cred_len == 0)
+		return rpcrdma_xprt_call_put_header(call, prog, vers, proc);
+	memset(&m, 0, sizeof(m));
+	m.xid = rpcrdma_xprt_call_xid(call);
+	m.type = RPCRDMA_RPC_CALL;
+	m.call.rpcvers = RPCRDMA_RPC_VERS;
+	m.call.prog = prog;
+	m.call.vers = vers;
+	m.call.proc = proc;
+	m.call.cred.flavor = RPCRDMA_RPC_AUTH_SYS;
+	m.call.cred.len = env->cred_len;
+	m.call.cred.body = env->cred;
+	m.call.verf.flavor = RPCRDMA_RPC_AUTH_NONE;
+	return rpcrdma_xprt_put_rpc(rpcrdma_xprt_call_enc(call), &m);
+}
+
 int perf_prog_call(struct perf_prog_env *env, uint32_t prog, uint32_t vers, uint32_t proc,
 		   int (*enc)(struct rpcrdma_xdr_enc *x, const void *args), const void *args,
 		   int (*dec)(struct rpcrdma_xdr_dec *d, void *res), void *res,
@@ -95,7 +116,7 @@ int perf_prog_call(struct perf_prog_env *env, uint32_t prog, uint32_t vers, uint
 		snprintf(err, len, "no call slot: %s", strerror(-ret));
 		return ret;
 	}
-	ret = rpcrdma_xprt_call_put_header(call, prog, vers, proc);
+	ret = perf_prog_put_header(env, call, prog, vers, proc);
 	if (ret == 0 && enc)
 		ret = enc(rpcrdma_xprt_call_enc(call), args);
 	rs = rpcrdma_xprt_call_reply_spec(call);

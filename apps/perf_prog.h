@@ -49,6 +49,9 @@ struct perf_prog_env {
 	void *poll_arg;
 	const struct perf_prog_opts *opts;
 	void *ctx; /**< the program's own state, from setup */
+	/** The calls' credential: an AUTH_SYS body (cred_len bytes); AUTH_NONE when 0. */
+	const uint8_t *cred;
+	uint32_t cred_len;
 };
 
 /** One program: every function but put_args and check may be NULL. */
@@ -82,6 +85,13 @@ struct perf_prog {
 
 /** NFSv3 against any NFS/RDMA server (perf_nfs3.c). */
 extern const struct perf_prog perf_prog_nfs3;
+
+/**
+ * Write a call's RPC header: env->cred's AUTH_SYS credential, or AUTH_NONE.
+ * @return 0, or the errors of rpcrdma_xprt_put_rpc().
+ */
+int perf_prog_put_header(const struct perf_prog_env *env, struct rpcrdma_xprt_call *call,
+			 uint32_t prog, uint32_t vers, uint32_t proc);
 
 /**
  * One call of setup or teardown on @p env's connection, waited for (at
