@@ -230,6 +230,7 @@ static int mount_export(const struct perf_prog_env *env, struct nfs3_ctx *n)
 		fprintf(stderr, PROG ": MOUNT MNT %s: %s\n", path,
 			st != RPC_SUCCESS ? clnt_sperrno(st) : rpcrdma_mount3_stat_name(r.status));
 		/* nothing mounted: no UMNT */
+		auth_destroy(n->mnt->cl_auth); /* clnt_destroy() leaves it */
 		clnt_destroy(n->mnt);
 		n->mnt = NULL;
 		return -EREMOTEIO;
@@ -250,6 +251,7 @@ static void umount_export(const struct perf_prog_env *env, struct nfs3_ctx *n)
 		       (xdrproc_t)xdr_none, NULL, tv);
 	if (st != RPC_SUCCESS)
 		fprintf(stderr, PROG ": warning: MOUNT UMNT %s: %s\n", path, clnt_sperrno(st));
+	auth_destroy(n->mnt->cl_auth);
 	clnt_destroy(n->mnt);
 	n->mnt = NULL;
 }

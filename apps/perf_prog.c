@@ -37,6 +37,21 @@ int perf_prog_rpc_reply(struct rpcrdma_xprt_call *call, struct rpcrdma_xdr_dec *
 	return 0;
 }
 
+const char *perf_prog_status_name(int status)
+{
+	switch (status) {
+	case -EREMOTEIO:
+		return "RDMA_ERROR ERR_CHUNK (the server refused the call's chunks: over its "
+		       "largest READ or WRITE?)";
+	case -EPROTONOSUPPORT:
+		return "RDMA_ERROR ERR_VERS";
+	case -ETIMEDOUT:
+		return "no reply in time";
+	default:
+		return strerror(-status);
+	}
+}
+
 /*
  * The call being waited for: one at a time. It lives here, not on the
  * waiter's stack, and its completion is matched by generation, so that a
@@ -59,7 +74,7 @@ static void sync_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 		return;
 	}
 	if (status != 0)
-		snprintf(sync_call.err, sizeof(sync_call.err), "%s", strerror(-status));
+		snprintf(sync_call.err, sizeof(sync_call.err), "%s", perf_prog_status_name(status));
 	if (status == 0)
 		status = perf_prog_rpc_reply(call, reply, sync_call.err, sizeof(sync_call.err));
 	if (status == 0 && sync_call.dec) {

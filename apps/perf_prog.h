@@ -107,6 +107,13 @@ int perf_prog_call(struct perf_prog_env *env, uint32_t prog, uint32_t vers, uint
 		   int (*dec)(struct rpcrdma_xdr_dec *d, void *res), void *res,
 		   const struct rpcrdma_xdr_reply_spec *spec, char *err, size_t len);
 
+/**
+ * What the engine's completion status of a call means, by the protocol's
+ * names where it has one (rpcrdma_xprt.h): -EREMOTEIO is the server's
+ * RDMA_ERROR ERR_CHUNK, -EPROTONOSUPPORT its ERR_VERS.
+ */
+const char *perf_prog_status_name(int status);
+
 /** The RPC reply header of a call: 0, or -EREMOTEIO/-EBADMSG with why in @p err. */
 int perf_prog_rpc_reply(struct rpcrdma_xprt_call *call, struct rpcrdma_xdr_dec *d, char *err,
 			size_t len);

@@ -576,7 +576,8 @@ static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 		c->errors++;
 		if (c->first_error == 0) {
 			c->first_error = status;
-			snprintf(c->first_msg, sizeof(c->first_msg), "%s", err);
+			snprintf(c->first_msg, sizeof(c->first_msg), "%s",
+				 err[0] ? err : perf_prog_status_name(status));
 		}
 		c->stopping = true;
 		return;
@@ -889,7 +890,7 @@ static int cli_run(struct perf_cli *c)
 	}
 	if (c->errors) {
 		fprintf(stderr, PROG ": %lu call(s) failed: %s\n", (unsigned long)c->errors,
-			c->first_msg[0] ? c->first_msg : strerror(-c->first_error));
+			c->first_msg[0] ? c->first_msg : perf_prog_status_name(c->first_error));
 		return c->first_error;
 	}
 	if (c->res->nrep == 0) {

@@ -797,6 +797,14 @@ static void test_silent_device(void)
 	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 0);
 }
 
+/* What qp_to_err() does (verbs_ctrl.c) once the QP is in error. */
+static void to_error(void)
+{
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	verbs_qp_flush_watch(qp);
+	verbs_qp_drain_mark(qp);
+}
+
 /*
  * The drain marker: once the QP is in error, a signaled zero-length work
  * request closes the send queue; its flush completion retires the sends
@@ -816,9 +824,7 @@ static void test_drain_mark(bool wr_api)
 	setup(wr_api, true, 4, 4);
 	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w[1], 1), 1);
 	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
-	qp->common.state = RPCRDMA_PMD_QPS_ERROR; /* what qp_to_err() does */
-	verbs_qp_flush_watch(qp);
-	verbs_qp_drain_mark(qp);
+	to_error();
 	CHECK_EQ(F.nposted, 2);
 	CHECK_EQ(F.posted[1].op, IBV_WR_RDMA_WRITE);
 	CHECK_EQ(F.posted[1].nsge, 0);
@@ -837,9 +843,7 @@ static void test_drain_mark(bool wr_api)
 	setup(wr_api, false, 4, 4);
 	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w, 2), 2);
 	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 2);
-	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
-	verbs_qp_flush_watch(qp);
-	verbs_qp_drain_mark(qp);
+	to_error();
 	CHECK_EQ(F.nposted, 3);
 	push_cqe(F.posted[0].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
 	push_cqe(F.posted[1].wr_id, IBV_WC_WR_FLUSH_ERR, 0, 0, 0);
@@ -853,25 +857,19 @@ static void test_drain_mark(bool wr_api)
 
 	/* no marker: nothing on the device, or no room for one */
 	setup(wr_api, true, 4, 4);
-	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
-	verbs_qp_flush_watch(qp);
-	verbs_qp_drain_mark(qp);
+	to_error();
 	CHECK_EQ(F.nposted, 0);
 	setup(wr_api, true, 2, 4);
 	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w[1], 1), 1);
 	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w[1], 1), 1);
 	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 2);
-	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
-	verbs_qp_flush_watch(qp);
-	verbs_qp_drain_mark(qp);
+	to_error();
 	CHECK_EQ(F.nposted, 2);
 	/* ... the grace time then; or the marker lost at its own grace: not the user's */
 	setup(wr_api, true, 4, 4);
 	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w[1], 1), 1);
 	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
-	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
-	verbs_qp_flush_watch(qp);
-	verbs_qp_drain_mark(qp);
+	to_error();
 	CHECK_EQ(F.nposted, 2);
 	qp->err_ns -= VERBS_FLUSH_GRACE_NS + 1000000ull;
 	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 1);
@@ -897,9 +895,7 @@ static void test_flush_in_modify(void)
 	CHECK_EQ(rpcrdma_pmd_post_recv_burst(&qp->common, &r, 1), 1);
 	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, &w, 1), 1);
 	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
-	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
-	verbs_qp_flush_watch(qp);
-	verbs_qp_drain_mark(qp);
+	to_error();
 	CHECK_EQ(F.nposted, 1);
 	info_calls = 0;
 	/* the receive's flush, in the CQ when the modify returned */
