@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+from nfs3_guest import check, summary, tshark_rows
+
 PERF = sys.argv[1]
 TSHARK = sys.argv[2] if len(sys.argv) > 2 else None
 HOST = os.environ.get("RPCRDMA_TEST_VERBS_ADDR", "").rsplit(":", 1)[0]
@@ -39,18 +41,6 @@ TOOLS = ("rpcbind", "rpc.mountd", "rpc.nfsd", "exportfs")
 NFS3_PROCS = ("NULL GETATTR SETATTR LOOKUP ACCESS READLINK READ WRITE CREATE MKDIR SYMLINK "
               "MKNOD REMOVE RMDIR RENAME LINK READDIR READDIRPLUS FSSTAT FSINFO PATHCONF "
               "COMMIT").split()
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL: " + what, flush=True)
-    return cond
-
 
 def say(what):
     print("knfsd: " + what, flush=True)
@@ -149,18 +139,8 @@ def capture_check(path, reads):
     knfsd counted, all on one file handle."""
     fields = ["rpcordma.xid", "rpc.xid", "rpc.msgtyp", "rpc.program", "nfs.procedure_v3",
               "nfs.fh.hash"]
-    cmd = [TSHARK, "-n", "-r", path, "--enable-heuristic", "rpcrdma_infiniband",
-           "-o", "infiniband.try_heuristic_first:TRUE", "-T", "fields", "-E", "separator=|",
-           "-E", "occurrence=f"]
-    for f in fields:
-        cmd += ["-e", f]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    check(p.returncode == 0, "tshark exit %d %r" % (p.returncode, p.stderr[-300:]))
     calls, handles, replies = {}, set(), set()
-    for line in p.stdout.splitlines():
-        c = dict(zip(fields, line.split("|")))
-        if not c["rpcordma.xid"] or not c["rpc.xid"]:
-            continue
+    for c in tshark_rows(TSHARK, path, fields, 300):
         if c["rpc.msgtyp"] == "0" and c["rpc.program"] == "100003":
             check(c["rpc.xid"] == c["rpcordma.xid"], "transport XID is RPC XID: %r" % c)
             calls[c["rpc.xid"]] = int(c["nfs.procedure_v3"])
@@ -223,8 +203,7 @@ def main():
         k.down()
         if os.path.exists(cap):
             os.remove(cap)
-    print("test_nfs3_knfsd: %d checks, %d failed" % (checks, failures))
-    return 1 if failures else 0
+    return summary("test_nfs3_knfsd")
 
 
 sys.exit(main())

@@ -36,6 +36,8 @@ import sys
 import tempfile
 import time
 
+from nfs3_guest import check, summary, tshark_rows
+
 SERVER = sys.argv[1]
 TSHARK = sys.argv[2] if len(sys.argv) > 2 else None
 HOST = os.environ.get("RPCRDMA_TEST_VERBS_ADDR", "").rsplit(":", 1)[0]
@@ -43,18 +45,6 @@ DEVARGS = os.environ.get("RPCRDMA_TEST_VERBS_DEVARGS", "")
 PORT, MOUNT_PORT = 20049, 20048
 MiB = 1 << 20
 SIZE = 192 * MiB
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL: " + what, flush=True)
-    return cond
-
 
 def say(what):
     print("linux: " + what, flush=True)
@@ -215,18 +205,8 @@ TSHARK_FIELDS = ["frame.number", "rpcordma.xid", "rpc.xid", "rpc.msgtyp", "rpc.p
 def capture_check(path, stats):
     """A capture of a mount, a create, a write and a read, in tshark; @stats:
     the client's count of its calls on that mount (mountstats())."""
-    cmd = [TSHARK, "-n", "-r", path, "--enable-heuristic", "rpcrdma_infiniband",
-           "-o", "infiniband.try_heuristic_first:TRUE", "-T", "fields", "-E", "separator=|",
-           "-E", "occurrence=f"]
-    for f in TSHARK_FIELDS:
-        cmd += ["-e", f]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    check(p.returncode == 0, "tshark exit %d %r" % (p.returncode, p.stderr[-300:]))
     calls, replies, used = {}, {}, {}
-    for line in p.stdout.splitlines():
-        c = dict(zip(TSHARK_FIELDS, line.split("|")))
-        if not c.get("rpcordma.xid") or not c.get("rpc.xid"):
-            continue
+    for c in tshark_rows(TSHARK, path, TSHARK_FIELDS, 120):
         if c["rpc.msgtyp"] == "0" and c["rpc.program"] == "100003":
             check(c["rpc.xid"] == c["rpcordma.xid"], "transport XID is RPC XID: %r" % c)
             calls[c["rpc.xid"]] = int(c["nfs.procedure_v3"])
@@ -328,8 +308,7 @@ def main():
         os.rmdir(mnt)
         if os.path.exists(cap):
             os.remove(cap)
-    print("test_nfs3_linux: %d checks, %d failed" % (checks, failures))
-    return 1 if failures else 0
+    return summary("test_nfs3_linux")
 
 
 sys.exit(main())
