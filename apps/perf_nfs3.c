@@ -5,8 +5,9 @@
  *
  * Setup: MOUNT v3 MNT of --export over TCP with libtirpc (rpcbind, or
  * --mount-port) gives the root handle. readdir LOOKUPs each component of
- * --dir and lists it once to learn its entries. read and write CREATE a
- * file in the export's root, of nblocks blocks of --size bytes (one per
+ * --dir and lists it once to learn its entries. read and write check
+ * --size against FSINFO's rtmax and wtmax, then CREATE a file in the
+ * export's root, of nblocks blocks of --size bytes (one per
  * call in flight, at most PERF_NFS3_FILE_MAX bytes), and read WRITEs every
  * block first. Block b holds nfs3_pattern() of each of its file offsets.
  *
@@ -47,6 +48,7 @@
 #define REP_READ    (24 + 4 + 88 + 4 + 4 + 4)	   /* status post_op_attr count eof len */
 #define REP_WRITE   (24 + 4 + 32 + 88 + 4 + 4 + 8) /* status wcc_data count committed verf */
 #define REP_READDIR (24 + READDIR_MAX + 512)
+#define REP_FSINFO  (24 + 4 + 88 + 48) /* status post_op_attr, 12 words */
 
 struct fh_buf {
 	uint8_t b[RPCRDMA_NFS3_FHSIZE];
@@ -522,6 +524,41 @@ static int unmake(struct perf_prog_env *env, const struct fh_buf *dir, const cha
 		    &r.status, NULL, name);
 }
 
+/*
+ * FSINFO of the root: --size over the server's largest READ or WRITE
+ * (rtmax, wtmax; 0: no limit said) is refused before the run, as the
+ * server would cut the READ short, write part of the block, or refuse the
+ * chunks (knfsd's transport answers RDMA_ERROR ERR_CHUNK). read WRITEs
+ * its file first, so both limits apply to it.
+ */
+static int check_fsinfo(struct perf_prog_env *env, struct nfs3_ctx *n)
+{
+	struct rpcrdma_xdr_reply_spec spec = { .max_len = REP_FSINFO };
+	struct rpcrdma_nfs3_fh_args a = { fh_of(&n->root) };
+	struct rpcrdma_nfs3_fsinfo_res r = { 0 };
+	const char *what = NULL;
+	uint32_t max = 0;
+	int ret;
+
+	ret = call(env, RPCRDMA_NFS3_FSINFO, ENC(rpcrdma_nfs3_enc_fh_args), &a,
+		   DEC(rpcrdma_nfs3_dec_fsinfo_res), &r, &r.status, &spec, env->opts->export_path);
+	if (ret)
+		return ret;
+	if (r.wtmax != 0 && env->size > r.wtmax) {
+		what = "WRITE (wtmax)";
+		max = r.wtmax;
+	} else if (env->op == OP_READ && r.rtmax != 0 && env->size > r.rtmax) {
+		what = "READ (rtmax)";
+		max = r.rtmax;
+	}
+	if (what == NULL)
+		return 0;
+	fprintf(stderr,
+		PROG ": --size %u is over the server's largest %s of %u bytes (FSINFO %s)\n",
+		env->size, what, max, env->opts->export_path);
+	return -EMSGSIZE;
+}
+
 static int create_file(struct perf_prog_env *env, struct nfs3_ctx *n)
 {
 	run_name(n);
@@ -716,6 +753,8 @@ static int nfs3_setup(struct perf_prog_env *env)
 			n->nblocks = env->depth;
 		if (n->nblocks == 0)
 			n->nblocks = 1;
+		if (ret == 0)
+			ret = check_fsinfo(env, n);
 		if (ret == 0)
 			ret = create_file(env, n);
 		for (uint32_t b = 0; ret == 0 && env->op == OP_READ && b < n->nblocks; b++)

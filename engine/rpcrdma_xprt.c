@@ -221,6 +221,8 @@ struct rpcrdma_xprt_svc_call {
 	void *priv;
 	struct xprt_rx *rx; /* the call's receive */
 	void *reply_buf;    /* inline pool buffer of the reply: the slot keeps it */
+	void *long_buf;	    /* a chunk buffer holding the reply stream (reply_chunk_stream()) */
+	struct rpcrdma_mempool *long_pool;
 	struct rpcrdma_xdr_region hdr;
 	struct rpcrdma_rpc_msg msg;
 	struct rpcrdma_xdr_enc reply;
@@ -494,6 +496,7 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(bc_refused);
 	ST(inline_pullups);
 	ST(err_xid);
+	ST(reply_buf_short);
 #undef ST
 }
 
@@ -2788,10 +2791,53 @@ void *rpcrdma_xprt_svc_call_priv(const struct rpcrdma_xprt_svc_call *s)
 	return s->priv;
 }
 
+/*
+ * A call offering a reply chunk longer than the inline buffer holds gets
+ * its reply stream in a chunk buffer of the reply chunk's length (at most
+ * the largest class), so the reply can be as long as the requester allows
+ * (a Long Reply, rfc5666bis 4.5.3). false: no such chunk, or no buffer
+ * now; the inline buffer serves, and a longer reply gets -ENOSPC from the
+ * stream as before. The slot gives the buffer back at release.
+ */
+static bool reply_chunk_stream(struct rpcrdma_xprt_svc_call *s)
+{
+	const struct rpcrdma_chunk_lists *cl = &s->chdr.hdr.chunks;
+	struct rpcrdma_mempool_set *set = s->xprt->p.pools;
+	struct rpcrdma_xdr_region reg;
+	struct rpcrdma_mempool *pool;
+	uint64_t len = 0;
+	uint32_t i;
+	void *b;
+
+	if (s->fast || !cl->has_reply || set == NULL || set->nb_classes == 0)
+		return false;
+	for (i = 0; i < cl->reply.nsegs; i++)
+		len += cl->reply.segs[i].length;
+	if (len <= s->xprt->ipool->buf_size - XPRT_HDR_ROOM)
+		return false;
+	pool = rpcrdma_mempool_set_chunk_pool(set, (uint32_t)RTE_MIN(len, (uint64_t)UINT32_MAX));
+	if (pool == NULL)
+		pool = set->chunk[set->nb_classes - 1];
+	b = rpcrdma_mempool_get(pool);
+	if (b == NULL) {
+		s->xprt->st.reply_buf_short++;
+		return false;
+	}
+	s->long_buf = b;
+	s->long_pool = pool;
+	reg = pool_region(pool, b, (uint32_t)RTE_MIN(len, (uint64_t)pool->buf_size));
+	rpcrdma_xdr_enc_init(&s->reply, &reg);
+	return true;
+}
+
 struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_call *s)
 {
 	struct rpcrdma_mempool *pool = s->xprt->ipool;
 
+	if (!s->has_reply && reply_chunk_stream(s)) {
+		s->has_reply = true;
+		return &s->reply;
+	}
 	if (!s->has_reply) {
 		if (s->reply_buf == NULL && s->xprt->rbuf_free != NULL) {
 			s->reply_buf = s->xprt->rbuf_free;
@@ -3143,7 +3189,8 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 	 * Signaled when the reply holds chunk buffers or the upper layer's DDP
 	 * results (reply_done gives them back, even when they went inline).
 	 */
-	wr = stage(x, WR_SVC_SEND, s, s->nbufs != 0 || s->reply.nddp != 0 || rp->nrdma != 0);
+	wr = stage(x, WR_SVC_SEND, s,
+		   s->nbufs != 0 || s->reply.nddp != 0 || rp->nrdma != 0 || s->long_buf != NULL);
 	wr->opcode = rp->send_inv ? RPCRDMA_PMD_WR_SEND_WITH_INV : RPCRDMA_PMD_WR_SEND;
 	wr->invalidate_rkey = rp->send_inv ? rp->inv_rkey : 0;
 	wr->sg_list = (const struct rpcrdma_pmd_sge *)rp->sge;
@@ -3173,6 +3220,9 @@ static void svc_release(struct rpcrdma_xprt_svc_call *s)
 	for (i = 0; i < s->nbufs; i++)
 		rpcrdma_mempool_put(s->bpools[i], s->bufs[i]);
 	s->nbufs = 0;
+	if (s->long_buf != NULL)
+		rpcrdma_mempool_put(s->long_pool, s->long_buf);
+	s->long_buf = NULL;
 	/* the slot keeps its reply buffer for the next call (xprt_free() returns it) */
 	s->has_reply = false;
 	if (s->rx != NULL)

@@ -19,9 +19,14 @@
 #include "fs.h"
 
 #define NFS3D_IO_MAX (1u << 20) /* rtmax and wtmax: the largest chunk buffer */
-#define NFS3D_PORT   20049	/* NFS over RDMA (RFC 5666 section 10) */
-#define NFS3D_ANON   65534	/* the owner of what AUTH_NONE makes */
-#define NFS3D_NPROCS 22		/* NULL .. COMMIT */
+/*
+ * dtpref: READDIR and READDIRPLUS replies of this size go through the
+ * requester's reply chunk, built in a 64 KiB chunk buffer.
+ */
+#define NFS3D_DIR_PREF (32u << 10)
+#define NFS3D_PORT     20049 /* NFS over RDMA (RFC 5666 section 10) */
+#define NFS3D_ANON     65534 /* the owner of what AUTH_NONE makes */
+#define NFS3D_NPROCS   22    /* NULL .. COMMIT */
 
 /* What the NFS program needs of the server. */
 struct nfs3d {
@@ -32,7 +37,8 @@ struct nfs3d {
 	struct rpcrdma_mempool *data;		  /* the registered area behind the file system */
 	struct rpcrdma_mempool_set *pools;	  /* chunk buffers for READs that are copied */
 	uint8_t verf[RPCRDMA_NFS3_WRITEVERFSIZE]; /* WRITE and COMMIT: constant per instance */
-	uint32_t dtpref;			  /* READDIR replies: what the reply stream holds */
+	uint32_t dtpref;			  /* FSINFO's: NFS3D_DIR_PREF */
+	uint32_t io_max;			  /* rtmax and wtmax: --io-max */
 	uint64_t jukebox;			  /* READs answered JUKEBOX: no chunk buffer */
 	uint32_t reads_out;			  /* READ replies not yet sent (pins, buffers) */
 };

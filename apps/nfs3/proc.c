@@ -274,7 +274,7 @@ static int h_read(struct rpcrdma_svc_req *req, void *args, void *res)
 	memset(rs, 0, sizeof(*rs)); /* read_done reads it whatever happens */
 	if (args_end(req, rpcrdma_nfs3_dec_read_args(req->args, &a)))
 		return RPCRDMA_SVC_GARBAGE;
-	r.count = a.count < NFS3D_IO_MAX ? a.count : NFS3D_IO_MAX;
+	r.count = a.count < s->io_max ? a.count : s->io_max;
 	lock(s);
 	r.status = fh_ino(s, &a.file, &ino);
 	if (r.status == RPCRDMA_NFS3_OK) {
@@ -324,7 +324,11 @@ void nfs3d_read_done(struct nfs3d *s, struct rpcrdma_svc_req *req)
 	__atomic_fetch_sub(&s->reads_out, 1, __ATOMIC_RELAXED);
 }
 
-/* WRITE: count must be the data's length (NFS3ERR_INVAL); every WRITE is FILE_SYNC. */
+/*
+ * WRITE: count must be the data's length (NFS3ERR_INVAL); over wtmax, the
+ * first wtmax bytes are written and count says so (RFC 1813 3.3.7: the
+ * client sends the rest again). Every WRITE is FILE_SYNC.
+ */
 static int h_write(struct rpcrdma_svc_req *req, void *args, void *res)
 {
 	struct nfs3d *s = req->prog_ctx;
@@ -340,6 +344,8 @@ static int h_write(struct rpcrdma_svc_req *req, void *args, void *res)
 	wcc_before(s, ino, &r.file_wcc);
 	if (r.status == RPCRDMA_NFS3_OK && a.count != a.data.len)
 		r.status = RPCRDMA_NFS3ERR_INVAL;
+	if (a.count > s->io_max)
+		a.count = s->io_max;
 	if (r.status == RPCRDMA_NFS3_OK)
 		r.status = nfs3_fs_write(s->fs, ino, a.offset, a.data.addr, a.count);
 	wcc_after(s, ino, &r.file_wcc);
@@ -729,7 +735,7 @@ static int h_fsinfo(struct rpcrdma_svc_req *req, void *args, void *res)
 	r.status = fh_ino(s, &a.object, &ino);
 	post_attr(s, ino, &r.obj_attr);
 	nfs3_fs_stats(s->fs, &st);
-	r.rtmax = r.rtpref = r.wtmax = r.wtpref = NFS3D_IO_MAX;
+	r.rtmax = r.rtpref = r.wtmax = r.wtpref = s->io_max;
 	r.rtmult = r.wtmult = NFS3_FS_PAGE;
 	r.dtpref = s->dtpref;
 	r.maxfilesize = st.bytes;

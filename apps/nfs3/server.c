@@ -63,7 +63,8 @@ static const char help_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    " PROG " --listen ADDRESS [--size BYTES] [--mount-port N] [--once]\n"
-	"        [--workers N] [--capture FILE.pcapng] [--pmd shm|verbs] [--devargs ARGS]\n"
+	"        [--io-max BYTES] [--workers N] [--capture FILE.pcapng] [--pmd shm|verbs] "
+	"[--devargs ARGS]\n"
 	"        [--lcores LIST] [--quiet] [-- EAL ARGS]\n"
 	"\n"
 	"DESCRIPTION\n"
@@ -93,6 +94,10 @@ static const char help_text[] =
 	"    --mount-port N\n"
 	"        The MOUNT service's TCP port (default 20048; 0: any free port,\n"
 	"        printed at start). Registered with rpcbind when it runs.\n"
+	"    --io-max BYTES\n"
+	"        The largest READ and WRITE (FSINFO rtmax and wtmax), 4k..1m, a\n"
+	"        multiple of 4 KiB (default 1m). A longer READ returns that many\n"
+	"        bytes; a longer WRITE writes that many and says so in its count.\n"
 	"    --once\n"
 	"        Exit after the first client disconnects.\n"
 	"    --workers N\n"
@@ -126,6 +131,7 @@ struct opts {
 	uint64_t size;
 	uint32_t mount_port;
 	uint32_t workers;
+	uint32_t io_max;
 	bool once, quiet;
 };
 
@@ -146,6 +152,7 @@ struct server {
 	struct rpcrdma_rt *rt;
 	uint64_t accepted;
 	uint64_t closed;
+	uint64_t long_replies; /* of the connections closed: through reply chunks */
 	bool closing, disconnected, drained;
 	uint64_t next_ev, last_work;
 };
@@ -225,8 +232,13 @@ static int poll_conns(struct server *s)
 		if (s->conns[i] != NULL)
 			work += rpcrdma_xprt_poll(s->conns[i]);
 	for (int i = 0; i < CONN_MAX; i++) {
-		if (s->conns[i] != NULL && conn_gone(s->conns[i]) &&
-		    rpcrdma_xprt_destroy(s->conns[i]) == 0) {
+		struct rpcrdma_xprt_stats st;
+
+		if (s->conns[i] == NULL || !conn_gone(s->conns[i]))
+			continue;
+		rpcrdma_xprt_stats(s->conns[i], &st);
+		if (rpcrdma_xprt_destroy(s->conns[i]) == 0) {
+			s->long_replies += st.long_msgs;
 			s->conns[i] = NULL;
 			__atomic_fetch_add(&s->closed, 1, __ATOMIC_RELAXED);
 		}
@@ -446,8 +458,8 @@ static int server_open(struct server *s)
 	ret = app_ep_open(&s->ep, s->o.com.pmd, s->o.com.devargs, &sp);
 	if (ret)
 		return ret;
-	/* a READDIR reply fills the reply stream: an inline buffer past its headers */
-	s->nfs.dtpref = sp.inline_size - 64;
+	s->nfs.dtpref = NFS3D_DIR_PREF;
+	s->nfs.io_max = s->o.io_max;
 	ret = fs_open(s);
 	if (ret)
 		return ret;
@@ -550,6 +562,7 @@ enum {
 	O_CAPTURE,
 	O_QUIET,
 	O_WORKERS,
+	O_IO_MAX,
 };
 
 static const struct option long_opts[] = {
@@ -561,6 +574,7 @@ static const struct option long_opts[] = {
 	{ "capture", required_argument, NULL, O_CAPTURE },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "workers", required_argument, NULL, O_WORKERS },
+	{ "io-max", required_argument, NULL, O_IO_MAX },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -572,6 +586,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->size = 64ull << 20;
 	o->mount_port = MOUNT_PORT;
+	o->io_max = NFS3D_IO_MAX;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -587,6 +602,14 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		case O_MOUNT_PORT:
 			ret = app_parse_u64("--mount-port", optarg, 0, 65535, false, &v);
 			o->mount_port = (uint32_t)v;
+			break;
+		case O_IO_MAX:
+			ret = app_parse_u64("--io-max", optarg, NFS3_FS_PAGE, NFS3D_IO_MAX, true,
+					    &v);
+			if (ret == 0 && v % NFS3_FS_PAGE)
+				return app_usage_error("--io-max %s is not a multiple of 4 KiB",
+						       optarg);
+			o->io_max = (uint32_t)v;
 			break;
 		case O_ONCE:
 			o->once = true;
@@ -697,10 +720,11 @@ int main(int argc, char **argv)
 		}
 		rpcrdma_svc_stats(s->reg, &ss);
 		if (!s->o.quiet)
-			printf(PROG ": %lu connection(s); %lu calls, %lu replies; %lu READs "
-				    "answered JUKEBOX\n",
+			printf(PROG ": %lu connection(s); %lu calls, %lu replies, %lu through "
+				    "reply chunks; %lu READs answered JUKEBOX\n",
 			       (unsigned long)s->accepted, (unsigned long)ss.calls,
-			       (unsigned long)s->glue.st.replies, (unsigned long)s->nfs.jukebox);
+			       (unsigned long)s->glue.st.replies, (unsigned long)s->long_replies,
+			       (unsigned long)s->nfs.jukebox);
 		ret = check_back(s);
 	}
 	server_close(s);

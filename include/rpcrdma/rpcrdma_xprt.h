@@ -593,6 +593,12 @@ struct rpcrdma_xprt_stats {
 	 * version 2).
 	 */
 	uint64_t err_xid;
+	/**
+	 * Calls offering a reply chunk longer than an inline buffer whose
+	 * reply stream found no chunk buffer free: built in the inline
+	 * buffer, so a longer reply did not fit.
+	 */
+	uint64_t reply_buf_short;
 };
 
 /** Copy the counters. */
@@ -893,6 +899,10 @@ struct rpcrdma_xdr_dec *rpcrdma_xprt_svc_call_args(struct rpcrdma_xprt_svc_call 
  * rpcrdma_xprt_put_rpc() for any reply) and the results;
  * rpcrdma_xdr_put_ddp() for DDP-eligible results in registered memory (they go into the call's
  * write chunks). As a call's, the stream starts 32 bytes into its buffer.
+ * When the call offers a reply chunk longer than that, the stream is a
+ * chunk buffer of the reply chunk's length (at most the largest chunk
+ * class; the inline buffer when that pool is empty, counted in
+ * reply_buf_short): a reply up to the requester's limit goes out Long.
  *
  * @return
  *   The stream, or NULL when the inline pool is empty (try again later).

@@ -1082,6 +1082,11 @@ static void test_forms_with(const char *label, uint32_t base_flags)
 		  { .proc = PROC_TEST, .words = 2, .rwords = 900 },
 		  DEF_FLAGS,
 		  { 'S', 'L', true, true } },
+		/* 48 KiB of results: the server's stream is a chunk buffer, not its 4 KiB inline one */
+		{ "long reply over an inline buffer",
+		  { .proc = PROC_TEST, .words = 2, .rwords = 12000 },
+		  DEF_FLAGS,
+		  { 'S', 'L', true, true } },
 		{ "long call + long reply",
 		  { .proc = PROC_TEST,
 		    .words = 800,

@@ -86,10 +86,11 @@ class Server:
             out, err = self.p.communicate()
             check(False, "server did not exit")
         out, err = self.head + out.decode(errors="replace"), err.decode(errors="replace")
-        m = re.search(r"(\d+) connection\(s\); (\d+) calls, (\d+) replies", out)
+        m = re.search(r"(\d+) connection\(s\); (\d+) calls, (\d+) replies, (\d+) through "
+                      r"reply chunks", out)
         check(self.p.returncode == 0 and m is not None,
               "server exit %d, %r %r" % (self.p.returncode, out, err))
-        return [int(x) for x in m.groups()] if m else [0, 0, 0]
+        return [int(x) for x in m.groups()] if m else [0, 0, 0, 0]
 
 
 def mount(mnt):
@@ -263,14 +264,18 @@ def main():
         sent = sum(t for _, t in ops.values())
 
         # the server restarted under the mount: a new connection, an answer
-        conns, calls, replies = srv.stop()
+        conns, calls, replies, longs = srv.stop()
         check(calls == replies, "server answered every call: %d calls %d replies" %
               (calls, replies))
+        # READDIRPLUS of 1,000 entries at dtpref (32 KiB): replies over the
+        # inline threshold, through the reply chunks Linux offered
+        check(longs > 0, "replies through reply chunks: %d" % longs)
         # one more: the NULL ping of the client's first RPC client of this
         # server, which no mount's statistics count (the mount's own NULL is)
         check(calls == sent + 1, "the server's calls (%d) are the client's transmissions "
               "(%d) and its first NULL: %r" % (calls, sent, ops))
-        say("server: %d connection(s), %d calls" % (conns, calls))
+        say("server: %d connection(s), %d calls, %d replies through reply chunks" %
+            (conns, calls, longs))
         srv = Server(capture=cap if TSHARK else None)
         drop_caches()
         try:
@@ -293,7 +298,7 @@ def main():
             stats = mountstats(mnt)
             mounted = not umount(mnt)
             check(not mounted, "umount")
-        conns, calls, replies = srv.stop()
+        conns, calls, replies, _ = srv.stop()
         check(conns >= 1 and calls == replies and calls > 0,
               "restarted server: %d connection(s), %d calls, %d replies" % (conns, calls, replies))
         if TSHARK:

@@ -27,6 +27,10 @@
  *             it is full and space again after a REMOVE
  *   shutdown  SIGTERM: the server exits 0, every buffer back in its pool
  *
+ * With "--io-max 256k" as the server's extra options, only io-max: FSINFO
+ * says 256 KiB, a WRITE of 1 MiB writes 256 KiB and its count says so (RFC
+ * 1813 3.3.7), a READ of 1 MiB of a 512 KiB file returns 256 KiB, not eof.
+ *
  * Usage: test_nfs3_server NFS3-SERVER [SERVER OPTIONS...] (e.g. --workers 2).
  */
 #include <errno.h>
@@ -428,6 +432,46 @@ static uint32_t read_data(const struct rpcrdma_nfs3_fh *fh, uint64_t off, uint32
 	return ret ? 0xffffffff : r->status;
 }
 
+/* ------------------------------------------------------------ --io-max */
+
+static void check_io_max(uint32_t max)
+{
+	struct rpcrdma_nfs3_fh rfh = root();
+	struct rpcrdma_nfs3_fh_args fa = { rfh };
+	struct rpcrdma_nfs3_fsinfo_res fi = { 0 };
+	struct rpcrdma_nfs3_write_args wa = { 0 };
+	struct rpcrdma_nfs3_write_res wr = { 0 };
+	struct rpcrdma_nfs3_read_res rr;
+	struct fh_buf f;
+
+	CHECK(nfs(RPCRDMA_NFS3_FSINFO, "FSINFO3args", &fa, "FSINFO3res", &fi) == 0 &&
+		      fi.status == 0 && fi.rtmax == max && fi.wtmax == max && fi.rtpref == max &&
+		      fi.wtpref == max,
+	      "FSINFO: rtmax %u wtmax %u, want %u", fi.rtmax, fi.wtmax, max);
+	CHECK(create(&rfh, "io", RPCRDMA_NFS3_GUARDED, NULL, &f) == 0, "CREATE io");
+	for (uint32_t k = 0; k < MiB; k++)
+		src[k] = (uint8_t)(k * 7);
+	wa.file = f.fh;
+	wa.count = MiB;
+	wa.stable = RPCRDMA_NFS3_FILE_SYNC;
+	wa.data = rpcrdma_xdr_region_va(src, MiB, big->lkey, big->rkey);
+	CHECK(nfs(RPCRDMA_NFS3_WRITE, "WRITE3args", &wa, "WRITE3res", &wr) == 0 && wr.status == 0 &&
+		      wr.count == max && wr.file_wcc.after.present &&
+		      wr.file_wcc.after.attr.size == max,
+	      "WRITE of 1 MiB: %u bytes written (status %u), want %u", wr.count, wr.status, max);
+	/* the file's second block: a READ of 1 MiB at 0 then stops short of the end */
+	wa.offset = max;
+	wa.count = max;
+	wa.data.len = max;
+	CHECK(nfs(RPCRDMA_NFS3_WRITE, "WRITE3args", &wa, "WRITE3res", &wr) == 0 && wr.status == 0 &&
+		      wr.count == max,
+	      "WRITE of %u at %u: %u", max, max, wr.count);
+	CHECK(read_data(&f.fh, 0, MiB, &rr) == 0 && rr.count == max && !rr.eof &&
+		      rr.data.len == max && memcmp(rr.data.addr, src, max) == 0,
+	      "READ of 1 MiB: %u bytes, eof %d, want %u of what was written", rr.count, rr.eof,
+	      max);
+}
+
 /* ------------------------------------------------------------ procedures */
 
 static void check_procs(void)
@@ -713,7 +757,7 @@ static unsigned int list_dir(const struct rpcrdma_nfs3_fh *dir, bool plus)
 			struct rpcrdma_nfs3_readdir_args a = { *dir, last_cookie };
 
 			memcpy(a.cookieverf, verf, 8);
-			a.count = 32768;
+			a.count = 8192; /* entries of 24 bytes: still several calls */
 			ret = nfs_call(RPCRDMA_NFS3_READDIR, kind("READDIR3args")->enc, &a, dec_rd,
 				       &r, 0, true);
 		}
@@ -958,7 +1002,10 @@ int main(int argc, char **argv)
 		goto out;
 	ret = connect_server(addr);
 	CHECK(ret == 0, "connect: %d", ret);
-	if (ret == 0) {
+	if (ret == 0 && nextra == 2 && strcmp(extra[0], "--io-max") == 0) {
+		check_io_max((uint32_t)strtoul(extra[1], NULL, 10) << 10);
+		disconnect();
+	} else if (ret == 0) {
 		check_procs();
 		check_listing();
 		check_hostile();

@@ -800,9 +800,10 @@ def test_v2():
               "every call answered")
 
 
-def nfs3_server(addr, size):
+def nfs3_server(addr, size, *extra):
     """nfs3-server on shm @p addr, and its MOUNT port (None when it did not say)."""
-    srv = subprocess.Popen([sys.argv[5], "--listen", addr, "--size", size, "--mount-port", "0"],
+    srv = subprocess.Popen([sys.argv[5], "--listen", addr, "--size", size, "--mount-port", "0",
+                            *extra],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     for line in srv.stdout:
         m = re.search(r"MOUNT on TCP port (\d+)", line)
@@ -951,10 +952,17 @@ def test_nfs3():
           (m.groups() if m else sout, sent))
 
     # an error in the run: 32 blocks of 64 KiB do not fit in 1 MiB; the file is still removed
-    srv, port = nfs3_server(addr, "1m")
+    srv, port = nfs3_server(addr, "1m", "--io-max", "256k")
     try:
         nfs = ["--program", "nfs3", "--address", addr, "--mount-port", str(port), "--export",
                "/", "--quiet"]
+        # FSINFO's wtmax of 256 KiB: --size 1m refused before any file is made
+        for op in ("write", "read"):
+            rc, out, err = run(nfs + ["--op", op, "--size", "1m", "--count", "10"])
+            lines = [l for l in err.splitlines() if "hugepages" not in l]
+            check(rc == 1 and len(lines) == 1 and lines[0].endswith(
+                "--size 1048576 is over the server's largest WRITE (wtmax) of 262144 bytes "
+                "(FSINFO /)"), "--op %s --size 1m over wtmax: exit %d %r" % (op, rc, err))
         rc, out, err = run(nfs + ["--op", "write", "--size", "64k", "--mode", "iops",
                                   "--count", "1000"])
         lines = [l for l in err.splitlines() if "hugepages" not in l]
