@@ -158,6 +158,7 @@ struct rpcrdma_xprt_call {
 	uint32_t send_seq; /* the Send's send-ring sequence number */
 	bool timed;	   /* in the timeout list */
 	bool tmo_late;	   /* tmo_xid timed out after it was sent: its reply may come */
+	bool tmo_credit;   /* ... and holds its credit until that reply (call_timeouts()) */
 	uint32_t tmo_xid;  /* the last XID of this slot that timed out after its Send */
 	uint64_t timeout;  /* TSC cycles from submit to -ETIMEDOUT; 0: none */
 	uint64_t deadline; /* TSC of the timeout, while timed */
@@ -309,6 +310,7 @@ struct rpcrdma_xprt {
 	struct rpcrdma_vers_peers peers;  /* when p.vers_peers is NULL */
 	char addr[RPCRDMA_VERS_ADDR_MAX]; /* connected to; "" when too long to remember */
 	struct rpcrdma_credit_req creq;
+	uint32_t tmo_credits; /* credits of creq held by timed-out calls (call_timeouts()) */
 	struct rpcrdma_xprt_call *calls;
 	uint32_t ncalls, call_shift;
 	uint32_t xid_seq;
@@ -497,6 +499,7 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(inline_pullups);
 	ST(err_xid);
 	ST(reply_buf_short);
+	ST(tmo_disconnects);
 #undef ST
 }
 
@@ -1081,6 +1084,10 @@ int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
 	if (x->state != RPCRDMA_XPRT_IDLE)
 		x->st.reconnects++;
 	rpcrdma_credit_req_reset(&x->creq);
+	/* the old connection's calls are gone with it, and their credits */
+	x->tmo_credits = 0;
+	for (uint32_t i = 0; i < x->ncalls; i++)
+		x->calls[i].tmo_late = x->calls[i].tmo_credit = false;
 	x->state = RPCRDMA_XPRT_CONNECTING;
 	return 0;
 }
@@ -2427,12 +2434,14 @@ static void call_run_waiters(struct rpcrdma_xprt *x)
  * Time out every call whose deadline has passed: it completes with
  * -ETIMEDOUT from any state it waits in. A call waiting for a credit or
  * a reconnect leaves the wait FIFO (it holds nothing). A call already sent
- * returns its credit, as Linux xprtrdma releases its congestion window
- * with the request (a responder that still answers it sees one call above
- * the grant for a while; rfc5666bis responders post receives beyond it),
- * its registrations are invalidated (a late RDMA Write into them fails on
- * the responder), and its XID is remembered so that a late reply is
- * counted (late_replies) and dropped.
+ * is still outstanding at the responder, which may answer it yet: it keeps
+ * its credit (rfc5666bis 4.3: never more calls outstanding than granted)
+ * until its late reply comes, which is counted (late_replies), gives the
+ * credit back and is dropped. Its registrations are invalidated (a late
+ * RDMA Write into them fails on the responder). When timed-out calls hold
+ * the whole grant, nothing can be sent again on the connection: a client
+ * disconnects (tmo_disconnects), as Linux xprtrdma does on a timeout,
+ * and the next connection starts with the window empty.
  */
 static void call_timeouts(struct rpcrdma_xprt *x)
 {
@@ -2450,6 +2459,12 @@ static void call_timeouts(struct rpcrdma_xprt *x)
 		x->st.timeouts++;
 		call_fail(c, -ETIMEDOUT);
 		if (c->state == CALL_SENT) {
+			if (c->has_credit) {
+				/* an earlier late reply of this slot's never came: its credit stays held */
+				c->has_credit = false;
+				c->tmo_credit = true;
+				x->tmo_credits++;
+			}
 			c->tmo_xid = c->xid;
 			c->tmo_late = true;
 			probe_lost = probe_lost || (x->vreq.state == RPCRDMA_VERS_REQ_PROBE_SENT &&
@@ -2466,8 +2481,13 @@ static void call_timeouts(struct rpcrdma_xprt *x)
 	 * message is lost or dropped"): the next connection starts in
 	 * version 1, and calls marked RETRANSMIT go again there.
 	 */
-	if (unlikely(probe_lost))
+	if (unlikely(probe_lost)) {
 		conn_lost(x);
+	} else if (x->tmo_credits != 0 && x->tmo_credits >= x->creq.grant &&
+		   x->p.role == RPCRDMA_XPRT_CLIENT) {
+		x->st.tmo_disconnects++;
+		conn_lost(x);
+	}
 }
 
 /* A reply's status from an RDMA_ERROR. */
@@ -2544,9 +2564,15 @@ static void client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	xid = rpcrdma_wire_get32(rx->buf, 0);
 	c = &x->calls[xid & (x->ncalls - 1)];
 	if (c->tmo_late && c->tmo_xid == xid) {
-		/* the reply of a call that timed out: counted and dropped, once */
+		/* the reply of a call that timed out: counted and dropped, once; its credit back */
 		c->tmo_late = false;
 		x->st.late_replies++;
+		if (c->tmo_credit) {
+			c->tmo_credit = false;
+			x->tmo_credits--;
+			rpcrdma_credit_req_release(&x->creq);
+			x->work++; /* the calls waiting for a credit run in this poll */
+		}
 		goto drop;
 	}
 	if (c->xid != xid || c->state != CALL_SENT || c->replied || c->rx != NULL) {

@@ -569,8 +569,14 @@ struct rpcrdma_xprt_stats {
 	uint64_t idle_polls;
 	uint64_t max_outstanding; /**< client: most calls outstanding at once */
 	uint64_t reconnects;
-	uint64_t timeouts;	 /**< client: calls completed with -ETIMEDOUT */
-	uint64_t late_replies;	 /**< client: replies to calls that had timed out (dropped) */
+	uint64_t timeouts;     /**< client: calls completed with -ETIMEDOUT */
+	uint64_t late_replies; /**< client: replies to calls that had timed out (dropped) */
+	/**
+	 * Client: connections closed because calls that timed out after their
+	 * Send held every credit granted (each keeps its credit until its
+	 * late reply: rfc5666bis 4.3).
+	 */
+	uint64_t tmo_disconnects;
 	uint64_t vers_probes;	 /**< client: version 2 probes sent */
 	uint64_t vers_fallbacks; /**< client: probes answered ERR_VERS (sent again in version 1) */
 	uint64_t bad_direction;	 /**< version 2 messages whose rdma_direction is not ours to take */

@@ -1372,12 +1372,32 @@ static int tcall_submit_tmo(struct env *e, struct tcall *t, uint64_t us)
 	return tcall_submit(e, t);
 }
 
+/* a[0..n) done */
+static bool all_done(struct env *e, void *arg)
+{
+	struct tcall *t = arg;
+
+	for (uint32_t i = 0; i < nfill; i++)
+		if (!t[i].done)
+			return false;
+	return true;
+}
+
+/*
+ * rfc5666bis 4.3: a requester never has more calls outstanding than
+ * granted, and a call that timed out after its Send is still outstanding
+ * at the responder. It keeps its credit until its late reply; when such
+ * calls hold the whole grant, the client disconnects (tmo_disconnects).
+ * Before, a timeout gave the credit back at once: with the server holding
+ * every call, the client sent past the grant.
+ */
 static void test_timeout(void)
 {
 	struct rpcrdma_xprt_stats st, st0;
 	struct rpcrdma_xprt_info ci;
-	struct tcall t[2], *fill = NULL;
-	uint64_t t0, one = 1;
+	struct tcall t[2], *fill = NULL, *a = NULL, *b = NULL;
+	uint32_t g, half, calls0;
+	uint64_t t0, one = 1, late;
 	struct env e;
 
 	if (!env_open(&e, NULL, NULL))
@@ -1388,6 +1408,13 @@ static void test_timeout(void)
 		env_close(&e);
 		return;
 	}
+	/* a first call answered: the window opens from 1 to the server's grant */
+	memset(t, 0, sizeof(t));
+	t[0].proc = PROC_NULL;
+	CHECK(run_call(&e, &t[0]) && t[0].status == 0, "first call: %d", t[0].status);
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	CHECK(ci.grant >= 4, "grant %u", ci.grant);
+
 	/* a call the server never answers: -ETIMEDOUT after its deadline, not before */
 	sctx.no_reply = true;
 	memset(t, 0, sizeof(t));
@@ -1397,20 +1424,23 @@ static void test_timeout(void)
 	CHECK(t[0].status == -ETIMEDOUT, "status %d", t[0].status);
 	CHECK(test_now_ms() - t0 >= 19 * tmo_scale, "not before its deadline: %lu ms",
 	      (unsigned long)(test_now_ms() - t0));
-	CHECK(sctx.calls == 1, "the server got it: %u", sctx.calls);
+	CHECK(sctx.calls == 2, "the server got it: %u", sctx.calls);
 	stats(&e.cli, &st);
 	CHECK(st.timeouts == 1 && st.failed == 1, "timeouts %lu failed %lu",
 	      (unsigned long)st.timeouts, (unsigned long)st.failed);
 	rpcrdma_xprt_info(e.cli.xprt, &ci);
-	CHECK(ci.outstanding == 0, "its credit came back: %u outstanding", ci.outstanding);
+	CHECK(ci.outstanding == 1, "the server holds it: its credit stays held (%u outstanding)",
+	      ci.outstanding);
 
-	/* its late reply: dropped and counted as late, not as unmatched */
+	/* its late reply: dropped and counted as late, not as unmatched; the credit back */
 	srv_held(true);
 	CHECK(pump_until(&e, late_counted, &one), "the late reply arrives");
 	stats(&e.cli, &st);
-	CHECK(st.late_replies == 1 && st.unmatched == 0 && st.replies == 0,
+	CHECK(st.late_replies == 1 && st.unmatched == 0 && st.replies == 1,
 	      "late %lu unmatched %lu replies %lu", (unsigned long)st.late_replies,
 	      (unsigned long)st.unmatched, (unsigned long)st.replies);
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	CHECK(ci.outstanding == 0, "the late reply gave its credit back: %u", ci.outstanding);
 
 	/* the connection goes on: a call answered in time completes normally */
 	sctx.no_reply = false;
@@ -1419,9 +1449,65 @@ static void test_timeout(void)
 	CHECK(run_call(&e, &t[0]) && t[0].status == 0 && t[0].ok, "call after: %d", t[0].status);
 
 	/*
-	 * Two calls on a grant of 1... the server answers nothing: the one
+	 * The window: g calls the server holds, half of them timing out. New
+	 * calls wait for the credits those keep, and the server never has more
+	 * than g calls; their late replies let the new calls go.
+	 */
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	g = ci.grant < 32 ? ci.grant : 32;
+	half = g / 2;
+	a = calloc(g, sizeof(*a));
+	b = calloc(half, sizeof(*b));
+	sctx.no_reply = true;
+	sctx.max_active = sctx.active;
+	calls0 = sctx.calls;
+	stats(&e.cli, &st0);
+	for (uint32_t i = 0; a != NULL && b != NULL && i < g; i++) {
+		a[i].proc = PROC_NULL;
+		CHECK(tcall_submit_tmo(&e, &a[i], (i < half ? 20000 : 10000000) * tmo_scale) == 0,
+		      "submit a%u", i);
+	}
+	nfill = half;
+	CHECK(a != NULL && b != NULL && pump_until(&e, all_done, a), "the first half times out");
+	for (uint32_t i = 0; a != NULL && b != NULL && i < half; i++) {
+		b[i].proc = PROC_NULL;
+		CHECK(tcall_submit_tmo(&e, &b[i], 10000000 * tmo_scale) == 0, "submit b%u", i);
+	}
+	for (int k = 0; k < 200; k++)
+		pump_once(&e);
+	stats(&e.cli, &st);
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	CHECK(sctx.calls - calls0 == g && st.calls - st0.calls == g && ci.outstanding == g &&
+		      st.credit_stalls > st0.credit_stalls,
+	      "%u calls held, %u timed out: the server got %u, the client sent %lu, %u "
+	      "outstanding, want %u; the new calls wait for a credit",
+	      g, half, sctx.calls - calls0, (unsigned long)(st.calls - st0.calls), ci.outstanding,
+	      g);
+	sctx.no_reply = false;
+	srv_held(true);
+	late = st0.late_replies + half;
+	CHECK(pump_until(&e, late_counted, &late), "the late replies arrive");
+	nfill = half;
+	CHECK(b != NULL && pump_until(&e, all_done, b), "the new calls complete");
+	nfill = g;
+	CHECK(a != NULL && pump_until(&e, all_done, a), "the held calls complete");
+	for (uint32_t i = 0; a != NULL && i < g; i++)
+		CHECK(a[i].status == (i < half ? -ETIMEDOUT : 0), "a%u: %d", i, a[i].status);
+	for (uint32_t i = 0; b != NULL && i < half; i++)
+		CHECK(b[i].status == 0 && b[i].ok, "b%u: %d", i, b[i].status);
+	CHECK(sctx.max_active <= g, "the server never had more than the grant: %u of %u",
+	      sctx.max_active, g);
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	CHECK(ci.outstanding == 0, "every credit back: %u", ci.outstanding);
+	free(a);
+	free(b);
+
+	/*
+	 * Two calls on a full grant... the server answers nothing: the one
 	 * sent waits for its reply, the other for a credit. The second has the
-	 * earlier deadline and times out first, from the credit wait.
+	 * earlier deadline and times out first, from the credit wait. Then
+	 * every call sent times out: they hold the whole grant, and the client
+	 * disconnects.
 	 */
 	sctx.no_reply = true;
 	stats(&e.cli, &st0);
@@ -1450,14 +1536,16 @@ static void test_timeout(void)
 	CHECK(st.credit_stalls > st0.credit_stalls, "the second call waited for a credit");
 	CHECK(st.calls - st0.calls == ci.grant, "the one waiting for a credit was never sent: %lu",
 	      (unsigned long)(st.calls - st0.calls));
-	rpcrdma_xprt_info(e.cli.xprt, &ci);
 	CHECK((st.mr_regs > st0.mr_regs || !(ci.flags & RPCRDMA_XPRT_F_PER_CALL_MR)) &&
 		      st.mr_invalidates - st0.mr_invalidates == st.mr_regs - st0.mr_regs,
 	      "every registration invalidated: %lu of %lu",
 	      (unsigned long)(st.mr_invalidates - st0.mr_invalidates),
 	      (unsigned long)(st.mr_regs - st0.mr_regs));
-	rpcrdma_xprt_info(e.cli.xprt, &ci);
-	CHECK(ci.outstanding == 0, "every credit back: %u", ci.outstanding);
+	CHECK(st.tmo_disconnects == st0.tmo_disconnects + 1 &&
+		      rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_ESTABLISHED,
+	      "the whole grant held by timed-out calls: disconnected (%lu, state %d)",
+	      (unsigned long)(st.tmo_disconnects - st0.tmo_disconnects),
+	      (int)rpcrdma_xprt_state(e.cli.xprt));
 	/* the held calls are dropped: a late Write into the invalidated chunk would fail */
 	srv_held(false);
 	env_close(&e);
