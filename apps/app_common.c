@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
 
+#include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_telemetry.h>
 
 #include "app_common.h"
@@ -199,30 +201,124 @@ int app_opts_end(int nopts, char **argv)
 	return 0;
 }
 
+struct eal_args {
+	const char *argv0, *lcores;
+	int argc; /* argv: argv0, then the user's after "--"; 0: the defaults */
+	char *argv[64];
+};
+
+static int eal_init(const struct eal_args *a)
+{
+	if (a->argc == 0)
+		return rpcrdma_mempool_eal_init(a->argv0, a->lcores);
+	return rte_eal_init(a->argc, (char **)a->argv) < 0 ? -rte_errno : 0;
+}
+
+/*
+ * The one line that says why the EAL refused to start, from what it
+ * printed: getopt's complaint or its own last error, before its usage
+ * text; not the "Detected" notes nor its generic "Invalid 'command line'
+ * arguments" when something more precise came.
+ */
+static void eal_reason(FILE *f, const char *argv0, char *out, size_t len)
+{
+	char line[512];
+	size_t n0 = strlen(argv0);
+
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *p = line;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(p, "Usage:", 6) == 0)
+			break;
+		if (strncmp(p, argv0, n0) == 0 && p[n0] == ':')
+			p += n0 + 1; /* getopt's "PROG: unrecognized option" */
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "EAL: ", 5) == 0)
+			p += 5;
+		if (*p == '\0' || strncmp(p, "Detected ", 9) == 0 ||
+		    (out[0] != '\0' && strstr(p, "Invalid 'command line' arguments") != NULL))
+			continue;
+		snprintf(out, len, "%s", p);
+	}
+}
+
+/*
+ * rte_eal_init() with what it prints held back: its log, and stdout and
+ * stderr, where it prints its usage text (a hundred lines) and getopt's
+ * complaint on a bad argument. On failure one line says why; on success
+ * what it printed goes to stderr as it came.
+ */
+static int eal_init_quiet(const struct eal_args *a, char *why, size_t len)
+{
+	FILE *cap = tmpfile();
+	int out, err, ret, saved_opterr;
+	char buf[4096];
+	size_t n;
+
+	why[0] = '\0';
+	if (cap == NULL)
+		return eal_init(a);
+	fflush(stdout);
+	fflush(stderr);
+	out = dup(1);
+	err = dup(2);
+	if (out < 0 || err < 0 || dup2(fileno(cap), 1) < 0 || dup2(fileno(cap), 2) < 0) {
+		if (out >= 0)
+			close(out);
+		if (err >= 0)
+			close(err);
+		fclose(cap);
+		return eal_init(a);
+	}
+	rte_openlog_stream(cap);
+	saved_opterr = opterr;
+	opterr = 1; /* getopt names the option the EAL does not know */
+	ret = eal_init(a);
+	opterr = saved_opterr;
+	fflush(stdout);
+	fflush(stderr);
+	fflush(cap);
+	rte_openlog_stream(stderr);
+	dup2(out, 1);
+	dup2(err, 2);
+	close(out);
+	close(err);
+	rewind(cap);
+	if (ret < 0) {
+		eal_reason(cap, a->argv0, why, len);
+	} else {
+		while ((n = fread(buf, 1, sizeof(buf), cap)) > 0)
+			fwrite(buf, 1, n, stderr);
+	}
+	fclose(cap);
+	return ret;
+}
+
 int app_eal_start(const char *argv0, const char *lcores, int eal_argc, char **eal_argv)
 {
-	char *argv[64];
+	struct eal_args a = { argv0, lcores, 0, { NULL } };
+	char why[512];
 	int ret;
 
-	if (eal_argc == 0) {
-		ret = rpcrdma_mempool_eal_init(argv0, lcores);
-		if (ret < 0)
-			fprintf(stderr, "%s: EAL: %s\n", app_name, strerror(-ret));
-		return ret;
-	}
 	if (eal_argc > 62) {
 		fprintf(stderr, "%s: too many EAL arguments\n", app_name);
-		return -E2BIG;
+		return APP_EXIT_USAGE;
 	}
-	argv[0] = (char *)argv0;
-	memcpy(argv + 1, eal_argv, sizeof(char *) * (size_t)eal_argc);
-	argv[eal_argc + 1] = NULL;
-	ret = rte_eal_init(eal_argc + 1, argv);
-	if (ret < 0) {
-		fprintf(stderr, "%s: EAL: %s\n", app_name, rte_strerror(rte_errno));
-		return -rte_errno;
+	if (eal_argc > 0) {
+		a.argc = eal_argc + 1;
+		a.argv[0] = (char *)argv0;
+		memcpy(a.argv + 1, eal_argv, sizeof(char *) * (size_t)eal_argc);
+		a.argv[a.argc] = NULL;
 	}
-	return 0;
+	ret = eal_init_quiet(&a, why, sizeof(why));
+	if (ret == 0)
+		return 0;
+	fprintf(stderr, "%s: EAL: %s\n", app_name, why[0] ? why : strerror(-ret));
+	/* EINVAL: the arguments (lcores, EAL options); anything else: the machine */
+	return ret == -EINVAL ? APP_EXIT_USAGE : APP_EXIT_FAIL;
 }
 
 const char *app_one_cpu(bool last, char *buf, size_t len)

@@ -151,8 +151,10 @@ int app_opts_end(int nopts, char **argv);
  * otherwise rpcrdma_mempool_eal_init()'s defaults (--in-memory or
  * --no-huge, --no-pci, --no-telemetry) on the lcores @p lcores (an EAL -l
  * list, or an EAL --lcores map such as "(0-3)@(0,1)"; NULL: the first two
- * CPUs this process may run on).
- * @return 0, or a negative errno after a message.
+ * CPUs this process may run on). The EAL's own output (its usage text on
+ * a bad argument) is held back: a failure is one line.
+ * @return 0, or after that line APP_EXIT_USAGE (the arguments: EINVAL) or
+ *   APP_EXIT_FAIL.
  */
 int app_eal_start(const char *argv0, const char *lcores, int eal_argc, char **eal_argv);
 

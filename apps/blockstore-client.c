@@ -971,8 +971,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (app_eal_start(argv[0], o.com.lcores, o.com.eal_argc, o.com.eal_argv) < 0)
-		return APP_EXIT_FAIL;
+	ret = app_eal_start(argv[0], o.com.lcores, o.com.eal_argc, o.com.eal_argv);
+	if (ret)
+		return ret;
 	ret = client_open(&c);
 	if (ret == 0)
 		ret = client_connect(&c);

@@ -1234,8 +1234,9 @@ int main(int argc, char **argv)
 		s->o.com.lcores = worker_lcores(lcores, sizeof(lcores), s->o.workers);
 	else if (s->o.com.lcores == NULL)
 		s->o.com.lcores = app_one_cpu(true, lcores, sizeof(lcores));
-	if (app_eal_start(argv[0], s->o.com.lcores, s->o.com.eal_argc, s->o.com.eal_argv) < 0)
-		return APP_EXIT_FAIL;
+	ret = app_eal_start(argv[0], s->o.com.lcores, s->o.com.eal_argc, s->o.com.eal_argv);
+	if (ret)
+		return ret;
 	ret = server_open(s);
 	if (ret == 0 && s->o.workers > 0)
 		ret = workers_start(s);

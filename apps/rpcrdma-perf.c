@@ -1333,8 +1333,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (eal_start(&o, argv[0]) < 0)
-		return EXIT_FAIL;
+	ret = eal_start(&o, argv[0]);
+	if (ret)
+		return ret;
 	ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
 	if (o.capture && capture_start(&o) != 0) {
 		rte_eal_cleanup();

@@ -81,7 +81,9 @@ static const char help_text[] =
 	"\n"
 	"    It runs until SIGINT or SIGTERM (or, with --once, until its first\n"
 	"    client disconnects), closes every connection, prints its counters,\n"
-	"    and exits 1 if a buffer is not back in its pool.\n"
+	"    and exits 1 if a buffer is not back in its pool. SIGUSR1\n"
+	"    disconnects every client and serves on: a test of client recovery\n"
+	"    (Linux connects again and sends its calls again).\n"
 	"\n"
 	"OPTIONS\n"
 	"    --listen ADDRESS\n"
@@ -159,6 +161,7 @@ struct server {
 
 static struct server server;
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t kick_signal; /* SIGUSR1: kick_conns() */
 
 /* ------------------------------------------------------------ connections */
 
@@ -255,11 +258,38 @@ static int nb_conns(const struct server *s)
 	return n;
 }
 
+/*
+ * SIGUSR1: every established connection is disconnected, as a failed link
+ * or a server failover would; the file system and the listener stay. A
+ * client connects again and sends its calls without replies again (Linux
+ * does), which is what this is for: a test of client recovery.
+ */
+static void kick_conns(struct server *s)
+{
+	int n = 0;
+
+	kick_signal = 0;
+	for (int i = 0; i < CONN_MAX; i++) {
+		if (s->conns[i] && rpcrdma_xprt_state(s->conns[i]) == RPCRDMA_XPRT_ESTABLISHED) {
+			rpcrdma_xprt_disconnect(s->conns[i]);
+			n++;
+		}
+	}
+	if (!s->o.quiet) {
+		printf(PROG ": SIGUSR1: %d connection(s) disconnected\n", n);
+		fflush(stdout);
+	}
+}
+
 /* One turn: connections every turn, events once a millisecond, a nap once idle. */
 static int server_turn(struct server *s)
 {
 	uint64_t hz = rte_get_tsc_hz(), now;
-	int work = poll_conns(s);
+	int work;
+
+	if (unlikely(kick_signal))
+		kick_conns(s);
+	work = poll_conns(s);
 
 	now = rte_rdtsc();
 	if (now >= s->next_ev) {
@@ -677,6 +707,11 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+static void on_kick(int sig)
+{
+	kick_signal = 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct server *s = &server;
@@ -692,14 +727,16 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGUSR1, on_kick);
 	if (s->o.com.lcores == NULL && s->o.workers > 0)
 		worker_lcores(lcores, sizeof(lcores), s->o.workers);
 	else if (s->o.com.lcores == NULL)
 		app_one_cpu(true, lcores, sizeof(lcores));
 	if (s->o.com.lcores == NULL)
 		s->o.com.lcores = lcores;
-	if (app_eal_start(argv[0], s->o.com.lcores, s->o.com.eal_argc, s->o.com.eal_argv) < 0)
-		return APP_EXIT_FAIL;
+	ret = app_eal_start(argv[0], s->o.com.lcores, s->o.com.eal_argc, s->o.com.eal_argv);
+	if (ret)
+		return ret;
 	ret = server_open(s);
 	if (ret == 0 && s->o.workers > 0)
 		ret = workers_start(s);

@@ -13,8 +13,12 @@ guest (scripts/vm/), as root, on the device at RPCRDMA_TEST_VERBS_ADDR
 - 1,000 files created in a directory and listed (READDIRPLUS through reply
   chunks); rename, symlink and readlink, remove, rmdir; df (FSSTAT) gives the
   server's size;
+- 32 MiB written back while the server disconnects the client (SIGUSR1):
+  Linux connects again, sends again the WRITEs the disconnect caught, and
+  the file reads back identical;
 - the client's own count of the calls it sent (/proc/self/mountstats) is
-  the server's count of the calls it answered, and every procedure Linux
+  the server's count of the calls it answered, less those the disconnect
+  flushed or cut (at most the 32 credits), and every procedure Linux
   called is printed;
 - the server restarted under the mount: the client connects again and its
   next call is answered (NFS3ERR_STALE: the file system lived in memory);
@@ -86,6 +90,7 @@ class Server:
             out, err = self.p.communicate()
             check(False, "server did not exit")
         out, err = self.head + out.decode(errors="replace"), err.decode(errors="replace")
+        self.out = out
         m = re.search(r"(\d+) connection\(s\); (\d+) calls, (\d+) replies, (\d+) through "
                       r"reply chunks", out)
         check(self.p.returncode == 0 and m is not None,
@@ -237,6 +242,60 @@ def capture_check(path, stats):
         (len(calls), seen, sent))
 
 
+def connects(mnt):
+    """The client's connect count of the mount at @mnt (mountstats' xprt: line)."""
+    inside = False
+    with open("/proc/self/mountstats") as f:
+        for line in f:
+            if line.startswith("device "):
+                inside = (" mounted on %s " % mnt) in line
+            elif inside and line.strip().startswith("xprt:"):
+                w = line.split()
+                return int(w[4]) if len(w) > 4 and w[1] == "rdma" else -1
+    return -1
+
+
+def kicked_write(srv, mnt, tmp):
+    """32 MiB written back while the server drops the connection (SIGUSR1):
+    Linux connects again and sends the WRITEs without replies again; the
+    file reads back identical."""
+    src = os.path.join(tmp, "kick")
+    with open(src, "wb") as f:
+        f.write(os.urandom(32 * MiB))
+    c0 = connects(mnt)
+    w0 = mountstats(mnt).get("WRITE", (0, 0))
+    dst = os.path.join(mnt, "kick")
+    t0 = time.monotonic()
+    p = subprocess.Popen(["dd", "if=" + src, "of=" + dst, "bs=1M", "conv=fsync",
+                          "status=none"], stderr=subprocess.PIPE, text=True)
+    # the disconnect once the write-back is under way: 4 of its 32 WRITEs
+    # sent, the others going out (Linux keeps several in flight)
+    while p.poll() is None and time.monotonic() - t0 < 60:
+        if mountstats(mnt).get("WRITE", (0, 0))[1] >= w0[1] + 4:
+            break
+        time.sleep(0.02)
+    srv.p.send_signal(signal.SIGUSR1)
+    try:
+        _, err = p.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    tw = time.monotonic() - t0
+    check(p.returncode == 0, "the write across the disconnect: dd exit %d %r" %
+          (p.returncode, err))
+    drop_caches()
+    check(sha(dst) == sha(src), "32 MiB written across a disconnect read back identical")
+    c1 = connects(mnt)
+    check(c1 > c0 > 0, "the client connected again: connect count %d, then %d" % (c0, c1))
+    w1 = mountstats(mnt).get("WRITE", (0, 0))
+    ops, trans = w1[0] - w0[0], w1[1] - w0[1]
+    check(trans > ops > 0, "WRITEs the disconnect caught sent again: %d WRITEs, %d "
+          "transmissions" % (ops, trans))
+    say("32 MiB written across a server-side disconnect in %.1f s: %d WRITEs, %d "
+        "transmissions; the client's connections %d, then %d" % (tw, ops, trans, c0, c1))
+    os.remove(dst)
+
+
 def main():
     if os.geteuid() != 0:
         print("skip: mounting needs root (the guest suite runs as root)")
@@ -258,6 +317,7 @@ def main():
             return 1
         mounted = True
         files(mnt, tmp)
+        kicked_write(srv, mnt, tmp)
         ops = mountstats(mnt)
         called = sorted(op for op, (n, _) in ops.items() if n)
         say("procedures Linux called: %s" % " ".join(called))
@@ -265,17 +325,24 @@ def main():
 
         # the server restarted under the mount: a new connection, an answer
         conns, calls, replies, longs = srv.stop()
-        check(calls == replies, "server answered every call: %d calls %d replies" %
-              (calls, replies))
+        check("SIGUSR1: 1 connection(s) disconnected" in srv.out and conns == 2,
+              "the server disconnected the client once, and it came back: %d connection(s)"
+              % conns)
+        # the calls the disconnect caught without a reply (at most the 32
+        # credits) were sent again, and answered on the new connection
+        check(0 <= calls - replies <= 32, "server answered every call but those the "
+              "disconnect cut: %d calls %d replies" % (calls, replies))
         # READDIRPLUS of 1,000 entries at dtpref (32 KiB): replies over the
         # inline threshold, through the reply chunks Linux offered
         check(longs > 0, "replies through reply chunks: %d" % longs)
-        # one more: the NULL ping of the client's first RPC client of this
-        # server, which no mount's statistics count (the mount's own NULL is)
-        check(calls == sent + 1, "the server's calls (%d) are the client's transmissions "
-              "(%d) and its first NULL: %r" % (calls, sent, ops))
-        say("server: %d connection(s), %d calls, %d replies through reply chunks" %
-            (conns, calls, longs))
+        # the client's transmissions (retransmissions too) and one more: the
+        # NULL ping of the client's first RPC client of this server, which no
+        # mount's statistics count (the mount's own NULL is); less those the
+        # disconnect flushed before they reached the server (at most 32)
+        check(0 <= sent + 1 - calls <= 32, "the server's calls (%d) are the client's "
+              "transmissions (%d) and its first NULL, less the flushed: %r" % (calls, sent, ops))
+        say("server: %d connection(s), %d calls, %d replies, %d through reply chunks; the "
+            "client's transmissions %d" % (conns, calls, replies, longs, sent))
         srv = Server(capture=cap if TSHARK else None)
         drop_caches()
         try:

@@ -39,6 +39,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -188,6 +189,12 @@ def test_options():
     # -h is --help
     rc_h, out_h, err_h = run(["-h"])
     check(rc_h == 0 and out_h == out and err_h == "", "-h prints --help: %d %r" % (rc_h, err_h))
+    # the EAL refusing its arguments: one line naming why (not its usage text), exit 2
+    for args, msg in ((["--op", "null", "--", "--bogus"], "EAL: unrecognized option '--bogus'"),
+                      (["--op", "null", "--lcores", "999"], "EAL: invalid core list")):
+        expect_usage(args, msg)
+        rc, eout, err = run(args, timeout=20)
+        check(len(err.splitlines()) == 1, "%s: one line: %r" % (args, err))
     # -V, --tool-version: the tool's version and commit, as its JSON names them
     rc, vout, err = run(["-V"])
     rc2, vout2, err2 = run(["--tool-version"])
@@ -801,15 +808,63 @@ def test_v2():
 
 
 def nfs3_server(addr, size, *extra):
-    """nfs3-server on shm @p addr, and its MOUNT port (None when it did not say)."""
+    """nfs3-server on shm @p addr, and its MOUNT port (None when it did not say).
+    Its runtime directory (srv.rundir) is its own: its telemetry socket is
+    the first there."""
+    rundir = tempfile.mkdtemp(prefix="nfs3-srv-")
     srv = subprocess.Popen([sys.argv[5], "--listen", addr, "--size", size, "--mount-port", "0",
                             *extra],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=dict(ENV, RUNTIME_DIRECTORY=rundir))
+    srv.rundir = rundir
     for line in srv.stdout:
         m = re.search(r"MOUNT on TCP port (\d+)", line)
         if m:
             return srv, m.group(1)
     return srv, None
+
+
+def telemetry(rundir, *cmds):
+    """The replies of the EAL telemetry socket in @rundir to @cmds."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    sock.connect(os.path.join(rundir, "dpdk", "rte", "dpdk_telemetry.v2"))
+    try:
+        maxlen = json.loads(sock.recv(1024).decode())["max_output_len"]
+        out = []
+        for c in cmds:
+            sock.send(c.encode())
+            out.append(json.loads(sock.recv(maxlen).decode()))
+        return out
+    finally:
+        sock.close()
+
+
+# the NFSv3 procedures test_nfs3's runs call, in telemetry's names
+NFS3_CALLED = {"v3_0_NULL", "v3_1_GETATTR", "v3_3_LOOKUP", "v3_6_READ", "v3_7_WRITE",
+               "v3_8_CREATE", "v3_9_MKDIR", "v3_12_REMOVE", "v3_13_RMDIR",
+               "v3_17_READDIRPLUS", "v3_19_FSINFO"}
+
+
+def nfs3_telemetry(srv, sent):
+    """nfs3-server's per-procedure counters: every call the runs sent, on
+    the procedures they called, answered SUCCESS, with service times."""
+    try:
+        progs, procs = telemetry(srv.rundir, "/rpcrdma/programs", "/rpcrdma/program,100003")
+    except (OSError, ValueError, KeyError) as e:
+        check(False, "nfs3-server telemetry: %r" % e)
+        return
+    progs, procs = progs["/rpcrdma/programs"], procs["/rpcrdma/program"]
+    called = {k for k, v in procs.items() if v["calls"]}
+    total = sum(v["calls"] for v in procs.values())
+    check(progs.get("100003", {}).get("calls") == total == sent,
+          "telemetry: the NFS program's calls %r, its procedures' %d, the runs sent %d" %
+          (progs.get("100003"), total, sent))
+    check(called == NFS3_CALLED, "telemetry: procedures called %s, want %s" %
+          (sorted(called), sorted(NFS3_CALLED)))
+    for k in sorted(called):
+        v = procs[k]
+        check(v["success"] == v["calls"] and v["garbage_args"] == 0 and
+              0 < v["mean_ns"] <= v["max_ns"], "telemetry: %s %r" % (k, v))
 
 
 def nfs3_stop(srv):
@@ -820,6 +875,7 @@ def nfs3_stop(srv):
         srv.kill()
         sout, serr = srv.communicate()
     check(srv.returncode == 0, "nfs3-server: exit %s %r" % (srv.returncode, serr[-500:]))
+    shutil.rmtree(srv.rundir, ignore_errors=True)
     return sout
 
 
@@ -944,6 +1000,7 @@ def test_nfs3():
         if rc == 0:
             x = json.loads(out)["xprt"]
             sent += x["short_msgs"] + x["chunked_msgs"] + x["long_msgs"]
+        nfs3_telemetry(srv, sent)
     finally:
         sout = nfs3_stop(srv)
     m = re.search(r"; (\d+) calls, (\d+) replies", sout)
