@@ -39,7 +39,7 @@ found=0
 jsons=""
 for exe in "$BUILD"/bench/bench-*; do
 	# bench-engine-stamped: bench-engine with the latency stamps, for their
-	# phase split only (README, Benchmarks); its figures are not the ones.
+	# phase split only (docs/benchmarks.md); its figures are not the ones.
 	case "$exe" in *.json | *-stamped) continue ;; esac
 	if [ ! -f "$exe" ] || [ ! -x "$exe" ]; then
 		continue

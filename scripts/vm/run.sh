@@ -6,7 +6,7 @@
 # programs: the host's root is its root (read-only, writes go to a tmpfs),
 # and the current folder, plus any --share, is shared read-write at the same
 # path, so a build tree made on the host runs there unchanged (built for a
-# CPU the guest has: see the README, "The guest suite").
+# CPU the guest has: see docs/testing.md, "The guest suite").
 #
 #   scripts/vm/run.sh [OPTIONS] [--] COMMAND...
 #
