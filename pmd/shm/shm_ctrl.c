@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_kvargs.h>
 
 #include "shm.h"
 
@@ -471,48 +472,56 @@ static int parse_u64(const char *key, const char *val, uint64_t max, uint64_t *o
 	return 0;
 }
 
+/* key=value,... split by rte_kvargs, as a vdev's; what it lets through is refused by name. */
 static int parse_devargs(const char *devargs, uint32_t *mr_max, struct shm_faults *f)
 {
-	char buf[256], *save = NULL, *kv;
-	uint64_t v;
-	int ret;
+	struct rte_kvargs *kv;
+	size_t n = strlen(devargs);
+	uint64_t v = 0;
+	int ret = 0;
 
-	if (strlen(devargs) >= sizeof(buf)) {
-		shm_log("device arguments too long");
+	if (n == 0)
+		return 0;
+	if (devargs[0] == ',' || devargs[n - 1] == ',' || strstr(devargs, ",,") != NULL) {
+		shm_log("empty item in device arguments \"%s\"", devargs);
 		return -EINVAL;
 	}
-	snprintf(buf, sizeof(buf), "%s", devargs);
-	for (kv = strtok_r(buf, ",", &save); kv != NULL; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '=');
+	kv = rte_kvargs_parse(devargs, NULL);
+	if (kv == NULL) {
+		shm_log("device arguments \"%s\": expected key=value,...", devargs);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < kv->count && ret == 0; i++) {
+		const char *key = kv->pairs[i].key, *val = kv->pairs[i].value;
 
-		if (eq == NULL) {
-			shm_log("device argument \"%s\" is not key=value", kv);
-			return -EINVAL;
-		}
-		*eq = '\0';
-		if (strcmp(kv, "mr_max") == 0) {
-			ret = parse_u64(kv, eq + 1, SHM_MR_LIMIT, &v);
+		if (val == NULL) {
+			shm_log("device argument \"%s\" is not key=value", key);
+			ret = -EINVAL;
+		} else if (rte_kvargs_count(kv, key) > 1) {
+			shm_log("device argument %s= given twice", key);
+			ret = -EINVAL;
+		} else if (strcmp(key, "mr_max") == 0) {
+			ret = parse_u64(key, val, SHM_MR_LIMIT, &v);
 			if (ret == 0 && v == 0)
 				ret = -EINVAL;
 			*mr_max = (uint32_t)v;
-		} else if (strcmp(kv, "fail_wr") == 0) {
-			ret = parse_u64(kv, eq + 1, UINT64_MAX, &f->fail_wr);
-		} else if (strcmp(kv, "drop_after_sends") == 0) {
-			ret = parse_u64(kv, eq + 1, UINT64_MAX, &f->drop_after_sends);
-		} else if (strcmp(kv, "cq_delay") == 0) {
-			ret = parse_u64(kv, eq + 1, 1u << 20, &v);
+		} else if (strcmp(key, "fail_wr") == 0) {
+			ret = parse_u64(key, val, UINT64_MAX, &f->fail_wr);
+		} else if (strcmp(key, "drop_after_sends") == 0) {
+			ret = parse_u64(key, val, UINT64_MAX, &f->drop_after_sends);
+		} else if (strcmp(key, "cq_delay") == 0) {
+			ret = parse_u64(key, val, 1u << 20, &v);
 			f->cq_delay = (uint32_t)v;
 		} else {
 			shm_log("unknown device argument \"%s\" (mr_max, fail_wr, "
 				"drop_after_sends, "
 				"cq_delay)",
-				kv);
+				key);
 			ret = -EINVAL;
 		}
-		if (ret < 0)
-			return ret;
 	}
-	return 0;
+	rte_kvargs_free(kv);
+	return ret;
 }
 
 static uint64_t random_id(void)

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_kvargs.h>
+
 #include "verbs_xlate.h"
 
 /* ---------------- device arguments ---------------- */
@@ -164,10 +166,18 @@ static int set_value(struct verbs_devargs *da, enum devarg_key key, const char *
 	}
 }
 
+/*
+ * key=value,... split by rte_kvargs, as a DPDK vdev's arguments are (a
+ * value in brackets may hold commas). What rte_kvargs lets through is
+ * refused here by name: an empty item (it skips them), a key without a
+ * value, an unknown key, a key given twice, an empty value.
+ */
 int verbs_devargs_parse(const char *s, struct verbs_devargs *da, char *err, size_t errlen)
 {
-	unsigned int seen = 0;
-	const char *p = s;
+	struct rte_kvargs *kv;
+	unsigned int seen = 0, i;
+	size_t n;
+	int ret = 0;
 
 	memset(da, 0, sizeof(*da));
 	da->gid_index = -1;
@@ -175,53 +185,46 @@ int verbs_devargs_parse(const char *s, struct verbs_devargs *da, char *err, size
 	seterr(err, errlen, "%s", "");
 	if (s == NULL || *s == '\0')
 		return 0;
-	for (;;) {
-		const char *end = strchr(p, ',');
-		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
-		const char *eq = memchr(p, '=', len);
-		char value[VALUE_MAX];
-		size_t klen, vlen;
-		int key, ret;
-
-		if (len == 0) {
-			seterr(err, errlen, "empty item in \"%s\"", s);
-			return -EINVAL;
-		}
-		if (eq == NULL) {
-			seterr(err, errlen, "\"%.*s\": expected key=value", (int)len, p);
-			return -EINVAL;
-		}
-		klen = (size_t)(eq - p);
-		vlen = len - klen - 1;
-		for (key = 0; key < KEY_COUNT; key++)
-			if (strlen(key_names[key]) == klen && memcmp(key_names[key], p, klen) == 0)
-				break;
-		if (key == KEY_COUNT) {
-			seterr(err, errlen,
-			       "unknown key \"%.*s\" (known: dev, ip, port, gid_index, inline, "
-			       "mlx5dv, wr_api, cq_ex)",
-			       (int)klen, p);
-			return -EINVAL;
-		}
-		if (seen & (1u << key)) {
-			seterr(err, errlen, "%s= given twice", key_names[key]);
-			return -EINVAL;
-		}
-		seen |= 1u << key;
-		if (vlen == 0 || vlen >= sizeof(value)) {
-			seterr(err, errlen, "%s=: %s value", key_names[key],
-			       vlen == 0 ? "empty" : "too long a");
-			return -EINVAL;
-		}
-		memcpy(value, eq + 1, vlen);
-		value[vlen] = '\0';
-		ret = set_value(da, (enum devarg_key)key, value, err, errlen);
-		if (ret < 0)
-			return ret;
-		if (end == NULL)
-			return 0;
-		p = end + 1;
+	n = strlen(s);
+	if (s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,") != NULL) {
+		seterr(err, errlen, "empty item in \"%s\"", s);
+		return -EINVAL;
 	}
+	kv = rte_kvargs_parse(s, NULL);
+	if (kv == NULL) {
+		seterr(err, errlen, "\"%s\": expected key=value,...", s);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count && ret == 0; i++) {
+		const struct rte_kvargs_pair *pr = &kv->pairs[i];
+		int key;
+
+		for (key = 0; key < KEY_COUNT; key++)
+			if (strcmp(key_names[key], pr->key) == 0)
+				break;
+		if (pr->value == NULL) {
+			seterr(err, errlen, "\"%s\": expected key=value", pr->key);
+			ret = -EINVAL;
+		} else if (key == KEY_COUNT) {
+			seterr(err, errlen,
+			       "unknown key \"%s\" (known: dev, ip, port, gid_index, inline, "
+			       "mlx5dv, wr_api, cq_ex)",
+			       pr->key);
+			ret = -EINVAL;
+		} else if (seen & (1u << key)) {
+			seterr(err, errlen, "%s= given twice", key_names[key]);
+			ret = -EINVAL;
+		} else if (pr->value[0] == '\0' || strlen(pr->value) >= VALUE_MAX) {
+			seterr(err, errlen, "%s=: %s value", key_names[key],
+			       pr->value[0] == '\0' ? "empty" : "too long a");
+			ret = -EINVAL;
+		} else {
+			seen |= 1u << key;
+			ret = set_value(da, (enum devarg_key)key, pr->value, err, errlen);
+		}
+	}
+	rte_kvargs_free(kv);
+	return ret;
 }
 
 /* ---------------- addresses ---------------- */

@@ -122,6 +122,25 @@ static void test_dev_info_shm(void)
 	CHECK(info.max_mr_size == UINT32_MAX * 4096ull);
 	CHECK_EQ(rpcrdma_pmd_dev_close(dev), 0);
 
+	/* device arguments as a vdev's (rte_kvargs), each mistake refused */
+	CHECK_EQ(rpcrdma_pmd_dev_open("shm", "mr_max=9,cq_delay=0", &dev), 0);
+	CHECK_EQ(rpcrdma_pmd_dev_info_get(dev, &info), 0);
+	CHECK_EQ(info.max_mr, 9);
+	CHECK_EQ(rpcrdma_pmd_dev_close(dev), 0);
+	{
+		static const char *const bad[] = { "bogus=1",		"mr_max",
+						   "mr_max=",		"mr_max=0",
+						   "mr_max=5,mr_max=6", "mr_max=5,",
+						   ",mr_max=5",		"mr_max=5,,cq_delay=1",
+						   "cq_delay=x",	"mr_max=-1" };
+
+		for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			dev = NULL;
+			CHECK(rpcrdma_pmd_dev_open("shm", bad[i], &dev) == -EINVAL && dev == NULL,
+			      "devargs \"%s\" refused", bad[i]);
+		}
+	}
+
 	CHECK_EQ(rpcrdma_pmd_dev_open("shm", NULL, &dev), 0);
 	CHECK_EQ(rpcrdma_pmd_dev_info_get(dev, &info), 0);
 	CHECK_EQ(info.max_mr, 4096); /* the default */
