@@ -70,13 +70,11 @@ static void setups(const struct perf_json *a, const struct perf_json *b, struct 
 			warn(c, "the set-ups differ: %s %g (old) and %g (new)", nums[i], x, y);
 	}
 	for (size_t i = 0; i < sizeof(bools) / sizeof(bools[0]); i++) {
-		const struct perf_json_value *x = perf_json_get(a, bools[i]);
-		const struct perf_json_value *y = perf_json_get(b, bools[i]);
+		bool x, y;
 
-		if (x && y && x->type == PERF_JSON_BOOL && y->type == PERF_JSON_BOOL &&
-		    x->num != y->num)
+		if (perf_json_bool(a, bools[i], &x) && perf_json_bool(b, bools[i], &y) && x != y)
 			warn(c, "the set-ups differ: %s %s (old) and %s (new)", bools[i],
-			     x->num ? "on" : "off", y->num ? "on" : "off");
+			     x ? "on" : "off", y ? "on" : "off");
 	}
 	if (c->nold != c->nnew)
 		warn(c, "the set-ups differ: repeat count %u (old) and %u (new)", c->nold, c->nnew);

@@ -332,9 +332,9 @@ double perf_report_num(const struct perf_json *j, const char *path)
 
 bool perf_report_bool(const struct perf_json *j, const char *path)
 {
-	const struct perf_json_value *v = perf_json_get(j, path);
+	bool v;
 
-	return v != NULL && v->type == PERF_JSON_BOOL && v->num != 0;
+	return perf_json_bool(j, path, &v) && v;
 }
 
 unsigned int perf_report_nrep(const struct perf_json *j)

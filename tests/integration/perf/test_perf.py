@@ -270,8 +270,10 @@ def test_options():
     # a result file that is not one
     with tempfile.TemporaryDirectory() as d:
         junk = os.path.join(d, "junk.json")
-        for text, msg in [("{\"mode\": ", "unexpected end"), ("[1, 2]", "no number"),
-                          ("{\"a\": tru}", "bad value"), ("", "unexpected end")]:
+        for text, msg in [("{\"mode\": ", "near end of file (line 1, column 9)"),
+                          ("[1, 2]", "no number"), ("{\"a\": tru}", "invalid token near 'tru'"),
+                          ("", "near end of file"),
+                          ("{\"a\": 1, \"a\": 2}", "duplicate object key")]:
             open(junk, "w").write(text)
             rc, out, err = run(["--summary", junk])
             check(rc == 1 and msg in err, "--summary of %r: exit %d %r" % (text, rc, err))
@@ -633,7 +635,8 @@ def test_judge():
         for args, msg, env in [
                 (long + ["--compare", os.path.join(d, "none.json")],
                  "--compare %s: No such file" % os.path.join(d, "none.json"), None),
-                (long + ["--compare", junk], "--compare %s: unexpected end" % junk, None),
+                (long + ["--compare", junk], "--compare %s: unexpected token near end of file" % junk,
+                 None),
                 (["--mode", "lat", "--duration", "30", "--compare",
                   os.path.join(d, "base.json")], "measured --mode iops", None),
                 (long + ["--compare", os.path.join(d, "base.json")], "--depth 1 ", None),
