@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pcap/pcap.h>
+
 #include <rpcrdma/rpcrdma_errno.h>
 #include <rpcrdma/rpcrdma_hdr.h>
-#include <rpcrdma/rpcrdma_pcapfile.h>
 #include <rpcrdma/rpcrdma_roce.h>
 #include <rpcrdma/rpcrdma_rpc.h>
 #include <rpcrdma/rpcrdma_xchar.h>
@@ -647,34 +648,37 @@ static void decode_file(const struct decode_opts *o, const char *path)
 	free(buf);
 }
 
-/* Every SEND_ONLY and SEND_ONLY_WITH_INVALIDATE payload of a capture. */
+/*
+ * Every SEND_ONLY and SEND_ONLY_WITH_INVALIDATE payload of a capture, pcap
+ * or pcapng, read with libpcap (which checks the file's every length).
+ */
 static void decode_pcap(const struct decode_opts *o, const char *path)
 {
-	struct rpcrdma_pcapfile_pkt pkt;
-	struct rpcrdma_pcapfile *pf;
+	char errbuf[PCAP_ERRBUF_SIZE], err[PCAP_ERRBUF_SIZE + 512], where[64];
 	struct rpcrdma_roce_pkt rp;
-	char err[512], where[64];
+	struct pcap_pkthdr *hdr;
+	const u_char *data;
 	uint64_t frame = 0;
+	pcap_t *pc;
 	int ret;
 
-	ret = rpcrdma_pcapfile_open(&pf, path, err, sizeof(err));
-	if (ret) {
-		char why[1024];
-
-		snprintf(why, sizeof(why), "cannot read capture %s: %s", path, err);
-		report_error(o, NULL, why);
+	pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	if (pc == NULL) {
+		snprintf(err, sizeof(err), "cannot read capture %s: %s", path, errbuf);
+		report_error(o, NULL, err);
 		return;
 	}
-	while ((ret = rpcrdma_pcapfile_next(pf, &pkt)) == 1) {
+	if (pcap_datalink(pc) != DLT_EN10MB) {
+		snprintf(err, sizeof(err), "%s: link type %s is not Ethernet", path,
+			 pcap_datalink_val_to_name(pcap_datalink(pc)) ?: "unknown");
+		report_error(o, NULL, err);
+		pcap_close(pc);
+		return;
+	}
+	while ((ret = pcap_next_ex(pc, &hdr, &data)) == 1) {
 		frame++;
 		snprintf(where, sizeof(where), "frame %llu", (unsigned long long)frame);
-		if (pkt.linktype != RPCRDMA_PCAPFILE_LINKTYPE_ETHERNET) {
-			snprintf(err, sizeof(err), "%s: %s: link type %u is not Ethernet (1)", path,
-				 where, pkt.linktype);
-			report_error(o, NULL, err);
-			break;
-		}
-		ret = rpcrdma_roce_parse(&rp, NULL, pkt.data, pkt.caplen, 0);
+		ret = rpcrdma_roce_parse(&rp, NULL, data, hdr->caplen, 0);
 		if (ret == -RPCRDMA_E_ROCE_NOT)
 			continue;
 		if (ret) {
@@ -685,11 +689,12 @@ static void decode_pcap(const struct decode_opts *o, const char *path)
 			continue;
 		decode_message(o, rp.payload, rp.payload_len, where, where);
 	}
-	if (ret < 0) {
-		snprintf(err, sizeof(err), "capture %s: %s", path, rpcrdma_pcapfile_errmsg(pf));
+	if (ret == PCAP_ERROR) {
+		snprintf(err, sizeof(err), "capture %s: after frame %llu: %s", path,
+			 (unsigned long long)frame, pcap_geterr(pc));
 		report_error(o, NULL, err);
 	}
-	rpcrdma_pcapfile_close(pf);
+	pcap_close(pc);
 }
 
 /* Hex digits with optional spaces, tabs, newlines and colons between them. */

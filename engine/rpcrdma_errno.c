@@ -61,17 +61,6 @@ static const struct {
 		RPCRDMA_ERRNO_BASE] = { "ROCE_BTH",
 					"unsupported BTH opcode, version or pad count" },
 	[RPCRDMA_E_ROCE_ICRC - RPCRDMA_ERRNO_BASE] = { "ROCE_ICRC", "RoCEv2 ICRC mismatch" },
-	[RPCRDMA_E_PCAP_FORMAT -
-		RPCRDMA_ERRNO_BASE] = { "PCAP_FORMAT",
-					"not a pcap or pcapng file, or an unknown version" },
-	[RPCRDMA_E_PCAP_BLOCK -
-		RPCRDMA_ERRNO_BASE] = { "PCAP_BLOCK", "malformed capture record or block" },
-	[RPCRDMA_E_PCAP_TOO_BIG -
-		RPCRDMA_ERRNO_BASE] = { "PCAP_TOO_BIG",
-					"capture record or block over the size limit" },
-	[RPCRDMA_E_PCAP_TRUNC -
-		RPCRDMA_ERRNO_BASE] = { "PCAP_TRUNC",
-					"capture file ends inside a record or block" },
 	[RPCRDMA_E_CHUNK_POS -
 		RPCRDMA_ERRNO_BASE] = { "CHUNK_POS",
 					"read chunk position out of order or outside the message" },

@@ -24,7 +24,7 @@ case $total in
 	;;
 esac
 build=build-fuzz
-targets="hdr rpc xchar roce pcap nfs3"
+targets="hdr rpc xchar roce nfs3"
 artifacts=$build/artifacts
 
 if [ ! -f $build/build.ninja ]; then

@@ -8,7 +8,7 @@ set -eu
 
 PKGS="build-essential pkg-config meson ninja-build clang clang-format libclang-rt-14-dev
 dpdk-dev libibverbs-dev librdmacm-dev ibverbs-providers libbenchmark-dev
-libtirpc-dev rpcsvc-proto tshark python3 zlib1g-dev libjansson-dev gnuplot-nox"
+libtirpc-dev rpcsvc-proto tshark python3 zlib1g-dev libjansson-dev libpcap-dev gnuplot-nox"
 
 missing=""
 for p in $PKGS; do

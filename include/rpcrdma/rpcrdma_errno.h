@@ -75,14 +75,6 @@ enum rpcrdma_errno {
 	RPCRDMA_E_ROCE_BTH,
 	/** The RoCEv2 invariant CRC does not verify. */
 	RPCRDMA_E_ROCE_ICRC,
-	/** A capture file that is neither pcap nor pcapng, or of an unknown version. */
-	RPCRDMA_E_PCAP_FORMAT,
-	/** A capture record or block that is malformed (bad length, interface, ...). */
-	RPCRDMA_E_PCAP_BLOCK,
-	/** A capture record or block longer than the reader's limit. */
-	RPCRDMA_E_PCAP_TOO_BIG,
-	/** A capture file that ends inside a record or block. */
-	RPCRDMA_E_PCAP_TRUNC,
 	/** A read chunk position out of order, unaligned, or outside the message (ERR_CHUNK). */
 	RPCRDMA_E_CHUNK_POS,
 	/** A chunk of length zero, too long, or disagreeing with its XDR length word. */

@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rpcrdma/rpcrdma_pcapfile.h>
+#include <pcap/pcap.h>
+
 #include <rpcrdma/rpcrdma_roce.h>
 
 #define FRAME_MAX 70000
@@ -48,7 +49,18 @@ static bool is(const char *spec, size_t kind, const char *name)
 	return kind == strlen(name) && strncmp(spec, name, kind) == 0;
 }
 
-static int item(struct rpcrdma_pcapfile_writer *w, const char *spec, uint32_t n)
+/* One frame, its timestamp @p n microseconds. */
+static int put(pcap_dumper_t *w, uint32_t len, uint32_t n)
+{
+	struct pcap_pkthdr h = { .caplen = len, .len = len };
+
+	h.ts.tv_sec = n / 1000000;
+	h.ts.tv_usec = n % 1000000 * 1000; /* nanoseconds: the dumper's precision */
+	pcap_dump((u_char *)w, &h, frame);
+	return 0;
+}
+
+static int item(pcap_dumper_t *w, const char *spec, uint32_t n)
 {
 	struct rpcrdma_roce_addr addr = {
 		.dst_mac = { 0x02, 0, 0, 0, 0, 0x02 },
@@ -88,7 +100,7 @@ static int item(struct rpcrdma_pcapfile_writer *w, const char *spec, uint32_t n)
 		frame[12] = 0x08;
 		frame[13] = 0x06;
 		memset(frame + 14, 0, 28);
-		return rpcrdma_pcapfile_write(w, frame, 42, 0, (uint64_t)n * 1000);
+		return put(w, 42, n);
 	} else {
 		fprintf(stderr, "mkpcap: unknown item '%s'\n", spec);
 		return -1;
@@ -100,31 +112,36 @@ static int item(struct rpcrdma_pcapfile_writer *w, const char *spec, uint32_t n)
 	}
 	if (bad)
 		frame[len - 1] ^= 0xff;
-	return rpcrdma_pcapfile_write(w, frame, (uint32_t)len, 0, (uint64_t)n * 1000);
+	return put(w, (uint32_t)len, n);
 }
 
 int main(int argc, char **argv)
 {
-	struct rpcrdma_pcapfile_writer *w;
-	FILE *f;
+	pcap_dumper_t *w = NULL;
+	pcap_t *pc;
 	int i;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: mkpcap OUT.pcap ITEM...\n");
 		return 2;
 	}
-	f = fopen(argv[1], "wb");
-	if (!f || rpcrdma_pcapfile_writer_open(&w, f, RPCRDMA_PCAPFILE_LINKTYPE_ETHERNET, 262144,
-					       RPCRDMA_PCAPFILE_W_NSEC)) {
-		fprintf(stderr, "mkpcap: cannot write %s\n", argv[1]);
+	/* classic pcap with nanosecond timestamps, written by libpcap */
+	pc = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 262144, PCAP_TSTAMP_PRECISION_NANO);
+	if (pc != NULL)
+		w = pcap_dump_open(pc, argv[1]);
+	if (w == NULL) {
+		fprintf(stderr, "mkpcap: cannot write %s: %s\n", argv[1],
+			pc ? pcap_geterr(pc) : "no memory");
 		return 1;
 	}
 	for (i = 2; i < argc; i++)
 		if (item(w, argv[i], (uint32_t)i - 1))
 			return 1;
-	if (rpcrdma_pcapfile_writer_close(w) || fclose(f)) {
+	if (pcap_dump_flush(w) != 0) {
 		fprintf(stderr, "mkpcap: cannot write %s\n", argv[1]);
 		return 1;
 	}
+	pcap_dump_close(w);
+	pcap_close(pc);
 	return 0;
 }

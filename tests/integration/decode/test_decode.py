@@ -306,8 +306,20 @@ def test_pcap(d):
     rc, out, _ = run(["--json", "--pcap", f("done")])
     check_eq(rc, 1, "not a capture: exit status")
     got = json_lines(out)
-    check(len(got) == 1 and list(got[0]) == ["error"] and "pcap" in got[0]["error"],
+    check(len(got) == 1 and list(got[0]) == ["error"] and
+          "cannot read capture" in got[0]["error"] and "unknown file format" in got[0]["error"],
           "not a capture: %r" % got)
+
+    # A capture cut inside its last frame: the frames before it decode, then
+    # libpcap's reason, with the frame after which the file went wrong.
+    cut = f("cut.pcap")
+    with open(bad, "rb") as src, open(cut, "wb") as dst:
+        dst.write(src.read()[:-10])
+    rc, out, _ = run(["--json", "--pcap", cut])
+    got = json_lines(out)
+    check(rc == 1 and len(got) == 3 and got[0] == MSGS["done"][1] and
+          list(got[2]) == ["error"] and "after frame 2: truncated" in got[2]["error"],
+          "cut capture: exit %d, %r" % (rc, got))
 
 
 def test_errors(d):

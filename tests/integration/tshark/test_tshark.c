@@ -36,7 +36,8 @@
 #include <unistd.h>
 
 #include <rpcrdma/rpcrdma_hdr.h>
-#include <rpcrdma/rpcrdma_pcapfile.h>
+#include <pcap/pcap.h>
+
 #include <rpcrdma/rpcrdma_roce.h>
 #include <rpcrdma/rpcrdma_rpc.h>
 
@@ -159,16 +160,20 @@ static int write_capture(const char *path, const struct gen *gens, int count)
 		.dst_ip = 0x0a000002,
 		.src_port = 0xc000,
 	};
-	struct rpcrdma_pcapfile_writer *w;
 	static uint8_t msg[2048], frame[2200];
 	uint32_t qp = 2 + below(0xfffffe);
 	int i, n, len, ret = 0;
-	FILE *f;
+	pcap_dumper_t *w = NULL;
+	pcap_t *pc;
 
-	f = fopen(path, "wb");
-	if (!f ||
-	    rpcrdma_pcapfile_writer_open(&w, f, RPCRDMA_PCAPFILE_LINKTYPE_ETHERNET, 65535, 0)) {
-		fprintf(stderr, "cannot write %s\n", path);
+	/* classic pcap, microsecond timestamps, written by libpcap */
+	pc = pcap_open_dead(DLT_EN10MB, 65535);
+	if (pc != NULL)
+		w = pcap_dump_open(pc, path);
+	if (w == NULL) {
+		fprintf(stderr, "cannot write %s: %s\n", path, pc ? pcap_geterr(pc) : "no memory");
+		if (pc != NULL)
+			pcap_close(pc);
 		return -1;
 	}
 	for (i = 0; i < count && !ret; i++) {
@@ -183,11 +188,20 @@ static int write_capture(const char *path, const struct gen *gens, int count)
 		p.payload_len = (uint32_t)n;
 		addr.ip_id = (uint16_t)i;
 		len = n < 0 ? n : rpcrdma_roce_build(&addr, &p, frame, sizeof(frame));
-		if (len < 0 ||
-		    rpcrdma_pcapfile_write(w, frame, (uint32_t)len, 0, 1000000000ull * (uint64_t)i))
+		if (len < 0) {
 			ret = -1;
+		} else {
+			struct pcap_pkthdr h = { .caplen = (uint32_t)len, .len = (uint32_t)len };
+
+			h.ts.tv_sec = i; /* a second apart */
+			pcap_dump((u_char *)w, &h, frame);
+		}
 	}
-	if (rpcrdma_pcapfile_writer_close(w) || fclose(f) || ret) {
+	if (pcap_dump_flush(w) != 0)
+		ret = -1;
+	pcap_dump_close(w);
+	pcap_close(pc);
+	if (ret) {
 		fprintf(stderr, "cannot encode or write the capture\n");
 		return -1;
 	}
