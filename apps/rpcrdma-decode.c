@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <pcap/pcap.h>
+#include <zlib.h>
 
 #include <rpcrdma/rpcrdma_errno.h>
 #include <rpcrdma/rpcrdma_hdr.h>
@@ -648,6 +649,12 @@ static void decode_file(const struct decode_opts *o, const char *path)
 	free(buf);
 }
 
+/* zlib's CRC-32 for the frames' ICRC, as the capture tap builds them. */
+static uint32_t zlib_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	return (uint32_t)crc32_z(crc, buf, len);
+}
+
 /*
  * Every SEND_ONLY and SEND_ONLY_WITH_INVALIDATE payload of a capture, pcap
  * or pcapng, read with libpcap (which checks the file's every length).
@@ -678,7 +685,7 @@ static void decode_pcap(const struct decode_opts *o, const char *path)
 	while ((ret = pcap_next_ex(pc, &hdr, &data)) == 1) {
 		frame++;
 		snprintf(where, sizeof(where), "frame %llu", (unsigned long long)frame);
-		ret = rpcrdma_roce_parse(&rp, NULL, data, hdr->caplen, 0);
+		ret = rpcrdma_roce_parse_crc(&rp, NULL, data, hdr->caplen, 0, zlib_crc32);
 		if (ret == -RPCRDMA_E_ROCE_NOT)
 			continue;
 		if (ret) {

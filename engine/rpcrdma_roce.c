@@ -499,6 +499,13 @@ static int parse_transport(struct rpcrdma_roce_pkt *pkt, const uint8_t *bth, uin
 int rpcrdma_roce_parse(struct rpcrdma_roce_pkt *pkt, struct rpcrdma_roce_addr *addr,
 		       const void *frame, uint32_t len, uint32_t flags)
 {
+	return rpcrdma_roce_parse_crc(pkt, addr, frame, len, flags, rpcrdma_roce_crc32);
+}
+
+int rpcrdma_roce_parse_crc(struct rpcrdma_roce_pkt *pkt, struct rpcrdma_roce_addr *addr,
+			   const void *frame, uint32_t len, uint32_t flags,
+			   rpcrdma_roce_crc32_t crc32)
+{
 	const uint8_t *f = frame, *ip, *icrcp;
 	uint32_t iplen, icrc;
 	int off, ret;
@@ -518,7 +525,7 @@ int rpcrdma_roce_parse(struct rpcrdma_roce_pkt *pkt, struct rpcrdma_roce_addr *a
 		icrcp = ip + iplen - RPCRDMA_ROCE_ICRC_LEN;
 		icrc = (uint32_t)icrcp[0] | (uint32_t)icrcp[1] << 8 | (uint32_t)icrcp[2] << 16 |
 		       (uint32_t)icrcp[3] << 24;
-		if (rpcrdma_roce_icrc(ip, iplen - RPCRDMA_ROCE_ICRC_LEN) != icrc)
+		if (rpcrdma_roce_icrc_crc(ip, iplen - RPCRDMA_ROCE_ICRC_LEN, crc32) != icrc)
 			return -RPCRDMA_E_ROCE_ICRC;
 	}
 	return 0;

@@ -188,6 +188,14 @@ int rpcrdma_roce_parse(struct rpcrdma_roce_pkt *pkt, struct rpcrdma_roce_addr *a
 		       const void *frame, uint32_t len, uint32_t flags);
 
 /**
+ * rpcrdma_roce_parse() with the ICRC computed by @p crc32 (zlib's crc32_z
+ * in a program that links zlib: several times faster than the codec's).
+ */
+int rpcrdma_roce_parse_crc(struct rpcrdma_roce_pkt *pkt, struct rpcrdma_roce_addr *addr,
+			   const void *frame, uint32_t len, uint32_t flags,
+			   rpcrdma_roce_crc32_t crc32);
+
+/**
  * The RoCEv2 ICRC of a frame as built by rpcrdma_roce_build(): CRC-32 over
  * eight 0xff bytes (the masked LRH), the IPv4 header with TOS, TTL and
  * checksum set to all ones, the UDP header with its checksum set to all
