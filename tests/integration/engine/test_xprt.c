@@ -96,6 +96,7 @@ struct srv_ctx {
 	uint32_t calls, bad, async_n;
 	struct rpcrdma_xprt_svc_call *async[64];
 	uint32_t last_xid;
+	uint32_t xid_log[64]; /* the XID of call n at [n % 64] */
 	uint32_t max_active;
 	uint32_t active;
 	bool no_reply; /* drop every call */
@@ -222,8 +223,9 @@ static void srv_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 	struct srv_ctx *c = ctx;
 	int mode;
 
-	c->calls++;
 	c->last_xid = rpcrdma_xprt_svc_call_msg(call)->xid;
+	c->xid_log[c->calls % 64] = c->last_xid;
+	c->calls++;
 	c->active++;
 	if (c->active > c->max_active)
 		c->max_active = c->active;
@@ -3538,7 +3540,14 @@ static void test_backward_loss(void)
 		for (i = 0; i < 3; i++)
 			CHECK(t[i].status == 0 && t[i].ok, "call %u: %d", i, t[i].status);
 		CHECK(bctx.calls == 3, "the client answered 3: %u", bctx.calls);
-		(void)xids;
+		/* sent again with their own XIDs (RFC 8167 / bidirection draft 2.3: a retransmission reuses the XID) */
+		for (i = 0; i < 3; i++) {
+			bool seen = false;
+
+			for (uint32_t k = 0; k < 3; k++)
+				seen = seen || bctx.xid_log[k] == xids[i];
+			CHECK(seen, "adopted call %u went again with its XID %#x", i, xids[i]);
+		}
 	}
 	if (old != NULL)
 		rpcrdma_xprt_destroy(old);
