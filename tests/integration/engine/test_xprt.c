@@ -2442,6 +2442,135 @@ static void test_errors_requester(void)
 	env_close(&e);
 }
 
+/*
+ * The bare server of test_grants(): its receives (16 posted, each buffer
+ * back in its pool when its completion comes) and the XIDs of the calls
+ * that reached it.
+ */
+struct grant_srv {
+	uint32_t xids[16];
+	unsigned int n, back;
+	void *sb[8]; /* the replies' Send buffers, kept until the end */
+	unsigned int nsb;
+};
+
+/* Poll both ends once; the calls that reached the bare server. */
+static void grant_pump(struct env *e, struct grant_srv *g)
+{
+	struct rpcrdma_mempool *ip = e->srv.pools->inline_pool;
+	struct rpcrdma_pmd_wc wc[8];
+	int n = rpcrdma_pmd_poll_cq_burst(e->srv.cq, wc, 8);
+
+	for (int k = 0; k < n; k++) {
+		void *b = (void *)(uintptr_t)wc[k].wr_id;
+
+		if (wc[k].wr_id == 2)
+			continue; /* a reply's Send */
+		if (wc[k].status == 0 && g->n < 16)
+			g->xids[g->n++] = rpcrdma_wire_get32(b, 0);
+		rpcrdma_mempool_put(ip, b);
+		g->back++;
+	}
+	test_side_poll(&e->cli, NULL);
+}
+
+/*
+ * Until @p want calls have reached the bare server, then 10 ms more (scaled
+ * for slow devices), in which a call over the window would arrive too.
+ */
+static void grant_wait(struct env *e, struct grant_srv *g, unsigned int want)
+{
+	uint64_t end = test_now_ms() + WAIT_MS;
+
+	while (g->n < want && test_now_ms() < end)
+		grant_pump(e, g);
+	end = test_now_ms() + 10 * tmo_scale;
+	while (test_now_ms() < end)
+		grant_pump(e, g);
+}
+
+/* Answer call @p xid from the bare server: RDMA_MSG granting @p credit, an accepted reply. */
+static void grant_reply(struct env *e, struct grant_srv *g, uint32_t xid, uint32_t credit)
+{
+	static const uint32_t accepted[] = { 0, 1, 0, 0, 0, 0 };
+	const uint32_t hw[] = { 0, 1, credit, RPCRDMA_MSG, 0, 0, 0 };
+	struct rpcrdma_mempool *ip = e->srv.pools->inline_pool;
+	uint8_t *sb = rpcrdma_mempool_get(ip);
+	uint32_t len = put_words(sb, xid, hw, 7);
+
+	len += put_words(sb + len, xid, accepted, 6);
+	CHECK(bare_send(e->srv.qp, ip, sb, len) == 0, "reply to %#x", xid);
+	if (g->nsb < 8)
+		g->sb[g->nsb++] = sb;
+	else
+		CHECK(0, "more than 8 replies");
+}
+
+/*
+ * rfc5666bis 4.3: the requester never has more calls outstanding than the
+ * responder granted, one until its first reply, and a grant of 0 is read
+ * as 1. Eight calls at once against a bare server that answers one at a
+ * time granting 0, then 1, then 3: the calls that reach it between replies
+ * are 1, 1, 1, 3 and the last 2; every call completes.
+ */
+static void test_grants(void)
+{
+	struct tcall t[8];
+	struct grant_srv g;
+	unsigned int seen;
+	struct env e;
+	uint64_t end;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	if (!bare_server_accept(&e, 0)) {
+		CHECK(0, "bare server");
+		env_close(&e);
+		return;
+	}
+	memset(&g, 0, sizeof(g));
+	bare_post(&e.srv, 16);
+	memset(t, 0, sizeof(t));
+	for (unsigned int i = 0; i < 8; i++)
+		CHECK(tcall_submit(&e, &t[i]) == 0, "submit %u", i);
+	grant_wait(&e, &g, 1);
+	CHECK(g.n == 1, "before any reply: %u call(s) sent, want 1", g.n);
+	grant_reply(&e, &g, g.xids[0], 0);
+	grant_wait(&e, &g, 2);
+	CHECK(g.n == 2, "after a grant of 0: %u call(s) sent in all, want 2 (0 read as 1)", g.n);
+	grant_reply(&e, &g, g.xids[1], 1);
+	grant_wait(&e, &g, 3);
+	CHECK(g.n == 3, "after a grant of 1: %u in all, want 3", g.n);
+	grant_reply(&e, &g, g.xids[2], 3);
+	grant_wait(&e, &g, 6);
+	CHECK(g.n == 6, "after a grant of 3: %u in all, want 6", g.n);
+	seen = g.n;
+	for (unsigned int i = 3; i < seen && i < 6; i++)
+		grant_reply(&e, &g, g.xids[i], 3);
+	grant_wait(&e, &g, 8);
+	CHECK(g.n == 8, "the last two: %u in all, want 8", g.n);
+	for (unsigned int i = 6; i < g.n && i < 8; i++)
+		grant_reply(&e, &g, g.xids[i], 3);
+	end = test_now_ms() + WAIT_MS;
+	while (test_now_ms() < end && !(t[0].done && t[1].done && t[2].done && t[3].done &&
+					t[4].done && t[5].done && t[6].done && t[7].done))
+		grant_pump(&e, &g);
+	for (unsigned int i = 0; i < 8; i++)
+		CHECK(t[i].done && t[i].status == 0 && t[i].ok, "call %u: %d", i, t[i].status);
+	/* the bare server disconnects: its receives left flush back */
+	rpcrdma_pmd_disconnect(e.srv.qp);
+	end = test_now_ms() + WAIT_MS;
+	while (test_now_ms() < end &&
+	       (rpcrdma_xprt_state(e.cli.xprt) != RPCRDMA_XPRT_CLOSED || g.back < 16))
+		grant_pump(&e, &g);
+	CHECK(g.back == 16, "the bare server's receives back: %u", g.back);
+	for (unsigned int i = 0; i < g.nsb; i++)
+		rpcrdma_mempool_put(e.srv.pools->inline_pool, g.sb[i]);
+	rpcrdma_pmd_qp_destroy(e.srv.qp);
+	e.srv.qp = NULL;
+	env_close(&e);
+}
+
 /* ------------------------------------------------------------ version 2 */
 
 static void set_vers(uint32_t cli, uint32_t srv_min, uint32_t srv)
@@ -4413,6 +4542,7 @@ int main(int argc, char **argv)
 		test_forms();
 	else if (strcmp(argv[1], "credits") == 0) {
 		test_credits();
+		test_grants();
 		test_unsignaled();
 	} else if (strcmp(argv[1], "errors") == 0) {
 		test_errors();
