@@ -522,6 +522,7 @@ struct tcall {
 	uint32_t flags;
 	uint64_t tmo_us; /* rpcrdma_xprt_call_set_timeout() when not 0 */
 	uint32_t order;	 /* completions before this one's (tcall_cb) */
+	uint32_t ncb;	 /* times its callback ran: 1 */
 	/* its buffers and outcome */
 	struct rpcrdma_xprt_call *call;
 	uint32_t seed;
@@ -565,6 +566,7 @@ static void tcall_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 	uint32_t n;
 
 	t->done = true;
+	t->ncb++;
 	t->order = tcall_order++;
 	t->status = status;
 	t->ok = false;
@@ -4314,7 +4316,7 @@ static void test_loss_peer(void)
 				     .res_chunks = true };
 	struct rpcrdma_xprt_stats st;
 	struct tcall t, more[4];
-	uint32_t xid;
+	uint32_t xid, c0;
 	struct env e;
 
 	/* 0: plain; 1: RETRANSMIT, reconnected; 2: RETRANSMIT with a timeout, not reconnected */
@@ -4330,6 +4332,7 @@ static void test_loss_peer(void)
 		t.tmo_us = mode == 2 ? (tmo_scale == 1 ? 500000 : 8000000) : 0;
 		sctx.no_reply = true;
 		memset(more, 0, sizeof(more));
+		c0 = sctx.calls;
 		CHECK(tcall_submit(&e, &t) == 0, "submit");
 		xid = rpcrdma_xprt_call_xid(t.call);
 		for (int k = 0; k < 4 && !retransmit; k++) {
@@ -4354,6 +4357,13 @@ static void test_loss_peer(void)
 			CHECK(t.status == 0 && t.ok && sctx.last_xid == xid,
 			      "resent with the same XID and answered: %d, xid %#x/%#x", t.status,
 			      sctx.last_xid, xid);
+			/* the server ran it twice, the same XID each time; the caller saw one reply */
+			CHECK(sctx.calls - c0 == 2 && sctx.xid_log[c0 % 64] == xid &&
+				      sctx.xid_log[(c0 + 1) % 64] == xid && t.ncb == 1,
+			      "the server took it %u times (XIDs %#x %#x, want %#x), the caller "
+			      "completed %u times",
+			      sctx.calls - c0, sctx.xid_log[c0 % 64], sctx.xid_log[(c0 + 1) % 64],
+			      xid, t.ncb);
 		} else {
 			CHECK(!t.done, "a RETRANSMIT call waits for the reconnect");
 			CHECK(pump_until(&e, tcall_done, &t) && t.status == -ETIMEDOUT,
