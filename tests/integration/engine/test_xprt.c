@@ -3580,6 +3580,56 @@ static void test_backward_v2(void)
 	      (unsigned long)ss.chunked_msgs, (unsigned long)ss.long_msgs,
 	      (unsigned long)cs.read_bytes, (unsigned long)cs.write_bytes);
 	bk_load_run(&e, "version 2", 4);
+
+	/*
+	 * The client lowers its Backward Request Support to BKREQSUP_INLINE
+	 * (xcharext 3.3: inline messages only, no explicit RDMA): a backward
+	 * call's DDP items then go inline, its results come back inline, and a
+	 * call that cannot fit the client's 2 KiB receives fails locally,
+	 * never sent.
+	 */
+	CHECK(rpcrdma_xprt_xchar_set(e.cli.xprt, RPCRDMA_XCHAR_BRS, RPCRDMA_BKREQSUP_INLINE) == 0,
+	      "BRS INLINE announced");
+	for (unsigned int i = 0; i < 1000 && sx.peer.brs != RPCRDMA_BKREQSUP_INLINE; i++) {
+		pump_once(&e);
+		rpcrdma_xprt_xchar_info(e.srv.xprt, &sx);
+	}
+	CHECK(sx.peer.brs == RPCRDMA_BKREQSUP_INLINE, "the server sees BRS INLINE");
+	{
+		struct rpcrdma_xprt_stats cs0, ss0;
+		const struct tcall small = { .proc = PROC_TEST,
+					     .words = 3,
+					     .nitems = 1,
+					     .item_len = { 600 },
+					     .nres = 1,
+					     .res_len = { 300 },
+					     .rwords = 2 };
+		const struct tcall big = {
+			.proc = PROC_TEST, .words = 3, .nitems = 1, .item_len = { 5000 }
+		};
+
+		stats(&e.cli, &cs0);
+		stats(&e.srv, &ss0);
+		t = small;
+		CHECK(run_bcall(&e, &t) && t.status == 0 && t.ok,
+		      "BRS INLINE: a backward call with DDP items, inline: %d", t.status);
+		t = big;
+		CHECK(run_bcall(&e, &t) && t.status == -EMSGSIZE,
+		      "BRS INLINE: a backward call over the inline threshold fails -EMSGSIZE: %d",
+		      t.status);
+		stats(&e.cli, &cs);
+		stats(&e.srv, &ss);
+		CHECK(cs.read_bytes == cs0.read_bytes && cs.write_bytes == cs0.write_bytes &&
+			      ss.chunked_msgs == ss0.chunked_msgs &&
+			      ss.long_msgs == ss0.long_msgs && cs.calls_recv == cs0.calls_recv + 1,
+		      "no RDMA Read or Write, one call sent: client read %lu write %lu, server "
+		      "chunked %lu long %lu, client took %lu",
+		      (unsigned long)(cs.read_bytes - cs0.read_bytes),
+		      (unsigned long)(cs.write_bytes - cs0.write_bytes),
+		      (unsigned long)(ss.chunked_msgs - ss0.chunked_msgs),
+		      (unsigned long)(ss.long_msgs - ss0.long_msgs),
+		      (unsigned long)(cs.calls_recv - cs0.calls_recv));
+	}
 	env_close(&e);
 
 	/* a version 2 client without backward service: BKREQSUP_NONE, refused locally */
