@@ -311,6 +311,11 @@ struct rpcrdma_xprt {
 	char addr[RPCRDMA_VERS_ADDR_MAX]; /* connected to; "" when too long to remember */
 	struct rpcrdma_credit_req creq;
 	uint32_t tmo_credits; /* credits of creq held by timed-out calls (call_timeouts()) */
+	/* client: reconnecting by itself (params.reconnect_max, reconnect_tick()) */
+	bool rc_on;
+	uint32_t rc_tries; /* attempts since the connection was last established */
+	uint64_t rc_delay; /* TSC cycles before the next attempt */
+	uint64_t rc_next;  /* TSC of the next attempt; 0: not scheduled yet */
 	struct rpcrdma_xprt_call *calls;
 	uint32_t ncalls, call_shift;
 	uint32_t xid_seq;
@@ -499,6 +504,8 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(inline_pullups);
 	ST(err_xid);
 	ST(reply_buf_short);
+	ST(reconnect_attempts);
+	ST(reconnect_give_ups);
 	ST(tmo_disconnects);
 #undef ST
 }
@@ -568,6 +575,8 @@ void rpcrdma_xprt_params_init(struct rpcrdma_xprt_params *p, enum rpcrdma_xprt_r
 	p->read_depth = 16;
 	p->flags = RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV |
 		   RPCRDMA_XPRT_F_REPLY_CHUNK_ALWAYS;
+	p->reconnect_delay_us = 1000;
+	p->reconnect_delay_max_us = 1000000;
 }
 
 static bool is_pow2(uint32_t v)
@@ -1052,6 +1061,11 @@ static void negotiate(struct rpcrdma_xprt *x, const void *pdata, size_t len)
 	set_thresholds(x);
 }
 
+static uint64_t rc_cycles(uint32_t us)
+{
+	return rte_get_tsc_hz() / 1000000 * (uint64_t)(us ? us : 1);
+}
+
 int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
 {
 	uint8_t pd[RPCRDMA_XPRT_PDATA_LEN];
@@ -1083,6 +1097,12 @@ int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
 	}
 	if (x->state != RPCRDMA_XPRT_IDLE)
 		x->st.reconnects++;
+	if (x->p.reconnect_max > 0 && !x->rc_on) {
+		x->rc_on = true;
+		x->rc_tries = 0;
+		x->rc_delay = rc_cycles(x->p.reconnect_delay_us);
+	}
+	x->rc_next = 0;
 	rpcrdma_credit_req_reset(&x->creq);
 	/* the old connection's calls are gone with it, and their credits */
 	x->tmo_credits = 0;
@@ -1174,6 +1194,7 @@ int rpcrdma_xprt_event(const struct rpcrdma_pmd_event *ev)
 
 int rpcrdma_xprt_disconnect(struct rpcrdma_xprt *x)
 {
+	x->rc_on = false; /* the application's own: no reconnect */
 	if (x->state != RPCRDMA_XPRT_ESTABLISHED && x->state != RPCRDMA_XPRT_CONNECTING &&
 	    x->state != RPCRDMA_XPRT_NEGOTIATING)
 		return -ENOTCONN;
@@ -3959,6 +3980,8 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 			/* client: the accept's private data is applied (rpcrdma_xprt_event) */
 			post_recvs(x);
 			x->state = RPCRDMA_XPRT_ESTABLISHED;
+			x->rc_tries = 0;
+			x->rc_delay = rc_cycles(x->p.reconnect_delay_us);
 			break;
 		case RPCRDMA_XPRT_ESTABLISHED:
 			break;
@@ -3983,6 +4006,50 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 	return n;
 }
 
+/*
+ * A client's reconnect (params.reconnect_max), from its poll while it is
+ * CLOSED or ERROR: the first turn schedules the attempt rc_delay ahead,
+ * the attempt doubles the delay for the next one. When the attempts are
+ * spent, every call waiting for a connection fails -ECONNABORTED.
+ */
+static void reconnect_tick(struct rpcrdma_xprt *x)
+{
+	uint64_t now = rte_rdtsc(), max = rc_cycles(x->p.reconnect_delay_max_us);
+	uint32_t i;
+
+	if (x->rc_next == 0) {
+		x->rc_next = now + x->rc_delay;
+		return;
+	}
+	if (now < x->rc_next)
+		return;
+	if (x->rc_tries < x->p.reconnect_max && x->addr[0] != '\0') {
+		x->rc_tries++;
+		x->st.reconnect_attempts++;
+		x->rc_delay = x->rc_delay * 2 < max ? x->rc_delay * 2 : max;
+		if (rpcrdma_xprt_connect(x, x->addr) != 0)
+			x->rc_next = 0; /* ERROR: the next turn schedules the next attempt */
+		x->work++;
+		return;
+	}
+	x->rc_on = false;
+	x->st.reconnect_give_ups++;
+	for (i = 0; i < x->ncalls; i++) {
+		struct rpcrdma_xprt_call *c = &x->calls[i];
+
+		if (!call_waits_reconnect(c))
+			continue;
+		if (c->queued) {
+			TAILQ_REMOVE(&x->call_wait, c, link);
+			c->queued = false;
+		}
+		call_fail(c, -ECONNABORTED);
+		c->state = CALL_COMPLETE;
+		call_process(c);
+	}
+	x->work++;
+}
+
 int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_pmd_wc wc[XPRT_BURST];
@@ -3990,8 +4057,12 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 
 	x->work = 0;
 	x->st.polls++;
-	if (x->state != RPCRDMA_XPRT_ESTABLISHED)
+	if (x->state != RPCRDMA_XPRT_ESTABLISHED) {
 		x->work += rpcrdma_xprt_process(x);
+		if (unlikely(x->rc_on) &&
+		    (x->state == RPCRDMA_XPRT_CLOSED || x->state == RPCRDMA_XPRT_ERROR))
+			reconnect_tick(x);
+	}
 	x->in_poll = true;
 	if (x->recv_due) {
 		/* after the doorbell of whatever was submitted since: off its round trip */

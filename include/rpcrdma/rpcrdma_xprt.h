@@ -368,6 +368,23 @@ struct rpcrdma_xprt_params {
 	 */
 	uint64_t call_timeout_us;
 	/**
+	 * Client: reconnect by itself when the connection is lost or a
+	 * connect fails, as Linux xprtrdma does: up to reconnect_max
+	 * attempts in a row (default 0: never; the application calls
+	 * rpcrdma_xprt_connect() again), the first reconnect_delay_us after
+	 * the loss (default 1 ms), each next one twice the last, at most
+	 * reconnect_delay_max_us (default 1 s). Private data, the version and
+	 * the characteristics are negotiated anew; calls marked
+	 * RPCRDMA_XPRT_CALL_F_RETRANSMIT go again with their XIDs (the others
+	 * fail as before). When the attempts are spent, the calls waiting for
+	 * a connection fail -ECONNABORTED (counter reconnect_give_ups).
+	 * rpcrdma_xprt_disconnect() stops it. The application goes on passing
+	 * the PMD's events to rpcrdma_xprt_event() and polling.
+	 */
+	uint32_t reconnect_max;
+	uint32_t reconnect_delay_us;
+	uint32_t reconnect_delay_max_us;
+	/**
 	 * Version 2: the transport characteristics this side promises never
 	 * to change (RPCRDMA_XCHAR_BIT() of known ids), sent as its
 	 * ROPT_INITXCH optixch_nochg. rpcrdma_xprt_xchar_set() then refuses
@@ -569,8 +586,10 @@ struct rpcrdma_xprt_stats {
 	uint64_t idle_polls;
 	uint64_t max_outstanding; /**< client: most calls outstanding at once */
 	uint64_t reconnects;
-	uint64_t timeouts;     /**< client: calls completed with -ETIMEDOUT */
-	uint64_t late_replies; /**< client: replies to calls that had timed out (dropped) */
+	uint64_t reconnect_attempts; /**< client: connects the engine made by itself */
+	uint64_t reconnect_give_ups; /**< client: reconnect_max attempts spent */
+	uint64_t timeouts;	     /**< client: calls completed with -ETIMEDOUT */
+	uint64_t late_replies;	     /**< client: replies to calls that had timed out (dropped) */
 	/**
 	 * Client: connections closed because calls that timed out after their
 	 * Send held every credit granted (each keeps its credit until its

@@ -4433,6 +4433,83 @@ static void test_loss_peer(void)
 	}
 }
 
+/*
+ * The client reconnects by itself (params.reconnect_max, issue 17): the
+ * server drops the connection while it holds a RETRANSMIT call; the client
+ * connects again after reconnect_delay_us, the call goes again with its XID
+ * and completes once. Then no server listens: the three attempts are
+ * spent, 1, 2 and 4 delays apart (then 8 before giving up), and a
+ * RETRANSMIT call waiting for the connection fails -ECONNABORTED; a plain
+ * one fails -ECONNRESET at the loss, as without reconnects.
+ */
+static void test_reconnect(void)
+{
+	const uint32_t d_ms = tmo_scale; /* the first delay: 1 ms, 50 over a device */
+	struct rpcrdma_xprt_stats st;
+	struct tcall t, plain;
+	uint32_t xid, c0;
+	uint64_t t0;
+	struct env e;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	e.cli.params.reconnect_max = 3;
+	e.cli.params.reconnect_delay_us = d_ms * 1000;
+	if (!env_connect(&e)) {
+		env_close(&e);
+		return;
+	}
+	memset(&t, 0, sizeof(t));
+	t.proc = PROC_TEST;
+	t.words = 4;
+	t.rwords = 2;
+	t.flags = RPCRDMA_XPRT_CALL_F_RETRANSMIT;
+	sctx.no_reply = true;
+	c0 = sctx.calls;
+	CHECK(tcall_submit(&e, &t) == 0, "submit");
+	xid = rpcrdma_xprt_call_xid(t.call);
+	CHECK(pump_until(&e, srv_holds, NULL), "the server holds the call");
+	CHECK(rpcrdma_xprt_disconnect(e.srv.xprt) == 0, "the server drops the connection");
+	srv_held(false);
+	sctx.no_reply = false;
+	CHECK(pump_until(&e, tcall_done, &t), "the call completes");
+	CHECK(t.status == 0 && t.ok && t.ncb == 1 && sctx.calls - c0 == 2 && sctx.last_xid == xid,
+	      "sent again on the connection the client made, with its XID, answered once: %d, "
+	      "%u callbacks, the server took it %u times",
+	      t.status, t.ncb, sctx.calls - c0);
+	stats(&e.cli, &st);
+	CHECK(st.reconnect_attempts == 1 && st.reconnects == 1 && st.retransmits == 1 &&
+		      rpcrdma_xprt_state(e.cli.xprt) == RPCRDMA_XPRT_ESTABLISHED,
+	      "one attempt: %lu attempts, %lu reconnects, %lu retransmits",
+	      (unsigned long)st.reconnect_attempts, (unsigned long)st.reconnects,
+	      (unsigned long)st.retransmits);
+
+	/* nobody listens any more: the attempts are spent */
+	rpcrdma_pmd_listener_close(e.srv.listener);
+	e.srv.listener = NULL;
+	memset(&t, 0, sizeof(t));
+	t.flags = RPCRDMA_XPRT_CALL_F_RETRANSMIT;
+	memset(&plain, 0, sizeof(plain));
+	sctx.no_reply = true;
+	CHECK(tcall_submit(&e, &t) == 0 && tcall_submit(&e, &plain) == 0, "submit two");
+	CHECK(pump_until(&e, srv_holds, NULL), "the server holds them");
+	t0 = test_now_ms();
+	CHECK(rpcrdma_xprt_disconnect(e.srv.xprt) == 0, "the server drops the connection");
+	srv_held(false);
+	sctx.no_reply = false;
+	CHECK(pump_until(&e, tcall_done, &plain) && plain.status == -ECONNRESET,
+	      "a plain call fails at the loss: %d", plain.status);
+	CHECK(pump_until(&e, tcall_done, &t) && t.status == -ECONNABORTED && t.ncb == 1,
+	      "the RETRANSMIT call fails -ECONNABORTED once the attempts are spent: %d", t.status);
+	CHECK(test_now_ms() - t0 >= 15 * d_ms, "after 1 + 2 + 4 + 8 delays: %lu ms",
+	      (unsigned long)(test_now_ms() - t0));
+	stats(&e.cli, &st);
+	CHECK(st.reconnect_attempts == 4 && st.reconnect_give_ups == 1,
+	      "three more attempts, then it gave up: %lu attempts, %lu give-ups",
+	      (unsigned long)st.reconnect_attempts, (unsigned long)st.reconnect_give_ups);
+	env_close(&e);
+}
+
 /* ------------------------------------------------------------ cross-process */
 
 static int xproc_server(const char *addr)
@@ -4611,6 +4688,7 @@ int main(int argc, char **argv)
 	} else if (strcmp(argv[1], "loss") == 0) {
 		test_loss();
 		test_loss_peer();
+		test_reconnect();
 	} else if (strcmp(argv[1], "v2forms") == 0) {
 		cli_vers = srv_vers = srv_vers_min = RPCRDMA_VERS_2;
 		test_forms();
