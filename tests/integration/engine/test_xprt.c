@@ -286,10 +286,16 @@ static void srv_parked_poll(void)
  * must be over (closed, in error or draining), and is destroyed to make
  * room, or parked until it has drained.
  */
+static bool srv_refuse; /* reject every connect request (test_reconnect()) */
+
 static int srv_accept(struct test_side *s, const struct rpcrdma_pmd_event *ev)
 {
 	int ret;
 
+	if (srv_refuse) {
+		rpcrdma_pmd_reject(ev->req, NULL, 0);
+		return 0;
+	}
 	if (s->xprt != NULL) {
 		enum rpcrdma_xprt_state st = rpcrdma_xprt_state(s->xprt);
 
@@ -4437,8 +4443,8 @@ static void test_loss_peer(void)
  * The client reconnects by itself (params.reconnect_max, issue 17): the
  * server drops the connection while it holds a RETRANSMIT call; the client
  * connects again after reconnect_delay_us, the call goes again with its XID
- * and completes once. Then no server listens: the three attempts are
- * spent, 1, 2 and 4 delays apart (then 8 before giving up), and a
+ * and completes once. Then the server refuses every connection: the
+ * three attempts are spent, 1, 2 and 4 delays apart (then 8 before giving up), and a
  * RETRANSMIT call waiting for the connection fails -ECONNABORTED; a plain
  * one fails -ECONNRESET at the loss, as without reconnects.
  */
@@ -4484,9 +4490,7 @@ static void test_reconnect(void)
 	      (unsigned long)st.reconnect_attempts, (unsigned long)st.reconnects,
 	      (unsigned long)st.retransmits);
 
-	/* nobody listens any more: the attempts are spent */
-	rpcrdma_pmd_listener_close(e.srv.listener);
-	e.srv.listener = NULL;
+	/* the server refuses every connection now: the attempts are spent */
 	memset(&t, 0, sizeof(t));
 	t.flags = RPCRDMA_XPRT_CALL_F_RETRANSMIT;
 	memset(&plain, 0, sizeof(plain));
@@ -4494,6 +4498,7 @@ static void test_reconnect(void)
 	CHECK(tcall_submit(&e, &t) == 0 && tcall_submit(&e, &plain) == 0, "submit two");
 	CHECK(pump_until(&e, srv_holds, NULL), "the server holds them");
 	t0 = test_now_ms();
+	srv_refuse = true;
 	CHECK(rpcrdma_xprt_disconnect(e.srv.xprt) == 0, "the server drops the connection");
 	srv_held(false);
 	sctx.no_reply = false;
@@ -4507,6 +4512,7 @@ static void test_reconnect(void)
 	CHECK(st.reconnect_attempts == 4 && st.reconnect_give_ups == 1,
 	      "three more attempts, then it gave up: %lu attempts, %lu give-ups",
 	      (unsigned long)st.reconnect_attempts, (unsigned long)st.reconnect_give_ups);
+	srv_refuse = false;
 	env_close(&e);
 }
 
