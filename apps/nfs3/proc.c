@@ -382,6 +382,36 @@ static int h_commit(struct rpcrdma_svc_req *req, void *args, void *res)
 
 /* ------------------------------------------------------ making and naming */
 
+/*
+ * The opening of CREATE, MKDIR and SYMLINK, after their arguments were
+ * decoded with result @p dec: a name over 255 bytes is answered
+ * NAMETOOLONG and other bad arguments GARBAGE_ARGS (true: *out is what the
+ * handler returns); otherwise the caller's credential, the lock, the
+ * directory's inode (or the status of its handle) and its attributes
+ * before (false: go on, locked).
+ */
+static bool make_open(struct rpcrdma_svc_req *req, int dec, const struct rpcrdma_nfs3_fh *dirfh,
+		      struct rpcrdma_nfs3_create_res *r, struct nfs3_fs_cred *c, uint64_t *dir,
+		      int *out)
+{
+	struct nfs3d *s = req->prog_ctx;
+
+	if (dec == -RPCRDMA_E_NAME_LEN) {
+		r->status = RPCRDMA_NFS3ERR_NAMETOOLONG;
+		*out = done(rpcrdma_nfs3_enc_create_res(req->reply, r));
+		return true;
+	}
+	if (dec) {
+		*out = RPCRDMA_SVC_GARBAGE;
+		return true;
+	}
+	cred_of(req, c);
+	lock(s);
+	r->status = fh_ino(s, dirfh, dir);
+	wcc_before(s, *dir, &r->dir_wcc);
+	return false;
+}
+
 /* The end of CREATE, MKDIR and SYMLINK: the new file's handle and attributes. */
 static int made(struct nfs3d *s, struct rpcrdma_svc_req *req, struct rpcrdma_nfs3_create_res *r,
 		uint64_t dir, uint64_t ino)
@@ -417,17 +447,9 @@ static int h_create(struct rpcrdma_svc_req *req, void *args, void *res)
 	int ret;
 
 	ret = args_end(req, rpcrdma_nfs3_dec_create_args(req->args, &a));
-	if (ret == -RPCRDMA_E_NAME_LEN) {
-		r.status = RPCRDMA_NFS3ERR_NAMETOOLONG;
-		return done(rpcrdma_nfs3_enc_create_res(req->reply, &r));
-	}
-	if (ret)
-		return RPCRDMA_SVC_GARBAGE;
-	cred_of(req, &c);
+	if (make_open(req, ret, &a.where.dir, &r, &c, &dir, &ret))
+		return ret;
 	mode = a.mode != RPCRDMA_NFS3_EXCLUSIVE && a.attr.set_mode ? a.attr.mode : 0644;
-	lock(s);
-	r.status = fh_ino(s, &a.where.dir, &dir);
-	wcc_before(s, dir, &r.dir_wcc);
 	if (r.status == RPCRDMA_NFS3_OK)
 		r.status = nfs3_fs_make(s->fs, dir, a.where.name, a.where.name_len,
 					RPCRDMA_NFS3_REG, mode, &c, NULL, 0, &ino);
@@ -457,16 +479,8 @@ static int h_mkdir(struct rpcrdma_svc_req *req, void *args, void *res)
 	int ret;
 
 	ret = args_end(req, rpcrdma_nfs3_dec_mkdir_args(req->args, &a));
-	if (ret == -RPCRDMA_E_NAME_LEN) {
-		r.status = RPCRDMA_NFS3ERR_NAMETOOLONG;
-		return done(rpcrdma_nfs3_enc_create_res(req->reply, &r));
-	}
-	if (ret)
-		return RPCRDMA_SVC_GARBAGE;
-	cred_of(req, &c);
-	lock(s);
-	r.status = fh_ino(s, &a.where.dir, &dir);
-	wcc_before(s, dir, &r.dir_wcc);
+	if (make_open(req, ret, &a.where.dir, &r, &c, &dir, &ret))
+		return ret;
 	if (r.status == RPCRDMA_NFS3_OK)
 		r.status =
 			nfs3_fs_make(s->fs, dir, a.where.name, a.where.name_len, RPCRDMA_NFS3_DIR,
@@ -489,16 +503,8 @@ static int h_symlink(struct rpcrdma_svc_req *req, void *args, void *res)
 	int ret;
 
 	ret = args_end(req, rpcrdma_nfs3_dec_symlink_args(req->args, &a));
-	if (ret == -RPCRDMA_E_NAME_LEN) {
-		r.status = RPCRDMA_NFS3ERR_NAMETOOLONG;
-		return done(rpcrdma_nfs3_enc_create_res(req->reply, &r));
-	}
-	if (ret)
-		return RPCRDMA_SVC_GARBAGE;
-	cred_of(req, &c);
-	lock(s);
-	r.status = fh_ino(s, &a.where.dir, &dir);
-	wcc_before(s, dir, &r.dir_wcc);
+	if (make_open(req, ret, &a.where.dir, &r, &c, &dir, &ret))
+		return ret;
 	if (r.status == RPCRDMA_NFS3_OK && (a.data_len == 0 || memchr(a.data, 0, a.data_len)))
 		r.status = RPCRDMA_NFS3ERR_INVAL; /* a link to nothing, or with a NUL */
 	if (r.status == RPCRDMA_NFS3_OK)

@@ -844,6 +844,26 @@ static int enc_raw_lookup(struct rpcrdma_xdr_enc *e, const void *v)
 	return ret ? ret : rpcrdma_xdr_put_string(e, l->name, l->len);
 }
 
+/* CREATE (UNCHECKED), MKDIR or SYMLINK ("x") of a raw name, every attribute left as it is. */
+struct raw_make {
+	struct raw_lookup where;
+	uint32_t proc;
+};
+
+static int enc_raw_make(struct rpcrdma_xdr_enc *e, const void *v)
+{
+	const struct raw_make *m = v;
+	int ret = enc_raw_lookup(e, &m->where);
+
+	if (ret == 0 && m->proc == RPCRDMA_NFS3_CREATE)
+		ret = rpcrdma_xdr_put_u32(e, RPCRDMA_NFS3_UNCHECKED);
+	for (int i = 0; ret == 0 && i < 6; i++) /* sattr3: nothing set */
+		ret = rpcrdma_xdr_put_u32(e, 0);
+	if (ret == 0 && m->proc == RPCRDMA_NFS3_SYMLINK)
+		ret = rpcrdma_xdr_put_string(e, "x", 1);
+	return ret;
+}
+
 static void check_hostile(void)
 {
 	struct rpcrdma_nfs3_fh rfh = root(), bad;
@@ -883,6 +903,29 @@ static void check_hostile(void)
 		       false);
 	CHECK(ret == 0 && lr.status == RPCRDMA_NFS3ERR_NAMETOOLONG,
 	      "a name of 256 bytes: NAMETOOLONG (%u)", lr.status);
+	{
+		static const uint32_t procs[] = { RPCRDMA_NFS3_CREATE, RPCRDMA_NFS3_MKDIR,
+						  RPCRDMA_NFS3_SYMLINK };
+
+		for (unsigned int i = 0; i < 3; i++) {
+			struct raw_make m = { rl, procs[i] };
+			struct rpcrdma_nfs3_create_res cr = { 0 };
+
+			ret = nfs_call(procs[i], enc_raw_make, &m, kind("CREATE3res")->dec, &cr, 0,
+				       false);
+			CHECK(ret == 0 && cr.status == RPCRDMA_NFS3ERR_NAMETOOLONG,
+			      "%s of a name of 256 bytes: NAMETOOLONG (%d, %u)",
+			      rpcrdma_nfs3_proc_name(procs[i]), ret, cr.status);
+			m.where.dir = &bad; /* another instance's */
+			m.where.len = 3;
+			memset(&cr, 0, sizeof(cr));
+			ret = nfs_call(procs[i], enc_raw_make, &m, kind("CREATE3res")->dec, &cr, 0,
+				       false);
+			CHECK(ret == 0 && cr.status == RPCRDMA_NFS3ERR_STALE,
+			      "%s in another instance's directory: STALE (%d, %u)",
+			      rpcrdma_nfs3_proc_name(procs[i]), ret, cr.status);
+		}
+	}
 	rl.len = 255;
 	ret = nfs_call(RPCRDMA_NFS3_LOOKUP, enc_raw_lookup, &rl, kind("LOOKUP3res")->dec, &lr, 0,
 		       false);
