@@ -1364,15 +1364,19 @@ static bool both_done(struct env *e, void *arg)
 
 static uint32_t nfill;
 
-/* fill[1..nfill-1] done */
-static bool fill_done(struct env *e, void *arg)
+/* t[from..nfill) done */
+static bool calls_done(const struct tcall *t, uint32_t from)
 {
-	struct tcall *t = arg;
-
-	for (uint32_t i = 1; i < nfill; i++)
+	for (uint32_t i = from; i < nfill; i++)
 		if (!t[i].done)
 			return false;
 	return true;
+}
+
+/* fill[1..nfill-1] done */
+static bool fill_done(struct env *e, void *arg)
+{
+	return calls_done(arg, 1);
 }
 
 /* Submit a test call with its own timeout. */
@@ -1382,15 +1386,10 @@ static int tcall_submit_tmo(struct env *e, struct tcall *t, uint64_t us)
 	return tcall_submit(e, t);
 }
 
-/* a[0..n) done */
+/* t[0..nfill) done */
 static bool all_done(struct env *e, void *arg)
 {
-	struct tcall *t = arg;
-
-	for (uint32_t i = 0; i < nfill; i++)
-		if (!t[i].done)
-			return false;
-	return true;
+	return calls_done(arg, 0);
 }
 
 /*
