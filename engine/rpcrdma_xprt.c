@@ -1066,6 +1066,13 @@ static uint64_t rc_cycles(uint32_t us)
 	return rte_get_tsc_hz() / 1000000 * (uint64_t)(us ? us : 1);
 }
 
+/* Reconnect attempts counted afresh: the next one reconnect_delay_us after a loss. */
+static void rc_restart(struct rpcrdma_xprt *x)
+{
+	x->rc_tries = 0;
+	x->rc_delay = rc_cycles(x->p.reconnect_delay_us);
+}
+
 int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
 {
 	uint8_t pd[RPCRDMA_XPRT_PDATA_LEN];
@@ -1099,8 +1106,7 @@ int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
 		x->st.reconnects++;
 	if (x->p.reconnect_max > 0 && !x->rc_on) {
 		x->rc_on = true;
-		x->rc_tries = 0;
-		x->rc_delay = rc_cycles(x->p.reconnect_delay_us);
+		rc_restart(x);
 	}
 	x->rc_next = 0;
 	rpcrdma_credit_req_reset(&x->creq);
@@ -2018,6 +2024,15 @@ static void call_wait(struct rpcrdma_xprt_call *c)
 	}
 }
 
+/* Out of the wait FIFO, if it is there. */
+static void call_unwait(struct rpcrdma_xprt_call *c)
+{
+	if (c->queued) {
+		TAILQ_REMOVE(&c->xprt->call_wait, c, link);
+		c->queued = false;
+	}
+}
+
 int rpcrdma_xprt_call_set_timeout(struct rpcrdma_xprt_call *c, uint64_t timeout_us)
 {
 	if (c->state != CALL_BUILDING)
@@ -2473,15 +2488,16 @@ static void call_timeouts(struct rpcrdma_xprt *x)
 	while (now >= x->tmo_next) {
 		c = TAILQ_FIRST(&x->tmo_list);
 		tmo_del(x, c);
-		if (c->queued) {
-			TAILQ_REMOVE(&x->call_wait, c, link);
-			c->queued = false;
-		}
+		call_unwait(c);
 		x->st.timeouts++;
 		call_fail(c, -ETIMEDOUT);
 		if (c->state == CALL_SENT) {
 			if (c->has_credit) {
-				/* an earlier late reply of this slot's never came: its credit stays held */
+				/*
+				 * the credit stays taken until the late reply; an older
+				 * timed-out call of this slot whose reply never came keeps
+				 * its own in tmo_credits (its XID is forgotten)
+				 */
 				c->has_credit = false;
 				c->tmo_credit = true;
 				x->tmo_credits++;
@@ -2767,10 +2783,7 @@ int rpcrdma_xprt_bc_adopt(struct rpcrdma_xprt *to, struct rpcrdma_xprt *from)
 
 		if (!call_waits_reconnect(o))
 			continue;
-		if (o->queued) {
-			TAILQ_REMOVE(&from->call_wait, o, link);
-			o->queued = false;
-		}
+		call_unwait(o);
 		call_take_slot(to, c);
 		/* the slot index is the XID's low bits: the same XID goes again (2.3) */
 		buf = c->msg_buf;
@@ -3980,8 +3993,7 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 			/* client: the accept's private data is applied (rpcrdma_xprt_event) */
 			post_recvs(x);
 			x->state = RPCRDMA_XPRT_ESTABLISHED;
-			x->rc_tries = 0;
-			x->rc_delay = rc_cycles(x->p.reconnect_delay_us);
+			rc_restart(x);
 			break;
 		case RPCRDMA_XPRT_ESTABLISHED:
 			break;
@@ -4039,10 +4051,7 @@ static void reconnect_tick(struct rpcrdma_xprt *x)
 
 		if (!call_waits_reconnect(c))
 			continue;
-		if (c->queued) {
-			TAILQ_REMOVE(&x->call_wait, c, link);
-			c->queued = false;
-		}
+		call_unwait(c);
 		call_fail(c, -ECONNABORTED);
 		c->state = CALL_COMPLETE;
 		call_process(c);
