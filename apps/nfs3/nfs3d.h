@@ -37,7 +37,6 @@ struct nfs3d {
 	struct rpcrdma_mempool *data;		  /* the registered area behind the file system */
 	struct rpcrdma_mempool_set *pools;	  /* chunk buffers for READs that are copied */
 	uint8_t verf[RPCRDMA_NFS3_WRITEVERFSIZE]; /* WRITE and COMMIT: constant per instance */
-	uint32_t dtpref;			  /* FSINFO's: NFS3D_DIR_PREF */
 	uint32_t io_max;			  /* rtmax and wtmax: --io-max */
 	uint64_t jukebox;			  /* READs answered JUKEBOX: no chunk buffer */
 	uint32_t reads_out;			  /* READ replies not yet sent (pins, buffers) */

@@ -743,7 +743,7 @@ static int h_fsinfo(struct rpcrdma_svc_req *req, void *args, void *res)
 	nfs3_fs_stats(s->fs, &st);
 	r.rtmax = r.rtpref = r.wtmax = r.wtpref = s->io_max;
 	r.rtmult = r.wtmult = NFS3_FS_PAGE;
-	r.dtpref = s->dtpref;
+	r.dtpref = NFS3D_DIR_PREF;
 	r.maxfilesize = st.bytes;
 	r.time_delta.nseconds = 1;
 	r.properties = RPCRDMA_NFS3_FSF_SYMLINK | RPCRDMA_NFS3_FSF_HOMOGENEOUS |

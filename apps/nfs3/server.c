@@ -488,7 +488,6 @@ static int server_open(struct server *s)
 	ret = app_ep_open(&s->ep, s->o.com.pmd, s->o.com.devargs, &sp);
 	if (ret)
 		return ret;
-	s->nfs.dtpref = NFS3D_DIR_PREF;
 	s->nfs.io_max = s->o.io_max;
 	ret = fs_open(s);
 	if (ret)
