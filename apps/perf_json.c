@@ -42,12 +42,6 @@ int perf_json_load(struct perf_json *j, const char *file, char *err, size_t errl
 	return parsed(j, root, &e, err, errlen);
 }
 
-void perf_json_free(struct perf_json *j)
-{
-	json_decref(j->root);
-	j->root = NULL;
-}
-
 const json_t *perf_json_get(const struct perf_json *j, const char *path)
 {
 	const json_t *v = j->root;

@@ -31,9 +31,6 @@ int perf_json_parse(struct perf_json *j, const char *text, size_t len, char *err
 /** Read and parse a file. @return 0, -errno of the open, or -EINVAL (message in err). */
 int perf_json_load(struct perf_json *j, const char *file, char *err, size_t errlen);
 
-/** Free what @p j holds. */
-void perf_json_free(struct perf_json *j);
-
 /** The value at @p path, or NULL. */
 const json_t *perf_json_get(const struct perf_json *j, const char *path);
 
