@@ -36,8 +36,8 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
-#include <rte_kvargs.h>
 
+#include "../pmd_devargs.h"
 #include "shm.h"
 
 #define SHM_QP_AREA_MAX (1u << 30)
@@ -472,35 +472,25 @@ static int parse_u64(const char *key, const char *val, uint64_t max, uint64_t *o
 	return 0;
 }
 
-/* key=value,... split by rte_kvargs, as a vdev's; what it lets through is refused by name. */
+/* The pairs of pmd_devargs_split(); the keys this PMD knows. */
 static int parse_devargs(const char *devargs, uint32_t *mr_max, struct shm_faults *f)
 {
 	struct rte_kvargs *kv;
-	size_t n = strlen(devargs);
+	char msg[256];
 	uint64_t v = 0;
 	int ret = 0;
 
-	if (n == 0)
-		return 0;
-	if (devargs[0] == ',' || devargs[n - 1] == ',' || strstr(devargs, ",,") != NULL) {
-		shm_log("empty item in device arguments \"%s\"", devargs);
-		return -EINVAL;
-	}
-	kv = rte_kvargs_parse(devargs, NULL);
+	kv = pmd_devargs_split(devargs, msg, sizeof(msg));
 	if (kv == NULL) {
-		shm_log("device arguments \"%s\": expected key=value,...", devargs);
+		if (msg[0] == '\0')
+			return 0;
+		shm_log("device arguments: %s", msg);
 		return -EINVAL;
 	}
 	for (unsigned int i = 0; i < kv->count && ret == 0; i++) {
 		const char *key = kv->pairs[i].key, *val = kv->pairs[i].value;
 
-		if (val == NULL) {
-			shm_log("device argument \"%s\" is not key=value", key);
-			ret = -EINVAL;
-		} else if (rte_kvargs_count(kv, key) > 1) {
-			shm_log("device argument %s= given twice", key);
-			ret = -EINVAL;
-		} else if (strcmp(key, "mr_max") == 0) {
+		if (strcmp(key, "mr_max") == 0) {
 			ret = parse_u64(key, val, SHM_MR_LIMIT, &v);
 			if (ret == 0 && v == 0)
 				ret = -EINVAL;

@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_kvargs.h>
-
+#include "../pmd_devargs.h"
 #include "verbs_xlate.h"
 
 /* ---------------- device arguments ---------------- */
@@ -166,35 +165,21 @@ static int set_value(struct verbs_devargs *da, enum devarg_key key, const char *
 	}
 }
 
-/*
- * key=value,... split by rte_kvargs, as a DPDK vdev's arguments are (a
- * value in brackets may hold commas). What rte_kvargs lets through is
- * refused here by name: an empty item (it skips them), a key without a
- * value, an unknown key, a key given twice, an empty value.
- */
+/* The pairs of pmd_devargs_split(); the keys this PMD knows, each into @p da. */
 int verbs_devargs_parse(const char *s, struct verbs_devargs *da, char *err, size_t errlen)
 {
+	char msg[256];
 	struct rte_kvargs *kv;
-	unsigned int seen = 0, i;
-	size_t n;
+	unsigned int i;
 	int ret = 0;
 
 	memset(da, 0, sizeof(*da));
 	da->gid_index = -1;
 	da->inline_max = RPCRDMA_VERBS_INLINE_DEFAULT;
-	seterr(err, errlen, "%s", "");
-	if (s == NULL || *s == '\0')
-		return 0;
-	n = strlen(s);
-	if (s[0] == ',' || s[n - 1] == ',' || strstr(s, ",,") != NULL) {
-		seterr(err, errlen, "empty item in \"%s\"", s);
-		return -EINVAL;
-	}
-	kv = rte_kvargs_parse(s, NULL);
-	if (kv == NULL) {
-		seterr(err, errlen, "\"%s\": expected key=value,...", s);
-		return -EINVAL;
-	}
+	kv = pmd_devargs_split(s, msg, sizeof(msg));
+	seterr(err, errlen, "%s", msg);
+	if (kv == NULL)
+		return msg[0] != '\0' ? -EINVAL : 0;
 	for (i = 0; i < kv->count && ret == 0; i++) {
 		const struct rte_kvargs_pair *pr = &kv->pairs[i];
 		int key;
@@ -202,24 +187,16 @@ int verbs_devargs_parse(const char *s, struct verbs_devargs *da, char *err, size
 		for (key = 0; key < KEY_COUNT; key++)
 			if (strcmp(key_names[key], pr->key) == 0)
 				break;
-		if (pr->value == NULL) {
-			seterr(err, errlen, "\"%s\": expected key=value", pr->key);
-			ret = -EINVAL;
-		} else if (key == KEY_COUNT) {
+		if (key == KEY_COUNT) {
 			seterr(err, errlen,
 			       "unknown key \"%s\" (known: dev, ip, port, gid_index, inline, "
 			       "mlx5dv, wr_api, cq_ex)",
 			       pr->key);
 			ret = -EINVAL;
-		} else if (seen & (1u << key)) {
-			seterr(err, errlen, "%s= given twice", key_names[key]);
-			ret = -EINVAL;
-		} else if (pr->value[0] == '\0' || strlen(pr->value) >= VALUE_MAX) {
-			seterr(err, errlen, "%s=: %s value", key_names[key],
-			       pr->value[0] == '\0' ? "empty" : "too long a");
+		} else if (strlen(pr->value) >= VALUE_MAX) {
+			seterr(err, errlen, "%s=: too long a value", key_names[key]);
 			ret = -EINVAL;
 		} else {
-			seen |= 1u << key;
 			ret = set_value(da, (enum devarg_key)key, pr->value, err, errlen);
 		}
 	}
