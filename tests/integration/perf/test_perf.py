@@ -1011,6 +1011,16 @@ def test_nfs3():
           "the server's calls and replies %s, the runs sent %d" %
           (m.groups() if m else sout, sent))
 
+    # nfs3-server's --io-max refused before anything starts: one line, exit 2
+    for val, msg in (("6k", "--io-max 6k is not a multiple of 4 KiB"),
+                     ("2m", "--io-max: 2m is out of range 4096..1048576"),
+                     ("x", "--io-max: 'x' is not a number")):
+        p = subprocess.run([sys.argv[5], "--listen", addr, "--io-max", val],
+                           capture_output=True, text=True, timeout=20, env=ENV)
+        check(p.returncode == 2 and p.stdout == "" and len(p.stderr.splitlines()) == 1 and
+              p.stderr.startswith("nfs3-server: " + msg),
+              "nfs3-server --io-max %s: exit %d %r" % (val, p.returncode, p.stderr))
+
     # an error in the run: 32 blocks of 64 KiB do not fit in 1 MiB; the file is still removed
     srv, port = nfs3_server(addr, "1m", "--io-max", "256k")
     try:
