@@ -700,6 +700,15 @@ static uint32_t wire_qpn(uint32_t qp_num)
 	return qp_num < 2 ? qp_num | CAP_QPN_LOW : qp_num;
 }
 
+/* The PMD layer's QP destroy hook: stop capturing a QP that goes. */
+static void capture_qp_gone(struct rpcrdma_pmd_qp *qp)
+{
+	struct cap_qp *tq = tap_find(qp);
+
+	if (tq != NULL)
+		tap_remove(tq);
+}
+
 int rpcrdma_capture_qp(struct rpcrdma_capture *cap, struct rpcrdma_pmd_qp *qp,
 		       struct rpcrdma_pmd_qp *peer)
 {
@@ -721,6 +730,7 @@ int rpcrdma_capture_qp(struct rpcrdma_capture *cap, struct rpcrdma_pmd_qp *qp,
 	c->qpn[0] = wire_qpn(qp->qp_num);
 	c->qpn[1] = peer != NULL ? wire_qpn(peer->qp_num) : c->qpn[0] | CAP_PEER_QPN;
 	conn_addr(c);
+	rpcrdma_pmd_set_qp_destroy_hook(capture_qp_gone);
 	ret = tap_add(c, 0, qp, peer == NULL);
 	if (ret)
 		return ret;
@@ -746,14 +756,6 @@ int rpcrdma_capture_qp_stop(struct rpcrdma_capture *cap, struct rpcrdma_pmd_qp *
 		return -ENOENT;
 	tap_remove(tq);
 	return 0;
-}
-
-void rpcrdma_capture_qp_gone(struct rpcrdma_pmd_qp *qp)
-{
-	struct cap_qp *tq = tap_find(qp);
-
-	if (tq != NULL)
-		tap_remove(tq);
 }
 
 /* Make the capture's interface: a net_null port no one sends on. */

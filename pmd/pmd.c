@@ -12,12 +12,17 @@
 
 #include <rte_log.h>
 
-#include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_pmd_driver.h>
 #include <rpcrdma/rpcrdma_stamp.h>
 
 static TAILQ_HEAD(, rpcrdma_pmd_ops) drivers = TAILQ_HEAD_INITIALIZER(drivers);
+static rpcrdma_pmd_qp_destroy_hook_t qp_destroy_hook;
+
+void rpcrdma_pmd_set_qp_destroy_hook(rpcrdma_pmd_qp_destroy_hook_t hook)
+{
+	qp_destroy_hook = hook;
+}
 
 void rpcrdma_pmd_register(struct rpcrdma_pmd_ops *ops)
 {
@@ -341,7 +346,8 @@ int rpcrdma_pmd_qp_destroy(struct rpcrdma_pmd_qp *qp)
 	rcq = qp->recv_cq;
 	swr = qp->max_send_wr;
 	rwr = qp->max_recv_wr;
-	rpcrdma_capture_qp_gone(qp); /* the driver's fast path back before it goes */
+	if (qp_destroy_hook != NULL)
+		qp_destroy_hook(qp); /* the driver's fast path back before it goes */
 	pd->dev->ops->qp_destroy(qp);
 	scq->nb_qps--;
 	rcq->nb_qps--;

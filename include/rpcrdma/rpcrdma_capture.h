@@ -175,13 +175,6 @@ void rpcrdma_capture_stats(const struct rpcrdma_capture *cap, struct rpcrdma_cap
  */
 int rpcrdma_capture_close(struct rpcrdma_capture *cap);
 
-/**
- * For the PMD layer (pmd/pmd.c): @p qp is being destroyed; stop capturing
- * it (a no-op when it is not captured). A CQ cannot be destroyed while a
- * QP uses it, so its tap is gone with the last captured QP on it.
- */
-void rpcrdma_capture_qp_gone(struct rpcrdma_pmd_qp *qp);
-
 #ifdef __cplusplus
 }
 #endif

@@ -151,6 +151,17 @@ void rpcrdma_pmd_info(const char *driver, const char *fmt, ...)
 /** The same at @p level (an RTE_LOG_* level). */
 void rpcrdma_pmd_vlog(uint32_t level, const char *driver, const char *fmt, va_list ap);
 
+/**
+ * A layer above the drivers that wraps a QP's or a CQ's fast-path functions
+ * (the capture tap, rpcrdma_capture.h) is told here that a QP is being
+ * destroyed, before the driver frees it, so that it puts the driver's
+ * functions back. A CQ cannot be destroyed while a QP uses it, so a CQ's
+ * wrapper goes with the last wrapped QP on it. One hook: the last set wins;
+ * NULL removes it. Control path, like QP destruction.
+ */
+typedef void (*rpcrdma_pmd_qp_destroy_hook_t)(struct rpcrdma_pmd_qp *qp);
+void rpcrdma_pmd_set_qp_destroy_hook(rpcrdma_pmd_qp_destroy_hook_t hook);
+
 #ifdef __cplusplus
 }
 #endif

@@ -290,6 +290,7 @@ static int verbs_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 		return -ENOMEM;
 	dev->epfd = -1;
 	TAILQ_INIT(&dev->qp_list);
+	TAILQ_INIT(&dev->fatal_qps);
 	TAILQ_INIT(&dev->reqs);
 	if (verbs_devargs_parse(devargs, &dev->args, err, sizeof(err)) < 0) {
 		verbs_log("bad device arguments: %s", err);
@@ -946,6 +947,8 @@ static void verbs_qp_destroy(struct rpcrdma_pmd_qp *q)
 		TAILQ_REMOVE(&qp->scq->sq_flush, qp, sq_flush_next);
 	if (qp->rq_flush_queued)
 		TAILQ_REMOVE(&qp->rcq->rq_flush, qp, rq_flush_next);
+	if (qp->fatal_queued)
+		TAILQ_REMOVE(&dev->fatal_qps, qp, fatal_next);
 	TAILQ_REMOVE(&dev->qp_list, qp, next);
 	tag_free(dev, qp->tag);
 	qp_free_rings(qp);
@@ -1041,11 +1044,18 @@ static void qp_broken(struct verbs_qp *qp)
 	}
 }
 
-void verbs_qp_fatal(struct verbs_qp *qp, int err)
+/* QPs whose provider refused a flush (verbs_fp.c): to error on the device, and down. */
+static void fatal_poll(struct verbs_dev *dev)
 {
-	verbs_log("qp %u: the provider refused a flush (%s): the QP moves to error",
-		  qp->common.qp_num, strerror(-err));
-	qp_broken(qp);
+	struct verbs_qp *qp;
+
+	while ((qp = TAILQ_FIRST(&dev->fatal_qps)) != NULL) {
+		TAILQ_REMOVE(&dev->fatal_qps, qp, fatal_next);
+		qp->fatal_queued = false;
+		verbs_log("qp %u: the provider refused a flush (%s): the QP moves to error",
+			  qp->common.qp_num, strerror(-qp->fatal_err));
+		qp_broken(qp);
+	}
 }
 
 /*
@@ -1592,6 +1602,7 @@ static int verbs_event_poll(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_event 
 {
 	struct verbs_dev *dev = to_verbs_dev(d);
 
+	fatal_poll(dev);
 	/* turn raw events into PMD events until n are ready or none is left */
 	while (dev->evq_len < n) {
 		if (cm_one(dev) != 0)

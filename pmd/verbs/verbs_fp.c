@@ -263,6 +263,23 @@ static unsigned int sq_to_pmd(struct verbs_qp *qp)
 	return n;
 }
 
+/*
+ * The provider refused a flush (a provider failure, not a normal event): the
+ * QP sends no more. It is in error for the fast path at once; the control
+ * path moves it to error on the device, which flushes what it holds, and
+ * reports the connection down at the device's next event poll
+ * (verbs_ctrl.c), so that the fast path never calls into the control path.
+ */
+static void qp_fatal(struct verbs_qp *qp, int err)
+{
+	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	if (qp->fatal_queued)
+		return;
+	qp->fatal_err = err;
+	qp->fatal_queued = true;
+	TAILQ_INSERT_TAIL(&qp->dev->fatal_qps, qp, fatal_next);
+}
+
 static unsigned int verbs_flush_wr(struct rpcrdma_pmd_qp *q)
 {
 	struct verbs_qp *qp = to_verbs_qp(q);
@@ -278,7 +295,7 @@ static unsigned int verbs_flush_wr(struct rpcrdma_pmd_qp *q)
 	if (verbs_unlikely(ret != 0)) {
 		/* nothing of the batch was posted (ibv_wr_complete(3)) */
 		sq_to_pmd(qp);
-		verbs_qp_fatal(qp, verbs_err(ret));
+		qp_fatal(qp, verbs_err(ret));
 		return 0;
 	}
 	qp->sq_db = qp->sq_dev = qp->sq_head;
@@ -315,7 +332,7 @@ static unsigned int verbs_flush_post(struct rpcrdma_pmd_qp *q)
 			q->stats.doorbells++;
 		qp->sq_db = qp->sq_dev = qp->sq_db + posted;
 		sq_to_pmd(qp);
-		verbs_qp_fatal(qp, verbs_err(ret));
+		qp_fatal(qp, verbs_err(ret));
 		return posted;
 	}
 	qp->sq_db = qp->sq_dev = qp->sq_head;

@@ -94,6 +94,8 @@ struct verbs_dev {
 	uint32_t qp_hint;
 	uint32_t next_pd_id;
 	TAILQ_HEAD(, verbs_qp) qp_list;
+	/* QPs whose provider refused a flush (verbs_fp.c), for the next event poll */
+	TAILQ_HEAD(, verbs_qp) fatal_qps;
 	TAILQ_HEAD(, verbs_req) reqs;
 	struct rpcrdma_pmd_event *evq; /* FIFO of events not yet returned */
 	unsigned int evq_head, evq_len, evq_cap;
@@ -199,7 +201,10 @@ struct verbs_qp {
 	bool flush_noted;     /* flush_poll() said once that the device kept WRs */
 	bool sq_flush_queued; /* on scq->sq_flush */
 	bool rq_flush_queued; /* on rcq->rq_flush */
+	bool fatal_queued;    /* on dev->fatal_qps */
+	int fatal_err;	      /* what the provider said then */
 	TAILQ_ENTRY(verbs_qp) next;
+	TAILQ_ENTRY(verbs_qp) fatal_next;
 	TAILQ_ENTRY(verbs_qp) sq_flush_next;
 	TAILQ_ENTRY(verbs_qp) rq_flush_next;
 };
@@ -230,13 +235,6 @@ void verbs_qp_flush_watch(struct verbs_qp *qp);
 /* ... and mark the end of its send queue, so that the device tells when it is done. */
 void verbs_qp_drain_mark(struct verbs_qp *qp);
 void verbs_cq_set_fast_path(struct verbs_cq *cq);
-
-/*
- * verbs_ctrl.c: the provider refused a flush; move the QP to error (its
- * outstanding work requests flush). Called from the fast path, which is
- * then no longer fast: this is a provider failure, not a normal event.
- */
-void verbs_qp_fatal(struct verbs_qp *qp, int err);
 
 static inline struct verbs_dev *to_verbs_dev(struct rpcrdma_pmd_dev *d)
 {

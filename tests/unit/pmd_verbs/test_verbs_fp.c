@@ -70,7 +70,6 @@ static struct {
 	int polls_ex, polls;
 } F;
 
-static int fatal_calls;
 static int info_calls;
 static char info_last[256];
 
@@ -84,14 +83,6 @@ void rpcrdma_pmd_info(const char *driver, const char *fmt, ...)
 	vsnprintf(info_last, sizeof(info_last), fmt, ap);
 	va_end(ap);
 	info_calls++;
-}
-
-/* The driver's hook into its control path (verbs_ctrl.c): here, a recorder. */
-void verbs_qp_fatal(struct verbs_qp *qp, int err)
-{
-	(void)err;
-	fatal_calls++;
-	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
 }
 
 /* ---- fake ibv_qp_ex ---- */
@@ -348,6 +339,17 @@ static struct verbs_qp *dev_qps[4];
 
 #define QP_TAG (1u << 16 | 2u) /* generation 1, index 2 */
 
+/* QPs the fast path left for the control path: the provider refused a flush. */
+static int fatal_queued(void)
+{
+	struct verbs_qp *q;
+	int n = 0;
+
+	TAILQ_FOREACH(q, &dev.fatal_qps, fatal_next)
+	n++;
+	return n;
+}
+
 static void setup(bool wr_api, bool cq_ex, uint32_t max_send_wr, uint32_t max_recv_wr)
 {
 	uint32_t sq = 1, rq = 1;
@@ -361,7 +363,6 @@ static void setup(bool wr_api, bool cq_ex, uint32_t max_send_wr, uint32_t max_re
 	}
 	memset(&F, 0, sizeof(F));
 	F.fail_post_at = -1;
-	fatal_calls = 0;
 	F.ctx.ops.post_send = f_post_send;
 	F.ctx.ops.post_recv = f_post_recv;
 	F.ctx.ops.poll_cq = f_poll_cq;
@@ -389,6 +390,7 @@ static void setup(bool wr_api, bool cq_ex, uint32_t max_send_wr, uint32_t max_re
 	memset(&dev, 0, sizeof(dev));
 	memset(dev_qps, 0, sizeof(dev_qps));
 	dev.qps = dev_qps;
+	TAILQ_INIT(&dev.fatal_qps);
 	dev.qp_cap = 4;
 
 	memset(&cq, 0, sizeof(cq));
@@ -601,7 +603,8 @@ static void test_refused_flush(void)
 	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w + 1, 2), 2);
 	F.fail_complete = EINVAL;
 	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 0);
-	CHECK_EQ(fatal_calls, 1);
+	CHECK_EQ(fatal_queued(), 1);
+	CHECK_EQ(qp->fatal_err, -EINVAL);
 	CHECK_EQ(qp->common.state, RPCRDMA_PMD_QPS_ERROR);
 	CHECK_EQ(qp->common.stats.doorbells, 1);
 	CHECK(!qp->batch);
@@ -964,7 +967,7 @@ static void test_post_path(void)
 	CHECK_EQ(rpcrdma_pmd_queue_send_burst(&qp->common, w, 3), 3);
 	F.fail_post_at = 1;
 	CHECK_EQ(rpcrdma_pmd_flush(&qp->common), 1);
-	CHECK_EQ(fatal_calls, 1);
+	CHECK_EQ(fatal_queued(), 1);
 	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 2);
 	CHECK_EQ(wc[0].wr_id, 521);
 	CHECK_EQ(wc[0].status, RPCRDMA_PMD_WC_WR_FLUSH_ERR);
