@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * bench-nfs3: the NFSv3 codec (engine/nfs3/) behind the interface of
+ * bench-nfs3: the NFSv3 codec (engine/codec/nfs3/) behind the interface of
  * bench_shim.h, which bench_codec.cc drives. Shapes ("<shape>/<op>/rpcrdma";
  * msg_bytes counts the whole XDR stream, DDP-eligible data included):
  *

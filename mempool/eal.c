@@ -26,7 +26,6 @@
 #include <rte_errno.h>
 
 #include <rpcrdma/rpcrdma_mempool.h>
-#include <rpcrdma/rpcrdma_telemetry.h>
 
 /* Free 2 MiB pages needed to choose hugepages: 128 MiB. */
 #define EAL_HUGEPAGES_MIN 64
@@ -93,12 +92,6 @@ int rpcrdma_mempool_eal_init(const char *prog, const char *lcores)
 		return 0;
 
 	huge = !no_huge && free_hugepages() >= EAL_HUGEPAGES_MIN;
-	if (telemetry) {
-		/* the commands exist before the socket answers (any object registered later) */
-		ret = rpcrdma_telemetry_init();
-		if (ret)
-			return ret;
-	}
 	if (lcores == NULL) {
 		default_lcores(lcore_buf, sizeof(lcore_buf));
 		lcores = lcore_buf;

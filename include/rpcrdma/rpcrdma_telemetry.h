@@ -40,14 +40,16 @@
  * /var/run/dpdk/<file-prefix> for root, $XDG_RUNTIME_DIR/dpdk/<prefix> or
  * /tmp/dpdk/<prefix> otherwise; the default prefix is "rte"). It exists with
  * --in-memory and with --no-huge, but not with --no-telemetry
- * (rpcrdma_mempool_eal_init() passes it only with RPCRDMA_TELEMETRY=0; it
- * calls rpcrdma_telemetry_init() itself otherwise). A second process with the same prefix
+ * (rpcrdma_mempool_eal_init() passes it only with RPCRDMA_TELEMETRY=0). The
+ * commands are registered when the library is loaded, as DPDK's libraries
+ * register theirs. A second process with the same prefix
  * gets dpdk_telemetry.v2:1 (dpdk-telemetry.py -i 1). Example:
  *   echo /rpcrdma/lcores | dpdk-telemetry.py -f <prefix>
  */
 #ifndef RPCRDMA_TELEMETRY_H
 #define RPCRDMA_TELEMETRY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -64,11 +66,24 @@ struct rpcrdma_mempool;
 #define RPCRDMA_TELEMETRY_CONNS_MAX 512
 
 /**
- * Register the /rpcrdma/ commands with rte_telemetry. Idempotent; may be
- * called before or after rte_eal_init().
+ * Register the /rpcrdma/ commands of this module (lcores, pools, conns) with
+ * rte_telemetry. Done at load already; idempotent; may be called before or
+ * after rte_eal_init().
  * @return 0, or rte_telemetry_register_cmd()'s negative errno.
  */
 int rpcrdma_telemetry_init(void);
+
+/**
+ * Copy a name into a telemetry key (at most len - 1 characters): every
+ * character other than a letter or a digit becomes '_'; "" becomes "_".
+ */
+void rpcrdma_telemetry_key(char *dst, size_t len, const char *src);
+
+/**
+ * A command's parameter as a number that fills the whole string (strtoull
+ * base 0: decimal, 0x hexadecimal, 0 octal). @return 0, or -EINVAL.
+ */
+int rpcrdma_telemetry_param_u64(const char *s, uint64_t *v);
 
 /** A set of key/value pairs a provider fills (keys: letters, digits, '_'). */
 struct rpcrdma_telemetry_kv;
@@ -105,6 +120,7 @@ int rpcrdma_telemetry_rt_add(struct rpcrdma_rt *rt);
 int rpcrdma_telemetry_rt_del(struct rpcrdma_rt *rt);
 int rpcrdma_telemetry_pool_add(struct rpcrdma_mempool *pool);
 int rpcrdma_telemetry_pool_del(struct rpcrdma_mempool *pool);
+/* The dispatcher's (engine/svc/svc_telemetry.c): /rpcrdma/programs, /rpcrdma/program. */
 int rpcrdma_telemetry_svc_add(struct rpcrdma_svc_registry *reg);
 int rpcrdma_telemetry_svc_del(struct rpcrdma_svc_registry *reg);
 

@@ -77,6 +77,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rpcrdma/rpcrdma_pdata.h>
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_rpc.h>
 #include <rpcrdma/rpcrdma_vers.h>
@@ -86,50 +87,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------ RFC 8797 private data */
-
-/** cp_magic of RFC 8797 section 4. */
-#define RPCRDMA_XPRT_PDATA_MAGIC 0xf6ab0e18u
-/** Bytes of the private data message. */
-#define RPCRDMA_XPRT_PDATA_LEN 8
-/** cp_version this engine sends. */
-#define RPCRDMA_XPRT_PDATA_VERSION 1
-/** cp_flags bit: the sender accepts Send With Invalidate (RFC 8797 4.1). */
-#define RPCRDMA_XPRT_PDATA_F_REMOTE_INV 0x01u
-/** Largest inline size the 8-bit field carries: (255 + 1) * 1024. */
-#define RPCRDMA_XPRT_PDATA_SIZE_MAX (256u * 1024u)
-
-/** The RFC 8797 private data, decoded. */
-struct rpcrdma_xprt_pdata {
-	uint8_t version;      /**< cp_version */
-	bool remote_inv;      /**< cp_flags RPCRDMA_XPRT_PDATA_F_REMOTE_INV */
-	uint32_t send_inline; /**< cp_send_size in bytes: the most the sender sends inline */
-	uint32_t recv_inline; /**< cp_recv_size in bytes: the sender's receive buffers */
-};
-
-/**
- * Encode RFC 8797 private data:
- *   cp_magic(32) cp_version(8) cp_flags(8) cp_send_size(8) cp_recv_size(8)
- * where a size is encoded as (bytes / 1024) - 1: sizes are rounded down to
- * a multiple of 1024 and clamped to 1024..RPCRDMA_XPRT_PDATA_SIZE_MAX.
- *
- * @return
- *   RPCRDMA_XPRT_PDATA_LEN, or -ENOSPC: len too small (nothing written).
- */
-int rpcrdma_xprt_pdata_encode(const struct rpcrdma_xprt_pdata *pd, void *buf, size_t len);
-
-/**
- * Decode RFC 8797 private data. A connection whose peer sent none, or
- * something else, uses 1024-byte thresholds and no Send With Invalidate:
- * on every error *pd is set to exactly that.
- *
- * @return
- *   0, or (*pd holding the defaults):
- *   - -ENODATA: fewer than 8 bytes, or another magic (not RFC 8797 data);
- *   - -EPROTONOSUPPORT: a cp_version other than 1.
- */
-int rpcrdma_xprt_pdata_decode(struct rpcrdma_xprt_pdata *pd, const void *buf, size_t len);
 
 /* ------------------------------------------------ connections */
 
@@ -354,6 +311,14 @@ struct rpcrdma_xprt_params {
 	rpcrdma_xprt_recv_call_cb_t recv_call; /**< server: required */
 	rpcrdma_xprt_reply_done_cb_t reply_done;
 	void *ctx; /**< for the server callbacks */
+	/**
+	 * Bytes the engine keeps with each responder slot for the layer above
+	 * (rpcrdma_xprt_svc_call_upper()), zeroed at creation, 64-byte
+	 * aligned: that layer's per-call state without an allocation per
+	 * call. At most RPCRDMA_XPRT_UPPER_MAX; default 0 (none).
+	 * rpcrdma_xprt_svc_bind() sets it for its struct rpcrdma_svc_req.
+	 */
+	uint32_t svc_upper_size;
 	/**
 	 * Optional: called with the connection's queue pair as soon as it is
 	 * created, before any receive is posted on it, with qp_ctx. The place
@@ -958,6 +923,15 @@ struct rpcrdma_xprt *rpcrdma_xprt_svc_call_xprt(const struct rpcrdma_xprt_svc_ca
 /** A pointer the upper layer keeps with the call. */
 void rpcrdma_xprt_svc_call_set_priv(struct rpcrdma_xprt_svc_call *call, void *priv);
 void *rpcrdma_xprt_svc_call_priv(const struct rpcrdma_xprt_svc_call *call);
+
+/** Largest rpcrdma_xprt_params.svc_upper_size. */
+#define RPCRDMA_XPRT_UPPER_MAX 4096
+
+/**
+ * The slot's svc_upper_size bytes for the upper layer (the same memory for
+ * every call the slot serves), or NULL when svc_upper_size is 0.
+ */
+void *rpcrdma_xprt_svc_call_upper(const struct rpcrdma_xprt_svc_call *call);
 
 /**
  * Send the reply encoded in the reply stream: inline, with RDMA Writes into

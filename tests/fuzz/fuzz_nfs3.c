@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * libFuzzer target: the NFSv3 and MOUNT v3 decoders (engine/nfs3/), every
+ * libFuzzer target: the NFSv3 and MOUNT v3 decoders (engine/codec/nfs3/), every
  * procedure's arguments and results.
  *
  * The first byte of the input picks the XDR type (its index in

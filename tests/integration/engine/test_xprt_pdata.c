@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rpcrdma/rpcrdma_xprt.h>
+#include <rpcrdma/rpcrdma_pdata.h>
 
 #include "test_check.h"
 

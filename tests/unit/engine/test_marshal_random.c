@@ -165,7 +165,7 @@ static void check_errnames(void)
 				     rpcrdma_strerror(-names[j].err)) != 0,
 			      "distinct descriptions");
 	}
-	/* The NFSv3 and MOUNT codecs' (engine/nfs3/) come after the streams'. */
+	/* The NFSv3 and MOUNT codecs' (engine/codec/nfs3/) come after the streams'. */
 	CHECK(RPCRDMA_E_ARRAY + 1 == RPCRDMA_E_MAX, "the last error number");
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * Every XDR type of the NFSv3 and MOUNT v3 codecs (engine/nfs3/) behind
+ * Every XDR type of the NFSv3 and MOUNT v3 codecs (engine/codec/nfs3/) behind
  * one signature, for the tests, the fuzz target and the benchmark: a
  * "kind" is one procedure's arguments or results, encoded from and decoded
  * into a struct of its own. READDIRPLUS3res, which the codec handles entry

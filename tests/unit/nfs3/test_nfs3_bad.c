@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The NFSv3 and MOUNT v3 codecs (engine/nfs3/) on hostile input and at
+ * The NFSv3 and MOUNT v3 codecs (engine/codec/nfs3/) on hostile input and at
  * their bounds:
  *   - crafted messages, each wrong in one way (a handle over 64 bytes, a
  *     name over 255, a length past the buffer, a discriminant of 2, an

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The NFSv3 and MOUNT v3 codecs (engine/nfs3/) against rpcgen's code for
+ * The NFSv3 and MOUNT v3 codecs (engine/codec/nfs3/) against rpcgen's code for
  * tests/xdr/nfs3.x, on seeded random values of every procedure's arguments
  * and results (nfs3_kinds.h), in both directions:
  *

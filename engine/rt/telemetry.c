@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Telemetry (rpcrdma_telemetry.h): the /rpcrdma/ commands of rte_telemetry.
+ * Telemetry (rpcrdma_telemetry.h): the /rpcrdma/ commands of rte_telemetry
+ * for the runtime's lcores, the pools and the connections of every
+ * provider (the engine registers one). The programs' commands are the
+ * dispatcher's (engine/svc/svc_telemetry.c), which sits above this layer.
  * Object tables are guarded by one mutex that only the control path and the
  * telemetry thread take.
  */
@@ -17,7 +20,6 @@
 
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_rt.h>
-#include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_telemetry.h>
 
 #define OBJS_MAX RPCRDMA_TELEMETRY_OBJS_MAX
@@ -30,7 +32,6 @@ static pthread_mutex_t tel_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool tel_registered;
 static struct rpcrdma_rt *tel_rts[OBJS_MAX];
 static struct rpcrdma_mempool *tel_pools[OBJS_MAX];
-static struct rpcrdma_svc_registry *tel_regs[OBJS_MAX];
 static struct rpcrdma_telemetry_conn_provider tel_provs[OBJS_MAX];
 static unsigned int tel_nprovs;
 
@@ -111,16 +112,6 @@ void rpcrdma_telemetry_pool_set_del(struct rpcrdma_mempool_set *set)
 		rpcrdma_telemetry_pool_del(set->chunk[i]);
 }
 
-int rpcrdma_telemetry_svc_add(struct rpcrdma_svc_registry *reg)
-{
-	return obj_add((void **)tel_regs, reg);
-}
-
-int rpcrdma_telemetry_svc_del(struct rpcrdma_svc_registry *reg)
-{
-	return obj_del((void **)tel_regs, reg);
-}
-
 int rpcrdma_telemetry_conn_provider_add(const struct rpcrdma_telemetry_conn_provider *p)
 {
 	int ret = 0;
@@ -168,8 +159,7 @@ static bool key_ok(const char *k)
 	return true;
 }
 
-/* Copy a name into a key: every other character becomes '_'. */
-static void key_sanitize(char *dst, size_t len, const char *src)
+void rpcrdma_telemetry_key(char *dst, size_t len, const char *src)
 {
 	size_t i;
 
@@ -279,7 +269,7 @@ static int cmd_pools(const char *cmd, const char *params, struct rte_tel_data *d
 		rte_tel_data_add_dict_u64(c, "mem_bytes", st.mem_bytes);
 		rte_tel_data_add_dict_u64(c, "buf_size", tel_pools[i]->buf_size);
 		rte_tel_data_add_dict_u64(c, "hugepages", st.hugepages);
-		key_sanitize(key, sizeof(key), tel_pools[i]->name);
+		rpcrdma_telemetry_key(key, sizeof(key), tel_pools[i]->name);
 		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
 			rte_tel_data_free(c);
 	}
@@ -287,106 +277,7 @@ static int cmd_pools(const char *cmd, const char *params, struct rte_tel_data *d
 	return 0;
 }
 
-/*
- * Service times (the registry's clock; zeros without one): the sum, the
- * mean per call answered and the longest, in nanoseconds.
- */
-static void add_times(struct rte_tel_data *c, const struct rpcrdma_svc_proc_stats *st)
-{
-	uint64_t answered = st->success + st->garbage_args + st->system_err;
-
-	rte_tel_data_add_dict_u64(c, "time_ns", st->time_ns);
-	rte_tel_data_add_dict_u64(c, "mean_ns", answered ? st->time_ns / answered : 0);
-	rte_tel_data_add_dict_u64(c, "max_ns", st->max_ns);
-}
-
-/* A program's procedure counters summed over its versions and procedures. */
-static void prog_sum(struct rpcrdma_svc_registry *reg, const struct rpcrdma_svc_program *p,
-		     struct rpcrdma_svc_proc_stats *sum)
-{
-	struct rpcrdma_svc_proc_stats st;
-
-	memset(sum, 0, sizeof(*sum));
-	for (uint32_t v = 0; v < p->nvers; v++) {
-		uint32_t n = p->vers[v].nprocs ? p->vers[v].nprocs : 1;
-
-		for (uint32_t k = 0; k < n; k++) {
-			if (rpcrdma_svc_proc_stats(reg, p->prog, p->vers[v].vers, k, &st))
-				continue;
-			sum->success += st.success;
-			sum->garbage_args += st.garbage_args;
-			sum->system_err += st.system_err;
-			sum->time_ns += st.time_ns;
-			sum->max_ns = st.max_ns > sum->max_ns ? st.max_ns : sum->max_ns;
-		}
-	}
-}
-
-static int cmd_programs(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	struct rpcrdma_svc_stats tot = { 0 }, st;
-	struct rpcrdma_svc_proc_stats sum;
-	struct rpcrdma_svc_prog_stats ps;
-	struct rte_tel_data *c;
-	unsigned int r, i;
-	char key[16];
-
-	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&tel_lock);
-	for (r = 0; r < OBJS_MAX; r++) {
-		const struct rpcrdma_svc_program *p;
-		struct rpcrdma_svc_registry *reg = tel_regs[r];
-
-		if (reg == NULL)
-			continue;
-		rpcrdma_svc_stats(reg, &st);
-		tot.calls += st.calls;
-		tot.rpc_mismatch += st.rpc_mismatch;
-		tot.auth_badcred += st.auth_badcred;
-		tot.prog_unavail += st.prog_unavail;
-		tot.dropped += st.dropped;
-		tot.reply_nospc += st.reply_nospc;
-		for (i = 0; (p = rpcrdma_svc_program_at(reg, i)) != NULL; i++) {
-			uint32_t low = 0, high = 0;
-
-			c = rte_tel_data_alloc();
-			if (c == NULL)
-				break;
-			rpcrdma_svc_prog_stats(reg, p->prog, &ps);
-			rpcrdma_svc_prog_versions(reg, p->prog, &low, &high);
-			rte_tel_data_start_dict(c);
-			rte_tel_data_add_dict_string(c, "name", p->name);
-			rte_tel_data_add_dict_u64(c, "low", low);
-			rte_tel_data_add_dict_u64(c, "high", high);
-			rte_tel_data_add_dict_u64(c, "calls", ps.calls);
-			rte_tel_data_add_dict_u64(c, "prog_mismatch", ps.prog_mismatch);
-			rte_tel_data_add_dict_u64(c, "proc_unavail", ps.proc_unavail);
-			rte_tel_data_add_dict_u64(c, "auth_tooweak", ps.auth_tooweak);
-			prog_sum(reg, p, &sum);
-			add_times(c, &sum);
-			snprintf(key, sizeof(key), "%u", p->prog);
-			if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
-				rte_tel_data_free(c);
-		}
-	}
-	pthread_mutex_unlock(&tel_lock);
-	c = rte_tel_data_alloc();
-	if (c == NULL)
-		return 0;
-	rte_tel_data_start_dict(c);
-	rte_tel_data_add_dict_u64(c, "calls", tot.calls);
-	rte_tel_data_add_dict_u64(c, "rpc_mismatch", tot.rpc_mismatch);
-	rte_tel_data_add_dict_u64(c, "auth_badcred", tot.auth_badcred);
-	rte_tel_data_add_dict_u64(c, "prog_unavail", tot.prog_unavail);
-	rte_tel_data_add_dict_u64(c, "dropped", tot.dropped);
-	rte_tel_data_add_dict_u64(c, "reply_nospc", tot.reply_nospc);
-	if (rte_tel_data_add_dict_container(d, "dispatch", c, 0) != 0)
-		rte_tel_data_free(c);
-	return 0;
-}
-
-/* A decimal number that fills the whole parameter string. */
-static int parse_u64(const char *s, uint64_t *v)
+int rpcrdma_telemetry_param_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
@@ -396,61 +287,6 @@ static int parse_u64(const char *s, uint64_t *v)
 	*v = strtoull(s, &end, 0);
 	if (errno || *end != '\0')
 		return -EINVAL;
-	return 0;
-}
-
-static int cmd_program(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	const struct rpcrdma_svc_program *p = NULL;
-	struct rpcrdma_svc_registry *reg = NULL;
-	struct rpcrdma_svc_proc_stats st;
-	char key[64], name[40];
-	unsigned int r, i, v, k;
-	uint64_t prog;
-
-	if (parse_u64(params, &prog) || prog > UINT32_MAX)
-		return -EINVAL;
-	rte_tel_data_start_dict(d);
-	pthread_mutex_lock(&tel_lock);
-	for (r = 0; r < OBJS_MAX && p == NULL; r++) {
-		reg = tel_regs[r];
-		for (i = 0; reg != NULL && (p = rpcrdma_svc_program_at(reg, i)) != NULL; i++)
-			if (p->prog == prog)
-				break;
-	}
-	if (p == NULL) {
-		pthread_mutex_unlock(&tel_lock);
-		return -EINVAL;
-	}
-	for (v = 0; v < p->nvers; v++) {
-		const struct rpcrdma_svc_version *ver = &p->vers[v];
-		unsigned int n = ver->nprocs ? ver->nprocs : 1;
-
-		for (k = 0; k < n; k++) {
-			const char *pn = k < ver->nprocs ? ver->procs[k].name : NULL;
-			struct rte_tel_data *c;
-
-			if (k < ver->nprocs && ver->procs[k].handler == NULL && k != 0)
-				continue;
-			if (rpcrdma_svc_proc_stats(reg, p->prog, ver->vers, k, &st))
-				continue;
-			c = rte_tel_data_alloc();
-			if (c == NULL)
-				break;
-			rte_tel_data_start_dict(c);
-			rte_tel_data_add_dict_u64(c, "calls", st.calls);
-			rte_tel_data_add_dict_u64(c, "success", st.success);
-			rte_tel_data_add_dict_u64(c, "garbage_args", st.garbage_args);
-			rte_tel_data_add_dict_u64(c, "system_err", st.system_err);
-			rte_tel_data_add_dict_u64(c, "async", st.async);
-			add_times(c, &st);
-			key_sanitize(name, sizeof(name), pn ? pn : (k == 0 ? "NULL" : "proc"));
-			snprintf(key, sizeof(key), "v%u_%u_%s", ver->vers, k, name);
-			if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
-				rte_tel_data_free(c);
-		}
-	}
-	pthread_mutex_unlock(&tel_lock);
 	return 0;
 }
 
@@ -481,7 +317,7 @@ static int cmd_conn(const char *cmd, const char *params, struct rte_tel_data *d)
 	uint64_t id;
 	int ret = -EINVAL;
 
-	if (parse_u64(params, &id))
+	if (rpcrdma_telemetry_param_u64(params, &id))
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
 	pthread_mutex_lock(&tel_lock);
@@ -509,10 +345,6 @@ int rpcrdma_telemetry_init(void)
 		  "parameters" },
 		{ "/rpcrdma/pools", cmd_pools,
 		  "Per buffer pool: size, in use, free, high water. No parameters" },
-		{ "/rpcrdma/programs", cmd_programs,
-		  "RPC programs and dispatch error counters. No parameters" },
-		{ "/rpcrdma/program", cmd_program,
-		  "Per procedure counters of a program. Parameters: program number" },
 		{ "/rpcrdma/conns", cmd_conns, "Connection ids. No parameters" },
 		{ "/rpcrdma/conn", cmd_conn,
 		  "Counters and credit state of a connection. Parameters: connection id" },
@@ -528,4 +360,10 @@ int rpcrdma_telemetry_init(void)
 	}
 	pthread_mutex_unlock(&tel_lock);
 	return ret;
+}
+
+/* The commands exist before the EAL answers on its socket, as DPDK's libraries register theirs. */
+RTE_INIT(rpcrdma_telemetry_ctor)
+{
+	rpcrdma_telemetry_init();
 }

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include <rpcrdma/rpcrdma_hdr.h>
+#include <rpcrdma/rpcrdma_pdata.h>
 #include <rpcrdma/rpcrdma_wire.h>
-#include <rpcrdma/rpcrdma_xprt.h>
 
 /* An inline size in 1 KiB units minus one, rounded down and clamped. */
 static uint8_t size_encode(uint32_t bytes)

@@ -5,7 +5,7 @@
  * "N - bytes" a counted opaque padded to 4 bytes, "b" a bool).
  *
  * The fixed-size types (fattr3, wcc_attr) are moved as one block: one
- * bounds check, then unaligned big-endian loads and stores (engine/xdr.h).
+ * bounds check, then unaligned big-endian loads and stores (engine/codec/xdr.h).
  */
 #include <errno.h>
 #include <string.h>

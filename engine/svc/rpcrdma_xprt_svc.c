@@ -20,6 +20,7 @@
  * poller wrote before rpcrdma_rt_queue() and writes slot, run_ret and what
  * dispatch writes; the rings' release and acquire order both ways.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
@@ -47,6 +48,15 @@ void rpcrdma_xprt_svc_bind(struct rpcrdma_xprt_svc *svc, struct rpcrdma_xprt_par
 	p->reply_done = rpcrdma_xprt_svc_reply_done;
 	p->ctx = svc;
 	p->flags |= RPCRDMA_XPRT_F_RPC_ERRORS;
+	p->svc_upper_size = sizeof(struct rpcrdma_svc_req);
+}
+
+static_assert(sizeof(struct rpcrdma_svc_req) <= RPCRDMA_XPRT_UPPER_MAX, "the request fits a slot");
+
+/* Each call's request lives in its slot's upper area (rpcrdma_xprt_svc_bind()). */
+struct rpcrdma_svc_req *rpcrdma_xprt_svc_call_req(struct rpcrdma_xprt_svc_call *call)
+{
+	return rpcrdma_xprt_svc_call_upper(call);
 }
 
 static void send_reply(struct rpcrdma_xprt_svc *svc, struct rpcrdma_xprt_svc_call *call)

@@ -4,7 +4,7 @@
  * The XDR rules that the NFSv3 procedures (nfs3_xdr.c), READDIRPLUS
  * (nfs3_readdirplus.c) and MOUNT (mount3_xdr.c) share: the basic data
  * types of RFC 1813 section 2.5, and marks that rewind a stream when a
- * composite item fails part way. Internal to engine/nfs3/.
+ * composite item fails part way. Internal to engine/codec/nfs3/.
  *
  * The nfs3_get_*() rules move the cursor on success and may leave it part
  * way on error; the public functions take a mark first and rewind to it

@@ -1,0 +1,586 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * engine/xprt/: what the files of the connection engine share. Not a public
+ * header: the engine's API is rpcrdma_xprt.h.
+ *
+ * The RPC-over-RDMA engine: one connection (struct rpcrdma_xprt), its state
+ * machine, the requester's calls and the responder's svc calls, in version 1
+ * or version 2 as negotiated (rpcrdma_vers.h).
+ *
+ * Every work request id points at a struct xprt_wr (a type and its owner),
+ * so a completion is dispatched with one switch. A receive's is in its
+ * struct xprt_rx. A send-queue work request's is its entry in the send ring
+ * (x->sq_ring), which holds every WR staged and not yet retired, in posting
+ * order. Send-queue WRs are signaled only every XPRT_SIGNAL_EVERY (at most
+ * half the send queue), or when their owner needs the completion (RDMA
+ * Reads); send queues complete in order, so the completion of entry k
+ * retires every entry up to k, the earlier ones successfully (an unsignaled
+ * WR that fails or is flushed has its own completion, which comes first), as
+ * Linux xprtrdma retires its sendctx ring. A connection that goes down posts
+ * a signaled zero-length RDMA Write after everything (the marker of Linux
+ * ib_drain_sq): its completion, flushed or not, retires what remains.
+ *
+ * A call and a svc call each have one state enum and one _process()
+ * function that advances until the state stops changing (SPDK
+ * nvmf_rdma_request_process). Objects waiting for a resource (a credit,
+ * send-queue room, read depth, a chunk buffer, a receive posted before a
+ * grant) sit in a FIFO that each poll runs again.
+ */
+#ifndef XPRT_INT_H
+#define XPRT_INT_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_prefetch.h>
+
+#include <rpcrdma/rpcrdma_credit.h>
+#include <rpcrdma/rpcrdma_hdr.h>
+#include <rpcrdma/rpcrdma_marshal.h>
+#include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_vers.h>
+#include <rpcrdma/rpcrdma_xprt.h>
+
+#define XPRT_MAGIC     0x78707274u /* "xprt" */
+#define XPRT_BURST     32	   /* completions per poll */
+#define XPRT_STAGE_MAX 256	   /* send-queue WRs staged per doorbell */
+#define XPRT_HDR_AREA  2048	   /* transport header bytes per slot */
+#define XPRT_SVC_SQ    512	   /* server send queue */
+#define XPRT_SVC_EXTRA 8	   /* svc slots beyond the grant (calls over it) */
+#define XPRT_REPLY_WRS (RPCRDMA_MARSHAL_MAX_RDMA + 1)
+/* a v1 RDMA_MSG with three empty chunk lists: xid 1 credit 0 - 0 0 0 (rfc5666bis 4.5.1) */
+#define XPRT_SHORT_HDR 28
+/* a v2 RDMA2_MSG with three empty chunk lists: xid 2 credit 0 - dir - 0 0 0 (v2 draft 4.2) */
+#define XPRT_SHORT_HDR2 32
+/* where every inline stream starts in its buffer: room for either Short header before it */
+#define XPRT_HDR_ROOM  32
+#define XPRT_CALLS_MAX 1024
+/* one send-queue WR in this many is signaled (at most half the send queue) */
+#define XPRT_SIGNAL_EVERY 16
+/*
+ * Server: receives posted beyond the grant's, so that a reply sent before
+ * its call's receive is reposted still grants the target (Linux svcrdma
+ * posts sc_max_requests + sc_recv_batch the same way).
+ */
+#define XPRT_RECV_SPARE 8
+/*
+ * Client: receives posted beyond max_credits, for the messages a server
+ * sends unasked (transport characteristics, RDMA2_ERROR to them).
+ */
+#define XPRT_CLI_UNSOL 4
+/* Control messages (RDMA2_OPTIONAL, RDMA2_ERROR to one) in flight at once. */
+#define XPRT_CTRL_SLOTS 8
+
+/* What a work request id points at. */
+enum xprt_wr_type {
+	WR_RECV,	 /* a receive: owner is a struct xprt_rx */
+	WR_CALL_SEND,	 /* a call's Send: owner is a struct rpcrdma_xprt_call */
+	WR_SVC_READ,	 /* an RDMA Read pulling a read chunk: struct rpcrdma_xprt_svc_call */
+	WR_SVC_WRITE,	 /* an RDMA Write of a reply */
+	WR_SVC_SEND,	 /* a reply's Send (or RDMA_ERROR) */
+	WR_MARKER,	 /* the zero-length RDMA Write that drains the send ring */
+	WR_SVC_SEND_BUF, /* a fast reply's Send: owner is its inline buffer (x->rbuf_free) */
+	WR_CTRL_SEND,	 /* a control message's Send: owner is its struct xprt_ctrl */
+};
+
+struct xprt_wr {
+	uint8_t type; /* enum xprt_wr_type */
+	uint8_t done; /* sq_retire_ooo(): done, with ok, while a Read before it is not */
+	bool ok;
+	void *owner;
+};
+
+/* A receive: its context and, while posted or held, its inline buffer. */
+struct xprt_rx {
+	struct xprt_wr tag;
+	struct xprt_rx *next; /* free list */
+	void *buf;
+	uint32_t len;  /* bytes received */
+	bool inv;      /* arrived with Send With Invalidate of inv_rkey */
+	bool posted;   /* on the receive queue */
+	uint32_t plen; /* bytes it was posted with */
+	uint32_t inv_rkey;
+	uint8_t hlen; /* xprt_rx_classify(): a version 1 Short header's length; else 0 */
+};
+
+/*
+ * A control message slot: a transport characteristics operation, or the
+ * RDMA2_ERROR that answers one, encoded into the slot's own header area
+ * (registered inline memory) and sent signaled; free again when the Send
+ * retires.
+ */
+struct xprt_ctrl {
+	struct xprt_ctrl *next; /* free list */
+	struct rpcrdma_xdr_region area;
+	struct rpcrdma_pmd_sge sge;
+};
+
+/* Requester call states. */
+enum call_state {
+	CALL_FREE,	  /* in the free list */
+	CALL_BUILDING,	  /* allocated: the caller writes the message */
+	CALL_NEED_CREDIT, /* submitted: waits for the connection, a credit and SQ room */
+	CALL_READY,	  /* holds a credit: marshal, xprt_expose its chunks, stage the Send */
+	CALL_SENT,	  /* Send staged: waits for its completion and for the reply */
+	CALL_COMPLETE,	  /* both seen (or failed): invalidate, return the credit, call back */
+	CALL_PARKED,	  /* connection lost, RETRANSMIT: waits for ESTABLISHED (same XID) */
+	CALL_DONE,	  /* callback made (or status ready to test): waits for release */
+	CALL_RETIRING,	  /* released after a timeout: waits for its Send to retire */
+};
+
+/*
+ * A requester call slot. What every call touches comes first, in the first
+ * cache lines; the marshal plan and the reply header storage, used only
+ * by calls that are not Short without chunks, come last (a fast call's
+ * gather entry is fsge[]).
+ */
+struct rpcrdma_xprt_call {
+	enum call_state state;
+	struct rpcrdma_xprt *xprt;
+	TAILQ_ENTRY(rpcrdma_xprt_call) link; /* the wait FIFO */
+	struct rpcrdma_xprt_call *next_free;
+	uint32_t xid;
+	uint32_t flags;
+	int status;
+	bool queued;	 /* in the wait FIFO */
+	bool waited;	 /* queued since its submit: its failure there is a lost connection */
+	bool send_done;	 /* the Send completed (any status) */
+	bool lost;	 /* the connection went while the call was out */
+	bool stalled;	 /* counted once as a credit stall */
+	bool has_credit; /* holds a requester credit */
+	bool replied;	 /* a reply matched */
+	bool fast;	 /* sent Short without chunks: no plan beyond its gather list */
+	bool resend;	 /* parked after a connection loss, to be sent again */
+	uint16_t nmrs;
+	uint32_t send_seq; /* the Send's send-ring sequence number */
+	bool timed;	   /* in the timeout list */
+	bool tmo_late;	   /* tmo_xid timed out after it was sent: its reply may come */
+	bool tmo_credit;   /* ... and holds its credit until that reply (xprt_call_timeouts()) */
+	uint32_t tmo_xid;  /* the last XID of this slot that timed out after its Send */
+	uint64_t timeout;  /* TSC cycles from submit to -ETIMEDOUT; 0: none */
+	uint64_t deadline; /* TSC of the timeout, while timed */
+	TAILQ_ENTRY(rpcrdma_xprt_call) tmo_link; /* the timeout list, by deadline */
+	rpcrdma_xprt_call_cb_t cb;
+	void *arg;
+	void *msg_buf;	    /* inline pool buffer of the message: the slot keeps it */
+	struct xprt_rx *rx; /* the reply's receive */
+	struct rpcrdma_marshal_sge fsge[1]; /* a fast call's gather list */
+	struct rpcrdma_xdr_region hdr;
+	struct rpcrdma_xdr_enc enc;
+	struct rpcrdma_xdr_dec dec;
+	struct rpcrdma_xdr_reply_spec spec;
+	struct rpcrdma_pmd_mr *mrs[RPCRDMA_MARSHAL_MAX_EXPOSE];
+	struct rpcrdma_marshal_call_plan plan;
+	struct rpcrdma_hdr_storage rhdr;
+};
+
+/* Responder call states. */
+enum svc_state {
+	SVC_FREE,	  /* in the free list */
+	SVC_RECEIVED,	  /* header valid, chunks mapped: get chunk buffers */
+	SVC_READ_PENDING, /* RDMA Reads in flight, or waiting for read depth / SQ room */
+	SVC_DISPATCHED,	  /* the upper layer has it */
+	SVC_REPLY_READY,  /* reply (or RDMA_ERROR) requested: waits for SQ room and a grant */
+	SVC_REPLY_WRITE_PENDING, /* the reply's RDMA Writes in flight */
+	SVC_SEND_PENDING,	 /* the reply's Send in flight */
+	SVC_DONE,		 /* return every buffer and the slot */
+};
+
+/*
+ * A responder call slot. The fields a Short call without chunks touches
+ * come first (state, its receive, the RPC header, the argument and reply
+ * streams, the dispatcher's request); the read and write plans and the
+ * transport header storage, used by calls with chunks, come last.
+ */
+struct rpcrdma_xprt_svc_call {
+	enum svc_state state;
+	struct rpcrdma_xprt *xprt;
+	TAILQ_ENTRY(rpcrdma_xprt_svc_call) link;
+	struct rpcrdma_xprt_svc_call *next_free;
+	bool queued;
+	bool lost;	      /* the connection went */
+	bool credited;	      /* the reply was accounted as a reply (credit_resp_reply) */
+	bool replied;	      /* a reply was sent (for reply_done) */
+	bool in_cb;	      /* inside recv_call: reply and drop only set the state */
+	bool release_pending; /* done in a poll: released after its doorbell (x->svc_done) */
+	bool fast;	      /* a Short call without chunks: chdr and map are not filled */
+	bool send_done;
+	bool has_reply;		   /* the upper layer took the reply stream */
+	uint8_t vers;		   /* rdma_vers of the call: the reply's */
+	uint8_t hlen;		   /* fast: bytes of its Short header */
+	uint8_t err_vers;	   /* rdma_vers of an RDMA_ERROR to send */
+	uint8_t err_low, err_high; /* ERR_VERS: the versions supported */
+	uint32_t err_code;	   /* SVC_REPLY_READY: an RDMA_ERROR to send; 0: the reply */
+	uint32_t xid;
+	int rpc_ret; /* what decoding the RPC header returned (its length or an error) */
+	uint16_t nbufs;
+	uint16_t nops, ops_posted, ops_done;
+	uint16_t nwrites, writes_done;
+	void *priv;
+	struct xprt_rx *rx; /* the call's receive */
+	void *reply_buf;    /* inline pool buffer of the reply: the slot keeps it */
+	void *long_buf;	    /* a chunk buffer holding the reply stream (reply_chunk_stream()) */
+	struct rpcrdma_mempool *long_pool;
+	struct rpcrdma_xdr_region hdr;
+	struct rpcrdma_rpc_msg msg;
+	struct rpcrdma_xdr_enc reply;
+	/* params.svc_upper_size bytes of the layer above (x->svc_upper), or NULL */
+	void *upper;
+	struct rpcrdma_xdr_dec args;
+	/* calls with chunks */
+	void *bufs[RPCRDMA_XDR_MAX_CHUNKS];
+	struct rpcrdma_mempool *bpools[RPCRDMA_XDR_MAX_CHUNKS];
+	struct rpcrdma_pmd_sge esge;
+	struct rpcrdma_pmd_sge rsge[RPCRDMA_MARSHAL_MAX_READS];
+	struct rpcrdma_marshal_rdma ops[RPCRDMA_MARSHAL_MAX_READS];
+	struct rpcrdma_pmd_sge wsge[RPCRDMA_MARSHAL_MAX_RDMA];
+	struct rpcrdma_marshal_call_map map;
+	struct rpcrdma_hdr_storage chdr;
+	struct rpcrdma_marshal_reply_plan rplan;
+};
+
+TAILQ_HEAD(call_fifo, rpcrdma_xprt_call);
+TAILQ_HEAD(svc_fifo, rpcrdma_xprt_svc_call);
+
+struct rpcrdma_xprt {
+	uint32_t magic;
+	enum rpcrdma_xprt_state state;
+	uint64_t id;			 /* telemetry: /rpcrdma/conn,<id> */
+	LIST_ENTRY(rpcrdma_xprt) listed; /* in xprt_list (under xprt_list_lock) */
+	struct rpcrdma_xprt_params p;
+	/*
+	 * The version of the messages sent now (a client's probe: 2, before
+	 * it is settled), and whether it is settled for this connection
+	 * (rpcrdma_vers.h): the client's vreq or the server's vresp says.
+	 */
+	uint32_t vers;
+	bool vers_settled;
+	bool backward;
+	bool peer_pdata;
+	bool disc_pending; /* server: accepted before the client's confirmation */
+	struct rpcrdma_xprt_pdata peer;
+	struct rpcrdma_marshal_conn mconn;
+	/*
+	 * The backward direction's marshaling (a server's calls, a client's
+	 * replies): mconn with backward set, inline only unless the client's
+	 * Backward Request Support is BKREQSUP_GENL (version 2).
+	 */
+	struct rpcrdma_marshal_conn bmconn;
+	/* gather entries of a Send or RDMA Write: RPCRDMA_MARSHAL_MAX_SGE or the device's fewer */
+	uint16_t max_send_sge;
+	bool bc_ready; /* server: the upper layer said the client is ready (version 1) */
+	struct rpcrdma_mempool *ipool;
+	struct rpcrdma_pmd_cq *cq;
+	struct rpcrdma_pmd_qp *qp;
+	uint32_t sq_depth, rq_depth;
+	uint32_t recv_len; /* bytes of each posted receive */
+	/* receives */
+	struct xprt_rx *rxs;
+	uint32_t nrx;
+	struct xprt_rx *rx_free;
+	uint32_t rx_posted;
+	bool recv_short; /* the last xprt_post_recvs() posted fewer than wanted: try each poll */
+	bool recv_due;	 /* client: a batch to repost at the start of the next poll */
+	/* server: received calls waiting for a free svc slot, FIFO */
+	struct xprt_rx *backlog, *backlog_last;
+	/*
+	 * Server: inline buffers of fast replies whose Sends have retired,
+	 * linked through their first word, LIFO. A fast reply's Send takes
+	 * its buffer from the slot, so the slot is free at once and the next
+	 * call finds it warm; the slot takes another buffer from here.
+	 */
+	void *rbuf_free;
+	/* the send ring: WRs staged or posted and not yet retired (sq_out of them) */
+	struct xprt_wr *sq_ring;
+	/* a gather entry per ring entry, for WRs whose owner does not outlive them */
+	struct rpcrdma_pmd_sge *sq_sge;
+	uint32_t sq_mask;
+	uint32_t sq_head; /* sequence number of the next WR */
+	uint32_t sq_tail; /* the oldest not retired */
+	uint32_t sq_out;
+	uint32_t sq_unsig;  /* unsignaled WRs since the last signaled one */
+	uint32_t sig_every; /* signal one WR in this many */
+	uint32_t nstage;    /* staged for the next doorbell */
+	struct rpcrdma_pmd_send_wr stage[XPRT_STAGE_MAX + 1]; /* + the drain marker */
+	/* requester */
+	struct rpcrdma_vers_req vreq;
+	struct rpcrdma_vers_peers peers;  /* when p.vers_peers is NULL */
+	char addr[RPCRDMA_VERS_ADDR_MAX]; /* connected to; "" when too long to remember */
+	struct rpcrdma_credit_req creq;
+	uint32_t tmo_credits; /* credits of creq held by timed-out calls (xprt_call_timeouts()) */
+	/* client: reconnecting by itself (params.reconnect_max, reconnect_tick()) */
+	bool rc_on;
+	uint32_t rc_tries; /* attempts since the connection was last established */
+	uint64_t rc_delay; /* TSC cycles before the next attempt */
+	uint64_t rc_next;  /* TSC of the next attempt; 0: not scheduled yet */
+	struct rpcrdma_xprt_call *calls;
+	uint32_t ncalls, call_shift;
+	uint32_t xid_seq;
+	struct rpcrdma_xprt_call *call_free;
+	struct call_fifo call_wait;
+	uint32_t calls_busy;
+	struct call_fifo tmo_list; /* submitted calls with a timeout, earliest deadline first */
+	uint64_t tmo_next;	   /* the first deadline; UINT64_MAX when none */
+	uint64_t call_timeout;	   /* p.call_timeout_us in TSC cycles */
+	/*
+	 * Version 2 transport characteristics (xcharext draft), both roles:
+	 * on while version 2 is settled and the extension not turned off.
+	 */
+	struct rpcrdma_xchar_state xs;
+	bool xchar_on;
+	bool xchar_peer_unsupported; /* our ROPT_INITXCH was answered RDMA2_ERR_INVAL_OPTION */
+	uint32_t xchar_init_xid;     /* rdma_xid of our ROPT_INITXCH */
+	uint32_t ctrl_seq;	     /* server: XIDs of its control messages */
+	struct xprt_ctrl ctrl[XPRT_CTRL_SLOTS];
+	struct xprt_ctrl *ctrl_free;
+	/* responder */
+	struct rpcrdma_vers_resp vresp;
+	struct rpcrdma_credit_resp cresp;
+	struct rpcrdma_xprt_svc_call *svcs;
+	void *svc_upper; /* the slots' upper areas, one block */
+	uint32_t nsvcs;
+	struct rpcrdma_xprt_svc_call *svc_free;
+	struct svc_fifo svc_wait;
+	uint32_t svc_active;
+	/*
+	 * Responder slots done during a poll, linked through next_free:
+	 * released (reply_done, buffers back) after the poll's doorbell, off
+	 * the round trip of their replies.
+	 */
+	struct rpcrdma_xprt_svc_call *svc_done;
+	bool in_poll;
+	uint32_t reads_out;
+	/* transport header areas and the pad, carved from inline buffers */
+	uint32_t nhdr_bufs;
+	void **hdr_bufs;
+	struct rpcrdma_xdr_region pad;
+	int work;
+	struct rpcrdma_xprt_stats st;
+};
+
+/* Where a received message goes. */
+enum rx_kind {
+	RX_CALL,  /* a call: a responder slot (server: forward; client: backward) */
+	RX_REPLY, /* a reply (or RDMA_ERROR) to one of our calls: a requester slot */
+	RX_CTRL,  /* RDMA2_OPTIONAL: transport characteristics */
+};
+
+/* A counter another thread reads (telemetry, rpcrdma_xprt_stats()). */
+#define RD(v) __atomic_load_n(&(v), __ATOMIC_RELAXED)
+
+/* ------------------------------------------------------------ fast path helpers */
+
+static inline uint64_t us_to_tsc(uint64_t us)
+{
+	uint64_t hz = rte_get_tsc_hz();
+
+	/* past a quarter of the TSC range: never (a deadline must not wrap) */
+	if (us / 1000000 >= UINT64_MAX / 4 / hz)
+		return UINT64_MAX / 4;
+	return us / 1000000 * hz + us % 1000000 * hz / 1000000;
+}
+/* Send-queue room for n more WRs this poll. */
+static inline bool sq_room(const struct rpcrdma_xprt *x, uint32_t n)
+{
+	return x->nstage + n <= XPRT_STAGE_MAX && x->sq_out + n <= x->sq_depth;
+}
+/*
+ * Stage a send-queue WR of @owner into the send ring. It is signaled when
+ * @signal asks (the owner needs this completion), or when it is the
+ * sig_every-th since the last signaled one.
+ */
+static inline struct rpcrdma_pmd_send_wr *stage(struct rpcrdma_xprt *x, uint8_t type, void *owner,
+						bool signal)
+{
+	struct rpcrdma_pmd_send_wr *wr = &x->stage[x->nstage++];
+	struct xprt_wr *e = &x->sq_ring[x->sq_head & x->sq_mask];
+
+	e->type = type;
+	e->owner = owner;
+	x->sq_head++;
+	x->sq_out++;
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = (uintptr_t)e;
+	if (signal || ++x->sq_unsig >= x->sig_every) {
+		wr->flags = RPCRDMA_PMD_SEND_SIGNALED;
+		x->sq_unsig = 0;
+	}
+	return wr;
+}
+/*
+ * A receive is free again. Its buffer stays with it, to be posted again
+ * without a trip through the pool (Linux xprtrdma keeps its rpcrdma_rep
+ * buffers the same way); xprt_free() gives them back. The free list is
+ * LIFO, so a connection holds as many buffers as it ever had in use at once.
+ */
+static inline void rx_put(struct rpcrdma_xprt *x, struct xprt_rx *rx)
+{
+	rx->next = x->rx_free;
+	x->rx_free = rx;
+}
+/* ------------------------------------------------------------ Short messages */
+
+/*
+ * The Short form without chunks is what most calls and replies take, and
+ * its transport header is seven words in version 1 and eight in version 2
+ * (with rdma_direction): both ends write and recognise it here, inline,
+ * with no marshal plan or header storage; anything else goes through
+ * rpcrdma_marshal_*(), which would produce the same bytes.
+ */
+
+/*
+ * Write the header of a version's Short message; it ends at @end:
+ *   v1: xid 1 credit RDMA_MSG 0 0 0
+ *   v2: xid 2 credit RDMA2_MSG dir 0 0 0
+ * @return its first byte.
+ */
+static inline uint8_t *short_hdr_put(uint8_t *end, uint32_t vers, uint32_t dir, uint32_t xid,
+				     uint32_t credit)
+{
+	uint8_t *h;
+
+	if (vers == RPCRDMA_VERS_1) {
+		h = end - XPRT_SHORT_HDR;
+	} else {
+		h = end - XPRT_SHORT_HDR2;
+		rpcrdma_wire_put32(end - 16, 0, dir);
+	}
+	rpcrdma_wire_put32(h, 0, xid);
+	rpcrdma_wire_put32(h, 1, vers);
+	rpcrdma_wire_put32(h, 2, credit);
+	rpcrdma_wire_put32(h, 3, RPCRDMA_MSG);
+	rpcrdma_wire_put32(end - 12, 0, 0);
+	rpcrdma_wire_put32(end - 12, 1, 0);
+	rpcrdma_wire_put32(end - 12, 2, 0);
+	return h;
+}
+
+/*
+ * Is a received message a Short message of version @vers, in direction
+ * @dir (version 2's rdma_direction)?
+ * @return the header's length, or 0: another form.
+ */
+static inline uint32_t short_hdr_len(const void *buf, uint32_t len, uint32_t vers, uint32_t dir)
+{
+	if (vers == RPCRDMA_VERS_1)
+		return len >= XPRT_SHORT_HDR && rpcrdma_wire_get32(buf, 1) == RPCRDMA_VERS_1 &&
+				       rpcrdma_wire_get32(buf, 3) == RPCRDMA_MSG &&
+				       (rpcrdma_wire_get32(buf, 4) | rpcrdma_wire_get32(buf, 5) |
+					rpcrdma_wire_get32(buf, 6)) == 0
+			       ? XPRT_SHORT_HDR
+			       : 0;
+	return len >= XPRT_SHORT_HDR2 && rpcrdma_wire_get32(buf, 1) == RPCRDMA_VERS_2 &&
+			       rpcrdma_wire_get32(buf, 3) == RPCRDMA_MSG &&
+			       rpcrdma_wire_get32(buf, 4) == dir &&
+			       (rpcrdma_wire_get32(buf, 5) | rpcrdma_wire_get32(buf, 6) |
+				rpcrdma_wire_get32(buf, 7)) == 0
+		       ? XPRT_SHORT_HDR2
+		       : 0;
+}
+
+/* Bytes of a version's Short header. */
+static inline uint32_t short_hdr_size(uint32_t vers)
+{
+	return vers == RPCRDMA_VERS_1 ? XPRT_SHORT_HDR : XPRT_SHORT_HDR2;
+}
+
+/*
+ * Every inline stream of the engine starts XPRT_HDR_ROOM bytes into its
+ * inline buffer (rpcrdma_xprt_call_alloc(), rpcrdma_xprt_svc_call_reply_enc()):
+ * a Short header of either version goes right before the message, and the
+ * Send is one contiguous gather entry, as a plain SEND of the same bytes
+ * would be.
+ */
+static inline void inline_stream(struct rpcrdma_xdr_enc *xdr, struct rpcrdma_mempool *pool,
+				 void *buf)
+{
+	/*
+	 * What rpcrdma_xdr_enc_init() does, field by field: a region built
+	 * on the stack and copied whole costs a store-forwarding stall when
+	 * the fields are read back one by one (the gather entry).
+	 */
+	xdr->mem.addr = (uint8_t *)buf + XPRT_HDR_ROOM;
+	xdr->mem.iova = (uint64_t)(uintptr_t)xdr->mem.addr;
+	xdr->mem.len = pool->buf_size - XPRT_HDR_ROOM;
+	xdr->mem.lkey = pool->lkey;
+	xdr->mem.rkey = pool->rkey;
+	xdr->len = 0;
+	xdr->pos = 0;
+	xdr->nddp = 0;
+}
+
+/* The stream is still the one inline_stream() gave over buf (the caller may not have moved it). */
+static inline bool inline_stream_is(const struct rpcrdma_xdr_enc *xdr, const void *buf)
+{
+	return xdr->mem.addr == (const uint8_t *)buf + XPRT_HDR_ROOM;
+}
+
+/* Write the header before the message; the Send's one gather entry covers both. */
+static inline uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct rpcrdma_xdr_enc *xdr,
+				 uint32_t vers, uint32_t dir, uint32_t xid, uint32_t credit)
+{
+	uint8_t *end = (uint8_t *)xdr->mem.addr;
+	uint8_t *h = short_hdr_put(end, vers, dir, xid, credit);
+
+	sge[0].addr = (uintptr_t)h;
+	sge[0].length = (uint32_t)(end - h) + xdr->len;
+	sge[0].lkey = xdr->mem.lkey;
+	return 1;
+}
+
+/* ------------------------------------------------------------ between the files */
+
+/* xprt_conn.c: set-up, negotiation, teardown */
+struct rpcrdma_xdr_region xprt_pool_region(struct rpcrdma_mempool *pool, void *buf, uint32_t len);
+void xprt_free(struct rpcrdma_xprt *x);
+void xprt_set_thresholds(struct rpcrdma_xprt *x);
+const struct rpcrdma_marshal_conn *xprt_call_mconn(const struct rpcrdma_xprt *x);
+const struct rpcrdma_marshal_conn *xprt_reply_mconn(const struct rpcrdma_xprt *x);
+void xprt_vers_settle(struct rpcrdma_xprt *x, uint32_t vers);
+uint64_t xprt_rc_cycles(uint32_t us);
+void xprt_rc_restart(struct rpcrdma_xprt *x);
+
+/* xprt_poll.c: receives, completions, the poll */
+uint32_t xprt_post_recvs(struct rpcrdma_xprt *x);
+enum rx_kind xprt_rx_classify(const struct rpcrdma_xprt *x, struct xprt_rx *rx);
+void xprt_ctrl_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx);
+void xprt_sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint32_t seq, bool ok);
+void xprt_conn_lost(struct rpcrdma_xprt *x);
+
+/* xprt_req.c: the requester */
+void xprt_put_accepted_words(uint8_t *p, uint32_t xid, uint32_t flavor, uint32_t accept_stat);
+void xprt_call_unwait(struct rpcrdma_xprt_call *c);
+void xprt_call_free_slot(struct rpcrdma_xprt_call *c);
+int xprt_expose(struct rpcrdma_xprt_call *c, struct rpcrdma_xdr_region *r, uint32_t access);
+void xprt_call_fail(struct rpcrdma_xprt_call *c, int status);
+void xprt_call_process(struct rpcrdma_xprt_call *c);
+void xprt_call_run_waiters(struct rpcrdma_xprt *x);
+void xprt_call_timeouts(struct rpcrdma_xprt *x);
+void xprt_client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx);
+bool xprt_call_waits_reconnect(const struct rpcrdma_xprt_call *c);
+
+/* xprt_rsp.c: the responder */
+void xprt_svc_release(struct rpcrdma_xprt_svc_call *s);
+void xprt_svc_process(struct rpcrdma_xprt_svc_call *s);
+void xprt_svc_run_waiters(struct rpcrdma_xprt *x);
+void xprt_stage_marker(struct rpcrdma_xprt *x);
+void xprt_server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx);
+void xprt_server_run_backlog(struct rpcrdma_xprt *x);
+
+/* xprt_xchar.c: transport characteristics and control messages */
+int xprt_xchar_init(struct rpcrdma_xprt *x);
+void xprt_ctrl_send_error(struct rpcrdma_xprt *x, uint32_t xid, uint32_t code);
+bool xprt_xchar_connect(struct rpcrdma_xprt *x);
+void xprt_xchar_start(struct rpcrdma_xprt *x);
+void xprt_xchar_stop(struct rpcrdma_xprt *x);
+uint32_t xprt_optional(struct rpcrdma_xprt *x, const struct rpcrdma_hdr *h);
+bool xprt_xchar_error(struct rpcrdma_xprt *x, const void *buf, uint32_t len);
+void xprt_xchar_raise_check(struct rpcrdma_xprt *x);
+
+#endif /* XPRT_INT_H */
