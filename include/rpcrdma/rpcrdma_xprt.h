@@ -339,10 +339,13 @@ struct rpcrdma_xprt_params {
 	 * rpcrdma_xprt_connect() again), the first reconnect_delay_us after
 	 * the loss (default 1 ms), each next one twice the last, at most
 	 * reconnect_delay_max_us (default 1 s). Private data, the version and
-	 * the characteristics are negotiated anew; calls marked
-	 * RPCRDMA_XPRT_CALL_F_RETRANSMIT go again with their XIDs (the others
-	 * fail as before). When the attempts are spent, the calls waiting for
-	 * a connection fail -ECONNABORTED (counter reconnect_give_ups).
+	 * the characteristics are negotiated anew; every call without a reply
+	 * goes again with its XID, as Linux xprtrdma sends them (with
+	 * reconnect_max, each call is submitted as if it carried
+	 * RPCRDMA_XPRT_CALL_F_RETRANSMIT; a server with a duplicate request
+	 * cache answers the ones it already ran: rpcrdma_svc.h). When the
+	 * attempts are spent, the calls waiting for a connection fail
+	 * -ECONNABORTED (counter reconnect_give_ups).
 	 * rpcrdma_xprt_disconnect() stops it. The application goes on passing
 	 * the PMD's events to rpcrdma_xprt_event() and polling.
 	 */
