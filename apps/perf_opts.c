@@ -158,6 +158,13 @@ static const char help_text[] =
 	"    --timeout SECONDS\n"
 	"        How long to wait for a connection, for a reply, and for the close,\n"
 	"        1..3600 (default 10).\n"
+	"    --reconnect N\n"
+	"        Client: when the connection is lost (the server restarted, the link\n"
+	"        went down), connect again by itself, up to N attempts in a row\n"
+	"        (0..1000; 1 ms after the loss, then twice as long each time, at most\n"
+	"        1 s apart), and send every call in flight again with its XID; the\n"
+	"        run goes on and says how often it reconnected. Default 0: a lost\n"
+	"        connection ends the run (exit 1).\n"
 	"    --lcores LIST\n"
 	"        EAL lcores: CPUs (\"-l\" syntax, \"0,1\") or a map of lcores to\n"
 	"        CPUs (\"--lcores\" syntax, \"(0-1)@0\"). Default: the first two CPUs\n"
@@ -334,6 +341,7 @@ enum {
 	O_COUNT,
 	O_WARMUP,
 	O_TIMEOUT,
+	O_RECONNECT,
 	O_JSON,
 	O_COMPARE,
 	O_INPUT,
@@ -369,6 +377,7 @@ static const struct option long_opts[] = {
 	{ "count", required_argument, NULL, O_COUNT },
 	{ "warmup", required_argument, NULL, O_WARMUP },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
+	{ "reconnect", required_argument, NULL, O_RECONNECT },
 	{ "json", required_argument, NULL, O_JSON },
 	{ "compare", required_argument, NULL, O_COMPARE },
 	{ "input", required_argument, NULL, O_INPUT },
@@ -513,6 +522,10 @@ int perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 			ret = parse_uint("--timeout", optarg, 1, 3600, false, &v);
 			o->timeout = (uint32_t)v;
 			break;
+		case O_RECONNECT:
+			ret = parse_uint("--reconnect", optarg, 0, 1000, false, &v);
+			o->reconnect = (uint32_t)v;
+			break;
 		case O_JSON:
 			o->json = optarg;
 			break;
@@ -638,6 +651,8 @@ int perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 				       "--address");
 	if (o->role == ROLE_SERVER && (o->json || o->compare))
 		return app_usage_error("--json and --compare are for the client side");
+	if (o->role == ROLE_SERVER && o->reconnect)
+		return app_usage_error("--reconnect is for the client side");
 	if (o->role == ROLE_SERVER && (o->hist || o->plot || o->repeat > 1))
 		return app_usage_error("--hist, --plot and --repeat are for the client side");
 	return 0;

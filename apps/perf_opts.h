@@ -41,7 +41,8 @@ struct perf_opts {
 	double duration; /* seconds; 0 with --count */
 	uint64_t count;	 /* calls; 0 with --duration */
 	uint64_t warmup;
-	uint32_t timeout; /* seconds: connect, reply watchdog, close */
+	uint32_t timeout;   /* seconds: connect, reply watchdog, close */
+	uint32_t reconnect; /* --reconnect N: the client's params.reconnect_max */
 	const char *json;
 	const char *compare;
 	const char *input;

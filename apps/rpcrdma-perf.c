@@ -699,6 +699,7 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	xp.pools = c->ep.base.pools;
 	xp.max_credits = o->depth > 32 ? o->depth : 32;
 	xp.max_calls = calls;
+	xp.reconnect_max = o->reconnect;
 	if (strcmp(o->com.pmd, "shm") != 0)
 		xp.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	ret = rpcrdma_xprt_create(&xp, &c->ep.xprt);
@@ -866,12 +867,14 @@ static int cli_run(struct perf_cli *c)
 			 */
 			rep_end(c, now);
 		}
-		if (now - c->t_last_reply > (uint64_t)o->timeout * hz) {
+		/* a callback in cli_events() may have stamped a reply after now */
+		if (now > c->t_last_reply && now - c->t_last_reply > (uint64_t)o->timeout * hz) {
 			fprintf(stderr, PROG ": no reply for %u seconds (%u calls in flight)\n",
 				o->timeout, c->inflight);
 			return -ETIMEDOUT;
 		}
-		if (xprt_gone(c->ep.xprt) && c->inflight > 0) {
+		/* with --reconnect, the calls wait for the engine's reconnect, or fail */
+		if (o->reconnect == 0 && xprt_gone(c->ep.xprt) && c->inflight > 0) {
 			fprintf(stderr, PROG ": the connection is lost\n");
 			return -ECONNRESET;
 		}
@@ -1261,6 +1264,18 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 			ret = t;
 	}
 	cli_result(&cli, r);
+	if (o->reconnect) {
+		struct rpcrdma_xprt_stats st;
+
+		rpcrdma_xprt_stats(cli.ep.xprt, &st);
+		if (st.reconnect_attempts)
+			fprintf(stderr,
+				PROG
+				": the connection was made again %lu time(s) in %lu attempt(s); "
+				"%lu call(s) sent again\n",
+				(unsigned long)st.reconnects, (unsigned long)st.reconnect_attempts,
+				(unsigned long)st.retransmits);
+	}
 	cli_disconnect(&cli, inproc ? &srv : NULL);
 err_cli:
 	if (rt) {

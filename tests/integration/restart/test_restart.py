@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""A peer killed with SIGKILL under load, across two processes over the shm
+PMD: the survivor goes on.
+
+    test_restart.py server_kill PERF
+    test_restart.py client_kill SERVER CLIENT
+
+server_kill   rpcrdma-perf --client at depth 8 against an rpcrdma-perf
+              --server that is killed (SIGKILL) in the middle of the run.
+              Without --reconnect the client ends the run: exit 1, "the
+              connection is lost". With --reconnect 200 and a new server
+              started on the same address, the client connects again by
+              itself, sends the calls that were in flight again (at most the
+              depth) and finishes its run: exit 0, the reconnection reported,
+              calls measured; the new server exits 0 when it leaves.
+client_kill   blockstore-server with two clients running --verify; one is
+              killed (SIGKILL) while it has calls in flight. The other
+              finishes its 300 rounds with no mismatch and no error, a new
+              client is served after the kill, and the server exits 0 on
+              SIGTERM with nothing on stderr: no connection left open, no
+              buffer lost.
+
+The kill comes once the server's socket shows the clients connected
+(/proc/net/unix), and a moment of calls after that.
+"""
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+failures = 0
+checks = 0
+
+# The EAL's one-line warning on a machine without free hugepages.
+NO_HUGE_WARNING = re.compile(r"^rpcrdma: warning: .* running the EAL with --no-huge\n",
+                             re.MULTILINE)
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print("FAIL: " + what, file=sys.stderr)
+    return cond
+
+
+def quiet(err):
+    return NO_HUGE_WARNING.sub("", err)
+
+
+def popen(args):
+    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(p, timeout=60):
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        check(False, "%s did not exit" % p.args[0])
+    return p.returncode, out, quiet(err)
+
+
+def sockets(addr):
+    """The UNIX sockets bound or connected to the abstract address @addr."""
+    name = "@" + addr.lstrip("@")
+    with open("/proc/net/unix") as f:
+        return sum(1 for line in f if line.split()[-1:] == [name])
+
+
+def wait_sockets(addr, n, p, limit=60):
+    """Wait until @addr has n sockets (the listener and n - 1 accepted ones)."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end and p.poll() is None:
+        if sockets(addr) >= n:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_server_kill(perf):
+    addr = "@restart-perf-%d" % os.getpid()
+    client = [perf, "--client", addr, "--mode", "iops", "--depth", "8", "--duration", "4",
+              "--warmup", "100", "--timeout", "20"]
+
+    # without --reconnect: the run ends at the loss
+    srv = popen([perf, "--server", addr, "--quiet"])
+    cli = popen(client)
+    if check(wait_sockets(addr, 2, cli), "the client connects"):
+        time.sleep(0.5)
+    srv.send_signal(signal.SIGKILL)
+    srv.wait()
+    rc, out, err = finish(cli)
+    check(rc == 1 and ("the connection is lost" in err or
+                       "call(s) failed: Connection reset by peer" in err),
+          "without --reconnect the run ends: exit %d %r" % (rc, err))
+
+    # with --reconnect: a new server on the same address, and the run goes on
+    srv = popen([perf, "--server", addr, "--quiet"])
+    cli = popen(client + ["--reconnect", "200"])
+    if check(wait_sockets(addr, 2, cli), "the client connects"):
+        time.sleep(0.5)
+    srv.send_signal(signal.SIGKILL)
+    srv.wait()
+    srv = popen([perf, "--server", addr, "--quiet"])
+    rc, out, err = finish(cli)
+    m = re.search(r"made again (\d+) time\(s\) in (\d+) attempt\(s\); (\d+) call\(s\) sent again",
+                  err)
+    # a connect refused while the first server starts counts as a reconnect too
+    check(rc == 0 and m is not None and int(m.group(1)) >= 1 and
+          int(m.group(2)) >= int(m.group(1)) and 1 <= int(m.group(3)) <= 8,
+          "the client reconnects and sends its calls in flight again: exit %d %r" %
+          (rc, err))
+    rows = [line.split() for line in out.splitlines() if line.startswith("iops ")]
+    check(len(rows) == 1 and int(rows[0][5]) > 0, "calls measured: %r" % out)
+    rc, out, err = finish(srv)
+    check(rc == 0 and err == "", "the new server exits 0 when the client leaves: %d %r" %
+          (rc, err))
+
+
+def test_client_kill(server, client):
+    addr = "@restart-bs-%d" % os.getpid()
+    srv = popen([server, "--listen", addr, "--size", "64m"])
+    try:
+        check(wait_sockets(addr, 1, srv), "the server listens")
+        victim = popen([client, "--connect", addr, "--verify", "1000000", "--seed", "1"])
+        other = popen([client, "--connect", addr, "--verify", "300", "--seed", "2"])
+        if check(wait_sockets(addr, 3, srv), "two clients connect"):
+            time.sleep(0.5)
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+        check(victim.returncode == -signal.SIGKILL, "the first client was killed: %d" %
+              victim.returncode)
+        rc, out, err = finish(other, 120)
+        check(rc == 0 and re.search(r"300 rounds, .* 0 mismatches, 0 errors", out) is not None,
+              "the other client's 300 rounds: exit %d %r %r" % (rc, out, err))
+        rc, out, err = finish(popen([client, "--connect", addr, "--getattr"]))
+        check(rc == 0 and "size 67108864" in out,
+              "a new client is served after the kill: exit %d %r %r" % (rc, out, err))
+    finally:
+        if srv.poll() is None:
+            srv.send_signal(signal.SIGTERM)
+        rc, out, err = finish(srv)
+    check(rc == 0 and err == "" and "connection(s)" in out,
+          "the server exits 0, nothing left open: %d %r %r" % (rc, out, err))
+
+
+def main():
+    group = sys.argv[1]
+    if group == "server_kill":
+        test_server_kill(sys.argv[2])
+    elif group == "client_kill":
+        test_client_kill(sys.argv[2], sys.argv[3])
+    else:
+        print("unknown group %s" % group, file=sys.stderr)
+        return 2
+    print("test_restart %s: %d checks, %d failed" % (group, checks, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
