@@ -63,7 +63,8 @@ static const char help_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    " PROG " --connect ADDRESS ACTION... [--capture FILE.pcapng]\n"
-	"        [--pmd shm|verbs] [--devargs ARGS] [--timeout S] [--seed N] [-- EAL ARGS]\n"
+	"        [--pmd shm|verbs] [--devargs ARGS] [--timeout S] [--reconnect N] [--seed N]\n"
+	"        [-- EAL ARGS]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Connects to blockstore-server (RPC program 0x2000b10c version 1),\n"
@@ -116,6 +117,14 @@ static const char help_text[] =
 	"    --timeout SECONDS\n"
 	"        How long to wait for the connection, for each reply and for the\n"
 	"        notifications of --watch, 1..3600 (default 10).\n"
+	"    --reconnect N\n"
+	"        When the connection is lost (the server restarted), connect again\n"
+	"        by itself, up to N attempts in a row (0..1000; 1 ms after the loss,\n"
+	"        then twice as long each time, at most 1 s apart), and send the call\n"
+	"        in flight again with its XID: the server's duplicate request cache\n"
+	"        answers a WRITE it already ran without running it twice. Default 0:\n"
+	"        a lost connection fails the call. Not with --watch (a subscription\n"
+	"        ends with its connection).\n"
 	"    --lcores LIST\n"
 	"        The EAL lcore to poll on (\"-l\" syntax; default the first CPU this\n"
 	"        process may run on).\n"
@@ -151,6 +160,7 @@ struct bs_opts {
 	const char *connect;
 	const char *capture;
 	uint32_t timeout;
+	uint32_t reconnect; /* params.reconnect_max */
 	uint64_t seed;
 	bool seed_set;
 	int nactions;
@@ -714,6 +724,7 @@ static int client_open(struct bs_client *c)
 	xp.pools = c->ep.pools;
 	xp.max_credits = 8;
 	xp.max_calls = 8;
+	xp.reconnect_max = c->o->reconnect;
 	if (strcmp(c->o->com.pmd, "shm") != 0)
 		xp.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	if (c->watch > 0) {
@@ -823,6 +834,7 @@ enum {
 	O_CAPTURE,
 	O_SEED,
 	O_TIMEOUT,
+	O_RECONNECT,
 };
 
 static const struct option long_opts[] = {
@@ -836,6 +848,7 @@ static const struct option long_opts[] = {
 	{ "capture", required_argument, NULL, O_CAPTURE },
 	{ "seed", required_argument, NULL, O_SEED },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
+	{ "reconnect", required_argument, NULL, O_RECONNECT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -925,6 +938,10 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 			ret = app_parse_u64("--timeout", optarg, 1, 3600, false, v);
 			o->timeout = (uint32_t)v[0];
 			break;
+		case O_RECONNECT:
+			ret = app_parse_u64("--reconnect", optarg, 0, 1000, false, v);
+			o->reconnect = (uint32_t)v[0];
+			break;
 		default: /* --pmd, --devargs, --lcores, --help, or an error */
 			ret = app_opts_common(&o->com, c, argv, help_text);
 			break;
@@ -944,6 +961,9 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	for (int i = 0; i < o->nactions - 1; i++)
 		if (o->actions[i].kind == A_WATCH)
 			return app_usage_error("--watch must be the last action, and given once");
+	if (o->reconnect && o->actions[o->nactions - 1].kind == A_WATCH)
+		return app_usage_error("--reconnect and --watch: a subscription ends with its "
+				       "connection");
 	return 0;
 }
 
@@ -1018,6 +1038,18 @@ int main(int argc, char **argv)
 			ret = do_watch(&c, &o.actions[i]);
 			break;
 		}
+	}
+	if (o.reconnect && c.xprt != NULL) {
+		struct rpcrdma_xprt_stats st;
+
+		rpcrdma_xprt_stats(c.xprt, &st);
+		if (st.reconnect_attempts)
+			fprintf(stderr,
+				PROG
+				": the connection was made again %lu time(s) in %lu attempt(s); "
+				"%lu call(s) sent again\n",
+				(unsigned long)st.reconnects, (unsigned long)st.reconnect_attempts,
+				(unsigned long)st.retransmits);
 	}
 	client_close(&c);
 	rte_eal_cleanup();
