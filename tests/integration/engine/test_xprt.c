@@ -4444,8 +4444,8 @@ static void test_loss_peer(void)
  * connects again after reconnect_delay_us, the call goes again with its XID
  * and completes once. Then the server refuses every connection: the
  * three attempts are spent, 1, 2 and 4 delays apart (then 8 before giving up), and a
- * RETRANSMIT call waiting for the connection fails -ECONNABORTED; a plain
- * one fails -ECONNRESET at the loss, as without reconnects.
+ * call waiting for the connection fails -ECONNABORTED, with the flag or
+ * without (a client that reconnects sends every call again).
  */
 static void test_reconnect(void)
 {
@@ -4514,6 +4514,121 @@ static void test_reconnect(void)
 	      (unsigned long)st.reconnect_attempts, (unsigned long)st.reconnect_give_ups);
 	srv_refuse = false;
 	env_close(&e);
+}
+
+/*
+ * Fault injection at every phase of a call (issue 17). A client that
+ * reconnects by itself sends a mix of calls at once: Short, read chunks
+ * (the server's RDMA Reads), write chunks (its RDMA Writes), a reply chunk,
+ * NULL. One fault ends the connection at the Nth work request of one side,
+ * for every N up to past the last: the client's Nth Send fails (before the
+ * server read it) or each of its connections drops after its Nth Send (the
+ * server may have read it); the server's Nth work request fails (an RDMA Read pulling a
+ * chunk, an RDMA Write of results, a reply's Send: after the handler ran)
+ * or its connection drops after its Nth Send (a reply sent). Every call
+ * completes exactly once with its reply checked, the client never has more
+ * calls out than granted and the server never holds more, every
+ * registration is invalidated, every buffer is back in its pool at the
+ * end, and nothing hangs.
+ */
+static bool ten_done(struct env *e, void *arg)
+{
+	struct tcall *t = arg;
+
+	for (int i = 0; i < 10; i++)
+		if (!t[i].done)
+			return false;
+	return true;
+}
+
+static void test_faults(void)
+{
+	static const struct {
+		const char *name;
+		bool srv;	    /* the fault is the server's */
+		const char *devarg; /* fail_wr or drop_after_sends */
+		uint32_t min, max;  /* N: to past the side's last WR */
+	} kinds[] = {
+		{ "the client's Nth Send fails", false, "fail_wr", 1, 14 },
+		/*
+		 * Every connection drops after its Nth Send: with N = 1 none
+		 * gets a reply back, and the client reconnects for ever.
+		 */
+		{ "the connection drops after the client's Nth Send", false, "drop_after_sends", 2,
+		  12 },
+		{ "the server's Nth work request fails", true, "fail_wr", 1, 24 },
+		{ "the connection drops after the server's Nth Send", true, "drop_after_sends", 1,
+		  12 },
+	};
+	const struct tcall shapes[5] = {
+		{ .proc = PROC_TEST, .words = 4, .rwords = 4 },
+		{ .proc = PROC_TEST, .words = 4, .nitems = 2, .item_len = { 12000, 3000 } },
+		{ .proc = PROC_TEST,
+		  .words = 4,
+		  .nres = 1,
+		  .res_len = { 9000 },
+		  .res_chunks = true },
+		{ .proc = PROC_TEST, .words = 4, .rwords = 900 },
+		{ .proc = PROC_NULL },
+	};
+	uint32_t faults = 0, runs = 0;
+
+	if (!test_side_case_runs(test_side_shm(), "fault injection at every phase", SHM_FAULTS))
+		return;
+	for (unsigned int k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		for (uint32_t n = kinds[k].min; n <= kinds[k].max; n++) {
+			struct rpcrdma_xprt_stats st;
+			struct tcall t[10];
+			char devargs[48];
+			bool closed;
+			struct env e;
+
+			snprintf(devargs, sizeof(devargs), "%s=%u", kinds[k].devarg, n);
+			if (!env_open(&e, kinds[k].srv ? NULL : devargs,
+				      kinds[k].srv ? devargs : NULL))
+				return;
+			e.cli.params.reconnect_max = 20;
+			e.cli.params.reconnect_delay_us = 1000;
+			srv_params(&e, 8, 8); /* a grant of 8: the calls queue for credits */
+			if (!env_connect(&e)) {
+				env_close(&e);
+				return;
+			}
+			for (int i = 0; i < 10; i++) {
+				t[i] = shapes[i % 5];
+				CHECK(tcall_submit(&e, &t[i]) == 0, "%s, N %u: submit %d",
+				      kinds[k].name, n, i);
+			}
+			CHECK(pump_until(&e, ten_done, t), "%s, N %u: every call completes",
+			      kinds[k].name, n);
+			for (int i = 0; i < 10; i++)
+				CHECK(t[i].done && t[i].ncb == 1 && t[i].status == 0 && t[i].ok,
+				      "%s, N %u: call %d completed once, answered: done %d, %u "
+				      "callbacks, status %d, reply %s",
+				      kinds[k].name, n, i, t[i].done, t[i].ncb, t[i].status,
+				      t[i].ok ? "checked" : "wrong");
+			stats(&e.cli, &st);
+			CHECK(st.max_outstanding <= 8 && sctx.max_active <= 8,
+			      "%s, N %u: at most the grant of 8 out: the client %lu, the server "
+			      "held %u",
+			      kinds[k].name, n, (unsigned long)st.max_outstanding, sctx.max_active);
+			/* each Send With Invalidate received invalidated one of them */
+			CHECK(st.mr_regs == st.mr_invalidates + st.send_inv,
+			      "%s, N %u: registrations %lu, invalidated %lu here and %lu by the "
+			      "server",
+			      kinds[k].name, n, (unsigned long)st.mr_regs,
+			      (unsigned long)st.mr_invalidates, (unsigned long)st.send_inv);
+			faults += st.reconnects != 0;
+			runs++;
+			closed = rpcrdma_xprt_disconnect(e.cli.xprt) == 0;
+			CHECK(closed, "%s, N %u: disconnect", kinds[k].name, n);
+			/* env_close(): both ends closed, every buffer back in its pool */
+			env_close(&e);
+		}
+	}
+	/* the sweep hit something: most values of N end a connection */
+	CHECK(faults * 2 > runs, "faults injected in %u of %u runs", faults, runs);
+	printf("fault injection: %u runs, %u of them reconnected\n", runs, faults);
 }
 
 /* ------------------------------------------------------------ cross-process */
@@ -4695,6 +4810,7 @@ int main(int argc, char **argv)
 		test_loss();
 		test_loss_peer();
 		test_reconnect();
+		test_faults();
 	} else if (strcmp(argv[1], "v2forms") == 0) {
 		cli_vers = srv_vers = srv_vers_min = RPCRDMA_VERS_2;
 		test_forms();
