@@ -14,12 +14,13 @@ server_kill   rpcrdma-perf --client at depth 8 against an rpcrdma-perf
               itself, sends the calls that were in flight again (at most the
               depth) and finishes its run: exit 0, the reconnection reported,
               calls measured; the new server exits 0 when it leaves.
-client_kill   blockstore-server with two clients running --verify; one is
-              killed (SIGKILL) while it has calls in flight. The other
-              finishes its 300 rounds with no mismatch and no error, a new
-              client is served after the kill, and the server exits 0 on
-              SIGTERM with nothing on stderr: no connection left open, no
-              buffer lost.
+client_kill   blockstore-server with a client watching (--watch: the server
+              calls it back after every WRITE of another client) and a
+              client running --verify; the watcher is killed (SIGKILL) while
+              NOTIFYs go to it. The other finishes its 300 rounds with no
+              mismatch and no error, a new client is served after the kill,
+              and the server exits 0 on SIGTERM with nothing on stderr: no
+              connection left open, no buffer lost.
 
 The kill comes once the server's socket shows the clients connected
 (/proc/net/unix), and a moment of calls after that.
@@ -128,13 +129,16 @@ def test_client_kill(server, client):
     srv = popen([server, "--listen", addr, "--size", "64m"])
     try:
         check(wait_sockets(addr, 1, srv), "the server listens")
-        victim = popen([client, "--connect", addr, "--verify", "1000000", "--seed", "1"])
+        # the victim watches: the server calls it back (NOTIFY) after each of
+        # the other's WRITEs, so it has backward calls out to it when it dies
+        victim = popen([client, "--connect", addr, "--watch", "1000000", "--timeout", "120"])
+        check(wait_sockets(addr, 2, srv), "the watcher connects")
         other = popen([client, "--connect", addr, "--verify", "300", "--seed", "2"])
         if check(wait_sockets(addr, 3, srv), "two clients connect"):
-            time.sleep(0.5)
+            time.sleep(0.3)
         victim.send_signal(signal.SIGKILL)
         victim.wait()
-        check(victim.returncode == -signal.SIGKILL, "the first client was killed: %d" %
+        check(victim.returncode == -signal.SIGKILL, "the watcher was killed: %d" %
               victim.returncode)
         rc, out, err = finish(other, 120)
         check(rc == 0 and re.search(r"300 rounds, .* 0 mismatches, 0 errors", out) is not None,
