@@ -24,7 +24,9 @@
  *      requester API on the server's own connection;
  *   4. connections: the engine (rpcrdma_xprt.h) accepts clients, and the
  *      ready-made glue (rpcrdma_xprt_svc.h) runs the dispatcher on every
- *      call and sends the reply;
+ *      call and sends the reply; the dispatcher's duplicate request cache
+ *      answers a WRITE or SUBSCRIBE the client sent again (after a lost
+ *      connection) from its reply, without running it twice;
  *   5. main: options, EAL, device, pools, the poll loop (or the lcore
  *      runtime with --workers), clean shut-down.
  *
@@ -100,8 +102,8 @@ static const char help_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    " PROG " --listen ADDRESS [--size BYTES] [--block-size BYTES] [--once]\n"
-	"        [--workers N] [--capture FILE.pcapng] [--pmd shm|verbs] [--devargs ARGS]\n"
-	"        [--lcores LIST] [--quiet] [-- EAL ARGS]\n"
+	"        [--workers N] [--drc-entries N] [--capture FILE.pcapng] [--pmd shm|verbs]\n"
+	"        [--devargs ARGS] [--lcores LIST] [--quiet] [-- EAL ARGS]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Serves one memory-backed device to block store clients\n"
@@ -130,6 +132,19 @@ static const char help_text[] =
 	"    The summary at exit counts the NOTIFYs sent, answered, failed and\n"
 	"    skipped.\n"
 	"\n"
+	"    WRITE and SUBSCRIBE must not run twice for one call: a client that\n"
+	"    loses its connection sends its unanswered calls again, with the same\n"
+	"    XIDs, on the next one, and the first copy may have run. A duplicate\n"
+	"    request cache remembers the replies of the last --drc-entries such\n"
+	"    calls (by XID, procedure, and the length and first 256 bytes of the\n"
+	"    arguments): a copy of a call already answered gets the same reply\n"
+	"    again without running, and a copy of one still running is dropped.\n"
+	"    A WRITE's copy counts once in GETATTR and is notified once. A\n"
+	"    SUBSCRIBE's cached reply holds on its own connection only (the\n"
+	"    subscription ends with it): on a new one SUBSCRIBE runs again. The\n"
+	"    summary at exit counts the cache's hits, misses, copies dropped in\n"
+	"    progress, evictions and replies stored.\n"
+	"\n"
 	"OPTIONS\n"
 	"    --listen ADDRESS\n"
 	"        Where to listen (shm PMD: a UNIX socket path, or @name in the\n"
@@ -153,6 +168,10 @@ static const char help_text[] =
 	"        waits); the workers busy-poll their rings. Default lcores: the\n"
 	"        main lcore and the poller on the last CPU, the workers on every\n"
 	"        other CPU this process may run on.\n"
+	"    --drc-entries N\n"
+	"        Calls the duplicate request cache remembers, 0..1048576 (default\n"
+	"        1024; 0: no cache, a WRITE sent twice runs twice). Each entry\n"
+	"        takes about 128 bytes.\n"
 	"    --capture FILE.pcapng\n"
 	"        Record every connection's traffic as RoCEv2 packets (Wireshark,\n"
 	"        rpcrdma-decode --pcap), from the moment each connection's queue\n"
@@ -185,6 +204,7 @@ struct bs_opts {
 	uint64_t size;
 	uint32_t block_size;
 	uint32_t workers;
+	uint32_t drc_entries; /* 0: no duplicate request cache */
 	bool once, quiet;
 };
 
@@ -221,10 +241,12 @@ struct bs_server {
 	struct bs_attr attr; /* size, block size and the counters GETATTR returns */
 	struct rpcrdma_pmd_listener *listener;
 	struct rpcrdma_svc_registry *reg;
+	struct rpcrdma_svc_drc *drc; /* the registry's duplicate request cache, or NULL */
 	struct rpcrdma_xprt_svc glue;
 	struct rpcrdma_xprt_params params;
 	struct rpcrdma_xprt *conns[BS_CONN_MAX];
-	bool subscribed[BS_CONN_MAX]; /* conns[i] called SUBSCRIBE (the poller's) */
+	bool subscribed[BS_CONN_MAX];	/* conns[i] called SUBSCRIBE (the poller's) */
+	uint64_t conn_seq[BS_CONN_MAX]; /* conns[i]'s number among the accepted (the poller's) */
 	/* SUBSCRIBEs to answer: from the handlers (any lcore) to the poller, then per connection */
 	struct rte_ring *sub_ring;
 	struct rpcrdma_svc_req *sub_wait[BS_CONN_MAX]; /* conns[i]'s, waiting for ESTABLISHED */
@@ -657,21 +679,73 @@ static const struct rpcrdma_svc_proc bs_procs[BS_NPROCS] = {
 			   .encode = enc_read,
 			   .args_size = sizeof(struct bs_read_args),
 			   .res_size = sizeof(struct bs_read_res) },
+	/* not idempotent: run twice, a WRITE counts and is notified twice (the DRC) */
 	[BS_PROC_WRITE] = { .name = "WRITE",
 			    .decode = dec_write,
 			    .handler = h_write,
 			    .encode = enc_write,
 			    .args_size = sizeof(struct bs_write_args),
-			    .res_size = sizeof(struct bs_write_out) },
+			    .res_size = sizeof(struct bs_write_out),
+			    .flags = RPCRDMA_SVC_PROC_F_NONIDEMPOTENT },
+	/* a copy on the same connection while the first waits is dropped, not BS_ERR_BUSY */
 	[BS_PROC_SUBSCRIBE] = { .name = "SUBSCRIBE",
 				.handler = h_subscribe,
 				.encode = enc_stat,
-				.res_size = sizeof(uint32_t) },
+				.res_size = sizeof(uint32_t),
+				.flags = RPCRDMA_SVC_PROC_F_NONIDEMPOTENT },
 };
 
 static const struct rpcrdma_svc_version bs_versions[] = {
 	{ .vers = BLOCKSTORE_V1, .nprocs = BS_NPROCS, .procs = bs_procs },
 };
+
+/*
+ * The duplicate request cache: WRITE and SUBSCRIBE are not idempotent, and
+ * a client that reconnects sends its unanswered calls again with their
+ * XIDs. The dispatcher looks such a call up before it runs: the reply of a
+ * copy already answered is sent again, a copy still running is dropped.
+ * The largest reply it caches is WRITE's (32 bytes); the cache locks
+ * itself, for handlers on several workers at once.
+ */
+static int drc_open(struct bs_server *s)
+{
+	struct rpcrdma_svc_drc_params dp;
+	int ret;
+
+	if (s->o.drc_entries == 0)
+		return 0;
+	rpcrdma_svc_drc_params_init(&dp);
+	dp.entries = s->o.drc_entries;
+	dp.reply_max = 64;
+	ret = rpcrdma_svc_drc_create(&dp, &s->drc);
+	if (ret == 0)
+		ret = rpcrdma_svc_drc_attach(s->reg, s->drc);
+	if (ret)
+		fprintf(stderr, PROG ": duplicate request cache: %s\n", strerror(-ret));
+	return ret;
+}
+
+/*
+ * The client a call came from, for the cache's key (the glue's client_key
+ * hook, on the poller). The engine does not say who the peer of a
+ * connection is, so a WRITE's key is 0 for every client: its XID and its
+ * arguments (offset, length, the first bytes of data) tell two clients'
+ * WRITEs apart, and a reconnected client's copy finds its first. A
+ * subscription ends with its connection, so SUBSCRIBE's key is the
+ * connection's number: on a new connection it runs again.
+ */
+static uint64_t client_key(void *arg, const struct rpcrdma_xprt *xprt,
+			   const struct rpcrdma_rpc_msg *msg)
+{
+	const struct bs_server *s = arg;
+
+	if (msg->call.proc != BS_PROC_SUBSCRIBE)
+		return 0;
+	for (int i = 0; i < BS_CONN_MAX; i++)
+		if (s->conns[i] == xprt)
+			return s->conn_seq[i];
+	return 0;
+}
 
 /*
  * Register the program. The dispatcher answers what is not ours by itself:
@@ -692,9 +766,11 @@ static int register_program(struct bs_server *s)
 
 	/* a counter slot for every lcore: workers count in theirs */
 	ret = app_svc_registry(&prog, RTE_MAX_LCORE, &s->reg);
-	if (ret)
+	if (ret) {
 		fprintf(stderr, PROG ": register the program: %s\n", strerror(-ret));
-	return ret;
+		return ret;
+	}
+	return drc_open(s);
 }
 
 /* ------------------------------------------------------------ connections */
@@ -719,6 +795,7 @@ static void accept_conn(struct bs_server *s, const struct rpcrdma_pmd_event *ev)
 	}
 	s->subscribed[i] = false;
 	s->accepted++;
+	s->conn_seq[i] = s->accepted; /* never 0: the key of calls from no connection we know */
 }
 
 /*
@@ -1035,6 +1112,8 @@ static int server_open(struct bs_server *s)
 	rpcrdma_xprt_svc_init(&s->glue, s->reg, 0);
 	s->glue.reply_done = reply_done;
 	s->glue.reply_done_arg = s;
+	s->glue.client_key = client_key;
+	s->glue.client_key_arg = s;
 	rpcrdma_xprt_params_init(&s->params, RPCRDMA_XPRT_SERVER);
 	s->params.dev = s->ep.dev;
 	s->params.pd = s->ep.pd;
@@ -1093,6 +1172,7 @@ static void server_close(struct bs_server *s)
 	rpcrdma_rt_free(s->rt);
 	rte_ring_free(s->sub_ring);
 	app_svc_registry_free(s->reg);
+	rpcrdma_svc_drc_free(s->drc); /* after the registry that used it */
 	app_ep_close(&s->ep);
 }
 
@@ -1106,6 +1186,7 @@ enum {
 	O_CAPTURE,
 	O_QUIET,
 	O_WORKERS,
+	O_DRC_ENTRIES,
 };
 
 static const struct option long_opts[] = {
@@ -1117,6 +1198,7 @@ static const struct option long_opts[] = {
 	{ "capture", required_argument, NULL, O_CAPTURE },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "workers", required_argument, NULL, O_WORKERS },
+	{ "drc-entries", required_argument, NULL, O_DRC_ENTRIES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1129,6 +1211,7 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->size = 64ull << 20;
 	o->block_size = 4096;
+	o->drc_entries = 1024;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -1159,6 +1242,11 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 					    &v);
 			o->workers = (uint32_t)v;
 			break;
+		case O_DRC_ENTRIES:
+			ret = app_parse_u64("--drc-entries", optarg, 0, RPCRDMA_SVC_DRC_ENTRIES_MAX,
+					    false, &v);
+			o->drc_entries = (uint32_t)v;
+			break;
 		default: /* --pmd, --devargs, --lcores, --help, or an error */
 			ret = app_opts_common(&o->com, c, argv, help_text);
 			break;
@@ -1175,6 +1263,21 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 		return app_usage_error("--size %lu is not a multiple of the block size %u",
 				       (unsigned long)o->size, o->block_size);
 	return 0;
+}
+
+/* The end of the summary line: the duplicate request cache's counters. */
+static void print_drc(const struct bs_server *s)
+{
+	struct rpcrdma_svc_drc_stats d;
+
+	if (s->drc == NULL) {
+		printf("; no duplicate request cache\n");
+		return;
+	}
+	rpcrdma_svc_drc_stats(s->drc, &d);
+	printf("; DRC %lu hits, %lu misses, %lu dropped in progress, %lu evictions, %lu stored\n",
+	       (unsigned long)d.hits, (unsigned long)d.misses, (unsigned long)d.inprog_drops,
+	       (unsigned long)d.evictions, (unsigned long)d.stores);
 }
 
 static void on_signal(int sig)
@@ -1264,9 +1367,10 @@ int main(int argc, char **argv)
 			if (s->o.workers > 0)
 				printf(", %lu run on %u worker(s)", (unsigned long)worker_calls(s),
 				       s->o.workers);
-			printf("; %lu notifies sent (%lu answered, %lu failed), %lu skipped\n",
+			printf("; %lu notifies sent (%lu answered, %lu failed), %lu skipped",
 			       (unsigned long)s->nst.sent, (unsigned long)s->nst.answered,
 			       (unsigned long)s->nst.failed, (unsigned long)s->nst.skipped);
+			print_drc(s);
 		}
 		if (s->reads_out != 0)
 			fprintf(stderr, PROG ": warning: %u READ buffers not back\n", s->reads_out);

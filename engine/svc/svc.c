@@ -10,11 +10,18 @@
  * load and store (relaxed atomics only so that readers on another thread
  * see whole values). The procedure counters keep service times in the
  * clock's ticks; rpcrdma_svc_proc_stats() gives them in nanoseconds.
+ *
+ * The duplicate request cache is the registry's hook (drc_ops): dispatch
+ * builds the key of a non-idempotent call and asks it before the decoder
+ * runs; finish() hands it the complete reply. The library's cache is in
+ * svc_drc.c.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zlib.h>
 
 #include <rpcrdma/rpcrdma_svc.h>
 
@@ -55,6 +62,8 @@ struct rpcrdma_svc_registry {
 	unsigned int nprogs;
 	struct prog_ent progs[RPCRDMA_SVC_PROGS_MAX];
 	struct reg_ctr *ctr;
+	const struct rpcrdma_svc_drc_ops *drc_ops; /* NULL: no DRC */
+	void *drc;
 };
 
 static struct rpcrdma_svc_prog_stats *prog_ctr(const struct prog_ent *pe, uint32_t slot)
@@ -278,6 +287,99 @@ static int reply_nospc(struct rpcrdma_svc_registry *reg, uint32_t slot)
 	return -ENOSPC;
 }
 
+/* ------------------------------------------------------------ the DRC hook */
+
+/*
+ * The key's argument length and checksum: every byte of the arguments
+ * from the stream's cursor (the inline pieces and the read chunks' data,
+ * a chunk's missing pad excluded), the first RPCRDMA_SVC_DRC_CSUM_LEN of
+ * them summed. The stream is not moved.
+ */
+static void args_sum(const struct rpcrdma_xdr_dec *d, uint32_t *len, uint32_t *csum)
+{
+	uLong crc = crc32_z(0, Z_NULL, 0);
+	uint32_t left = RPCRDMA_SVC_DRC_CSUM_LEN;
+	unsigned int i;
+
+	*len = rpcrdma_xdr_dec_left(d);
+	for (i = d->cur; i < d->npieces && left > 0; i++) {
+		const struct rpcrdma_xdr_piece *pc = &d->pieces[i];
+		uint32_t off = i == d->cur ? d->off : 0;
+		uint32_t n;
+
+		if (off >= pc->len)
+			continue;
+		n = pc->len - off < left ? pc->len - off : left;
+		crc = crc32_z(crc, pc->p + off, n);
+		left -= n;
+	}
+	*csum = (uint32_t)crc;
+}
+
+/*
+ * Ask the DRC about a non-idempotent call: the lookup's verdict, or
+ * -ENOSPC (a cached reply that does not fit the stream).
+ */
+static int drc_lookup(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_req *req,
+		      const struct rpcrdma_rpc_msg *call, const struct rpcrdma_xdr_dec *args,
+		      struct rpcrdma_xdr_enc *reply)
+{
+	struct rpcrdma_svc_drc_key *k = &req->drc_key;
+	int ret;
+
+	memset(k, 0, sizeof(*k));
+	k->client = req->client_key;
+	k->xid = call->xid;
+	k->prog = call->call.prog;
+	k->vers = call->call.vers;
+	k->proc = call->call.proc;
+	args_sum(args, &k->args_len, &k->csum);
+	ret = reg->drc_ops->lookup(reg->drc, k, reply, &req->drc_cookie);
+	req->drc_held = ret == RPCRDMA_SVC_DRC_MISS;
+	return ret;
+}
+
+/*
+ * The reply of a call that holds a DRC entry is complete (ok) or was not
+ * written: cache it when it can be replayed as bytes, else release the
+ * entry. The reply runs from the mark to the stream's end.
+ */
+static void drc_store(struct rpcrdma_svc_req *req, bool ok)
+{
+	const struct rpcrdma_xdr_enc *reply = req->reply;
+	const void *bytes = NULL;
+	uint32_t len = 0;
+
+	if (!req->drc_held)
+		return;
+	req->drc_held = false;
+	if (ok && reply->nddp == req->mark_nddp) {
+		bytes = (const uint8_t *)reply->mem.addr + req->mark_len;
+		len = reply->len - req->mark_len;
+	}
+	req->reg->drc_ops->store(req->reg->drc, req->drc_cookie, &req->drc_key, bytes, len);
+}
+
+int rpcrdma_svc_set_drc(struct rpcrdma_svc_registry *reg, const struct rpcrdma_svc_drc_ops *ops,
+			void *drc)
+{
+	if (ops != NULL && (ops->lookup == NULL || ops->store == NULL))
+		return -EINVAL;
+	reg->drc_ops = ops;
+	reg->drc = ops != NULL ? drc : NULL;
+	return 0;
+}
+
+int rpcrdma_svc_registry_drc_stats(const struct rpcrdma_svc_registry *reg,
+				   struct rpcrdma_svc_drc_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (reg->drc_ops == NULL || reg->drc_ops->stats == NULL)
+		return -ENOENT;
+	reg->drc_ops->stats(reg->drc, st);
+	return 0;
+}
+
 /*
  * Finish a call whose SUCCESS header is in the stream: encode the results,
  * or rewind and answer GARBAGE_ARGS or SYSTEM_ERR.
@@ -302,6 +404,7 @@ static int finish(struct rpcrdma_svc_req *req, int status)
 		if (proc == NULL || proc->encode == NULL || proc->raw ||
 		    proc->encode(reply, req->res_buf) == 0) {
 			CTR_INC(&pc->success);
+			drc_store(req, true);
 			return 0;
 		}
 		status = -EIO;
@@ -314,8 +417,12 @@ static int finish(struct rpcrdma_svc_req *req, int status)
 		CTR_INC(&pc->system_err);
 	}
 	stream_rewind(req, reply);
-	if (put_accepted(reply, xid, stat, 0, 0))
+	if (put_accepted(reply, xid, stat, 0, 0)) {
+		drc_store(req, false);
 		return reply_nospc(req->reg, req->slot);
+	}
+	/* an error reply is the call's answer too: a copy gets the same */
+	drc_store(req, true);
 	return 0;
 }
 
@@ -341,6 +448,7 @@ int rpcrdma_svc_dispatch(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_re
 
 	if (req->slot >= reg->nb_slots)
 		return -EINVAL;
+	req->drc_held = false;
 	rc = &reg->ctr[req->slot].s;
 	CTR_INC(&rc->calls);
 	stream_mark(req, reply);
@@ -400,6 +508,20 @@ int rpcrdma_svc_dispatch(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_re
 			return reply_nospc(reg, req->slot);
 		return RPCRDMA_SVC_OK;
 	}
+	if (reg->drc_ops != NULL && proc != NULL &&
+	    (proc->flags & RPCRDMA_SVC_PROC_F_NONIDEMPOTENT)) {
+		/* before anything runs: a copy of a call already served runs nothing */
+		ret = drc_lookup(reg, req, call, args, reply);
+		if (ret == RPCRDMA_SVC_DRC_REPLAY || ret == RPCRDMA_SVC_DRC_DROP || ret < 0) {
+			/* no procedure reached: nothing for reply_done to give back */
+			req->proc = NULL;
+			if (ret == RPCRDMA_SVC_DRC_REPLAY)
+				return RPCRDMA_SVC_OK;
+			if (ret == RPCRDMA_SVC_DRC_DROP)
+				return -EALREADY;
+			return reply_nospc(reg, req->slot);
+		}
+	}
 
 	pc = proc_ctr(pe, req->slot, (unsigned int)vi, call->call.proc);
 	CTR_INC(&pc->calls);
@@ -418,7 +540,8 @@ int rpcrdma_svc_dispatch(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_re
 	if (put_accepted(reply, xid, RPCRDMA_RPC_SUCCESS, 0, 0)) {
 		/* no handler ran: nothing for reply_done to give back (res_buf is stale) */
 		req->proc = NULL;
-		return reply_nospc(reg, req->slot);
+		drc_store(req, false);
+		return reply_nospc(req->reg, req->slot);
 	}
 	if (proc == NULL) /* the default NULL procedure: no results */
 		return finish(req, RPCRDMA_SVC_OK);

@@ -95,8 +95,23 @@ static void prog_sum(struct rpcrdma_svc_registry *reg, const struct rpcrdma_svc_
 	}
 }
 
+/* The registries' duplicate request caches, summed (flat keys: one level of nesting). */
+static void add_drc(struct rte_tel_data *c, const struct rpcrdma_svc_drc_stats *t)
+{
+	rte_tel_data_add_dict_u64(c, "drc_entries", t->entries);
+	rte_tel_data_add_dict_u64(c, "drc_hits", t->hits);
+	rte_tel_data_add_dict_u64(c, "drc_misses", t->misses);
+	rte_tel_data_add_dict_u64(c, "drc_inprog_drops", t->inprog_drops);
+	rte_tel_data_add_dict_u64(c, "drc_evictions", t->evictions);
+	rte_tel_data_add_dict_u64(c, "drc_stores", t->stores);
+	rte_tel_data_add_dict_u64(c, "drc_too_big", t->too_big);
+	rte_tel_data_add_dict_u64(c, "drc_uncacheable", t->uncacheable);
+	rte_tel_data_add_dict_u64(c, "drc_bypass", t->bypass);
+}
+
 static int cmd_programs(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct rpcrdma_svc_drc_stats dtot = { 0 }, ds;
 	struct rpcrdma_svc_stats tot = { 0 }, st;
 	struct rpcrdma_svc_proc_stats sum;
 	struct rpcrdma_svc_prog_stats ps;
@@ -119,6 +134,17 @@ static int cmd_programs(const char *cmd, const char *params, struct rte_tel_data
 		tot.prog_unavail += st.prog_unavail;
 		tot.dropped += st.dropped;
 		tot.reply_nospc += st.reply_nospc;
+		if (rpcrdma_svc_registry_drc_stats(reg, &ds) == 0) {
+			dtot.entries += ds.entries;
+			dtot.hits += ds.hits;
+			dtot.misses += ds.misses;
+			dtot.inprog_drops += ds.inprog_drops;
+			dtot.evictions += ds.evictions;
+			dtot.stores += ds.stores;
+			dtot.too_big += ds.too_big;
+			dtot.uncacheable += ds.uncacheable;
+			dtot.bypass += ds.bypass;
+		}
 		for (i = 0; (p = rpcrdma_svc_program_at(reg, i)) != NULL; i++) {
 			uint32_t low = 0, high = 0;
 
@@ -153,6 +179,7 @@ static int cmd_programs(const char *cmd, const char *params, struct rte_tel_data
 	rte_tel_data_add_dict_u64(c, "prog_unavail", tot.prog_unavail);
 	rte_tel_data_add_dict_u64(c, "dropped", tot.dropped);
 	rte_tel_data_add_dict_u64(c, "reply_nospc", tot.reply_nospc);
+	add_drc(c, &dtot);
 	if (rte_tel_data_add_dict_container(d, "dispatch", c, 0) != 0)
 		rte_tel_data_free(c);
 	return 0;

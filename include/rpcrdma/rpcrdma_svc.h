@@ -49,6 +49,32 @@
  * data path writes only its own cache lines and takes no lock; readers sum
  * the slots.
  *
+ * Duplicate request cache (DRC): a procedure flagged
+ * RPCRDMA_SVC_PROC_F_NONIDEMPOTENT must not run twice for one call that
+ * its client sent twice (the same XID again after a lost reply or a
+ * reconnection). With a DRC set on the registry (rpcrdma_svc_set_drc(), or
+ * the library's own cache with rpcrdma_svc_drc_attach()), dispatch looks
+ * such a call up before its decoder and handler run, by XID, program,
+ * version, procedure, the argument bytes' length and checksum, and the
+ * transport's client key (req->client_key), as Linux nfsd does:
+ *
+ *   found, completed         the cached reply's bytes are the reply; no
+ *                            decoder, handler or encoder runs (hit)
+ *   found, still in progress the first copy is being served: this one is
+ *                            dropped without a reply, dispatch returns
+ *                            -EALREADY
+ *   not found                the procedure runs; its reply, once complete
+ *                            (also a pending call's, in
+ *                            rpcrdma_svc_complete()), is stored
+ *
+ * A reply is cached only when it fits the cache's per-entry size
+ * (rpcrdma_svc_drc_params.reply_max) and carries no DDP-eligible item
+ * (rpcrdma_xdr_put_ddp(): those bytes are not in the reply stream); other
+ * replies release their entry, and a later copy of the call runs again.
+ * Idempotent procedures never touch the cache. Replayed and dropped calls
+ * do not reach the procedure's counters (the DRC counts them) nor the
+ * glue's reply_done hook (req->proc is NULL).
+ *
  * Threading: registration is control path and must not run concurrently
  * with dispatch (register every program before the lcores start). A slot is
  * written by one thread at a time: a transport that dispatches on worker
@@ -91,8 +117,33 @@ enum rpcrdma_svc_status {
 /** Program flags. */
 #define RPCRDMA_SVC_F_AUTH_SYS (1u << 0) /**< refuse AUTH_NONE with AUTH_TOOWEAK */
 
+/**
+ * Procedure flags (rpcrdma_svc_proc.flags).
+ * NONIDEMPOTENT: running the call twice is not running it once (a WRITE
+ * that counts, a create, a remove): with a DRC on the registry, a copy of a
+ * call already run is answered from the cache, never run again.
+ */
+#define RPCRDMA_SVC_PROC_F_NONIDEMPOTENT (1u << 0)
+
 struct rpcrdma_svc_req;
 struct rpcrdma_svc_registry;
+
+/** Argument bytes the DRC key's checksum covers: the first ones, as Linux nfsd's RC_CSUMLEN. */
+#define RPCRDMA_SVC_DRC_CSUM_LEN 256
+
+/**
+ * What identifies a call in the duplicate request cache. Two calls with
+ * equal keys are taken for copies of one: a client that reuses an XID for
+ * another call with the same procedure, the same argument length and the
+ * same first RPCRDMA_SVC_DRC_CSUM_LEN argument bytes within the cache's
+ * memory gets the other call's reply (the trade-off of every DRC keyed so).
+ */
+struct rpcrdma_svc_drc_key {
+	uint64_t client; /**< the transport's client key (rpcrdma_svc_req.client_key) */
+	uint32_t xid, prog, vers, proc;
+	uint32_t args_len; /**< bytes of the arguments: inline and read chunks, from the call */
+	uint32_t csum;	   /**< zlib crc32 of the first RPCRDMA_SVC_DRC_CSUM_LEN of them */
+};
 
 /**
  * Decode a procedure's arguments into @p args (args_size bytes, zeroed).
@@ -129,6 +180,7 @@ struct rpcrdma_svc_proc {
 	uint32_t res_size;	       /**< at most RPCRDMA_SVC_RES_MAX */
 	/** Raw: the handler reads req->args and writes req->reply itself. */
 	bool raw;
+	uint32_t flags; /**< RPCRDMA_SVC_PROC_F_* */
 };
 
 /** One version of a program: a procedure table indexed by procedure number. */
@@ -170,6 +222,13 @@ struct rpcrdma_svc_req {
 	struct rpcrdma_rt_item item;
 	int32_t run_ret;
 	uint32_t xflags;
+	/**
+	 * Which client sent the call, as the transport knows it (0: it does
+	 * not): part of the DRC's key, so that two clients' equal XIDs do not
+	 * meet. It must be the same for a client's retransmission on a new
+	 * connection, or the cache misses it (rpcrdma_xprt_svc.h: client_key).
+	 */
+	uint64_t client_key;
 	/* set by dispatch, read by handlers */
 	const struct rpcrdma_rpc_msg *call; /**< the call header (credential, AUTH_SYS) */
 	struct rpcrdma_xdr_dec *args;	    /**< at the arguments (raw procedures read it) */
@@ -182,7 +241,10 @@ struct rpcrdma_svc_req {
 	uint32_t vidx;	  /**< the version's index in it */
 	uint32_t mark_len, mark_pos;
 	uint16_t mark_nddp;
-	uint64_t t0; /**< the registry's clock when the procedure was reached */
+	uint64_t t0;	     /**< the registry's clock when the procedure was reached */
+	bool drc_held;	     /**< a DRC entry waits for this call's reply */
+	uint64_t drc_cookie; /**< the DRC's handle of that entry */
+	struct rpcrdma_svc_drc_key drc_key;
 	uint64_t args_buf[RPCRDMA_SVC_ARGS_MAX / 8];
 	uint64_t res_buf[RPCRDMA_SVC_RES_MAX / 8];
 };
@@ -254,8 +316,10 @@ int rpcrdma_svc_register(struct rpcrdma_svc_registry *reg, const struct rpcrdma_
  *   - RPCRDMA_SVC_PENDING: the handler completes later; req->done will run;
  *   - -EPROTO: not an answerable call (truncated header, not a CALL); no
  *     reply, counted as dropped;
- *   - -ENOSPC: the reply stream cannot hold even an error reply; it is
- *     left as it was, counted as reply_nospc;
+ *   - -ENOSPC: the reply stream cannot hold even an error reply (or a
+ *     cached reply); it is left as it was, counted as reply_nospc;
+ *   - -EALREADY: a copy of a non-idempotent call whose first copy is still
+ *     being served (the DRC): no reply, drop it;
  *   - -EINVAL: req->slot is not below the registry's nb_slots; nothing done.
  */
 int rpcrdma_svc_dispatch(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_req *req,
@@ -330,6 +394,128 @@ const struct rpcrdma_svc_program *rpcrdma_svc_program_at(const struct rpcrdma_sv
 /** The lowest and highest registered versions of a program. @return 0 or -ENOENT. */
 int rpcrdma_svc_prog_versions(const struct rpcrdma_svc_registry *reg, uint32_t prog, uint32_t *low,
 			      uint32_t *high);
+
+/* ------------------------------------------------------------ duplicate request cache */
+
+/** What a DRC's lookup found (rpcrdma_svc_drc_ops.lookup). */
+enum rpcrdma_svc_drc_verdict {
+	/** Not cached: run the procedure; the cache holds an in-progress entry (the cookie). */
+	RPCRDMA_SVC_DRC_MISS = 0,
+	/** Completed before: the cached reply was appended to the reply stream. */
+	RPCRDMA_SVC_DRC_REPLAY = 1,
+	/** In progress (its first copy is being served): drop this copy, no reply. */
+	RPCRDMA_SVC_DRC_DROP = 2,
+	/** Not cached and no entry to hold it (all in progress): run the procedure uncached. */
+	RPCRDMA_SVC_DRC_BYPASS = 3,
+};
+
+/** DRC counters. */
+struct rpcrdma_svc_drc_stats {
+	uint64_t hits;	       /**< completed entries found: replies replayed */
+	uint64_t misses;       /**< calls not found: the procedure ran */
+	uint64_t inprog_drops; /**< copies dropped: the first was still in progress */
+	uint64_t evictions;    /**< completed entries reused for another call (LRU) */
+	uint64_t stores;       /**< replies cached */
+	uint64_t too_big;      /**< replies not cached: longer than reply_max */
+	uint64_t uncacheable;  /**< replies not cached: DDP-eligible items, or none written */
+	uint64_t bypass;       /**< misses run without an entry: every entry in progress */
+	uint64_t entries;      /**< entries of the cache (its size) */
+};
+
+/**
+ * A duplicate request cache, as the registry uses it: an upper layer may
+ * bring its own. Both functions may be called on several lcores at once
+ * (every lcore that dispatches or completes calls): they do their own
+ * locking.
+ */
+struct rpcrdma_svc_drc_ops {
+	/**
+	 * Look a non-idempotent call up, before its decoder runs. On a
+	 * completed entry, append its reply's bytes to @p reply (with
+	 * rpcrdma_xdr_put_opaque_fixed()) and return REPLAY, or -ENOSPC when
+	 * they do not fit (stream unchanged). On a miss, keep an in-progress
+	 * entry for @p key, set *cookie to find it again and return MISS; the
+	 * registry then calls store() exactly once with that cookie.
+	 * @return an rpcrdma_svc_drc_verdict, or -ENOSPC.
+	 */
+	int (*lookup)(void *drc, const struct rpcrdma_svc_drc_key *key,
+		      struct rpcrdma_xdr_enc *reply, uint64_t *cookie);
+	/**
+	 * The reply of the call a MISS was for is complete: @p len bytes at
+	 * @p reply (the whole RPC reply: header and results) to cache for
+	 * later copies; @p reply NULL when it is not to be cached (DDP-eligible
+	 * items, or no reply written): release the entry.
+	 */
+	void (*store)(void *drc, uint64_t cookie, const struct rpcrdma_svc_drc_key *key,
+		      const void *reply, uint32_t len);
+	/** Optional: the cache's counters (rpcrdma_svc_registry_drc_stats()). */
+	void (*stats)(void *drc, struct rpcrdma_svc_drc_stats *st);
+};
+
+/**
+ * Use a DRC for the registry's non-idempotent procedures (@p ops NULL:
+ * none, the default). Control path: not while calls are dispatched. The
+ * ops and @p drc must outlive the registry's use of them.
+ * @return 0; -EINVAL: ops without lookup or store. Nothing changed on error.
+ */
+int rpcrdma_svc_set_drc(struct rpcrdma_svc_registry *reg, const struct rpcrdma_svc_drc_ops *ops,
+			void *drc);
+
+/**
+ * The counters of the registry's DRC.
+ * @return 0; -ENOENT: no DRC, or one without a stats function (*st zeroed).
+ */
+int rpcrdma_svc_registry_drc_stats(const struct rpcrdma_svc_registry *reg,
+				   struct rpcrdma_svc_drc_stats *st);
+
+/*
+ * The library's DRC: a fixed table of entries chosen at creation, each
+ * with room for a reply of reply_max bytes (no allocation per call), found
+ * through a hash of the key, the least recently used completed entry
+ * reused when a new call needs one. In-progress entries are never reused,
+ * so a call must complete (every pending call must be given to
+ * rpcrdma_svc_complete()); while every entry is in progress, new calls run
+ * uncached (bypass). One spinlock (pthread) guards the table: only
+ * non-idempotent calls take it, for a lookup and a store, each a hash
+ * probe and at most one copy of reply_max bytes.
+ */
+struct rpcrdma_svc_drc;
+
+/** Largest rpcrdma_svc_drc_params.entries, and reply_max's bounds. */
+#define RPCRDMA_SVC_DRC_ENTRIES_MAX   (1u << 20)
+#define RPCRDMA_SVC_DRC_REPLY_MIN     24
+#define RPCRDMA_SVC_DRC_REPLY_MAX_MAX 65536
+
+/** The library DRC's parameters; initialise with rpcrdma_svc_drc_params_init(). */
+struct rpcrdma_svc_drc_params {
+	uint32_t entries;   /**< calls remembered (default 1024) */
+	uint32_t reply_max; /**< bytes of a cached reply, at most (default 512) */
+};
+
+void rpcrdma_svc_drc_params_init(struct rpcrdma_svc_drc_params *p);
+
+/**
+ * Create a DRC.
+ * @return 0 and *drc; -EINVAL: entries 0 or above RPCRDMA_SVC_DRC_ENTRIES_MAX,
+ *   reply_max outside RPCRDMA_SVC_DRC_REPLY_MIN..RPCRDMA_SVC_DRC_REPLY_MAX_MAX;
+ *   -ENOMEM. Nothing is left on error.
+ */
+int rpcrdma_svc_drc_create(const struct rpcrdma_svc_drc_params *p, struct rpcrdma_svc_drc **drc);
+
+/** Free a DRC (NULL is ignored); no registry may use it any more. */
+void rpcrdma_svc_drc_free(struct rpcrdma_svc_drc *drc);
+
+/** The library DRC's functions, for rpcrdma_svc_set_drc() (or to wrap them). */
+const struct rpcrdma_svc_drc_ops *rpcrdma_svc_drc_ops(void);
+
+/**
+ * rpcrdma_svc_set_drc(reg, rpcrdma_svc_drc_ops(), drc).
+ * @return 0; -EINVAL: @p drc NULL.
+ */
+int rpcrdma_svc_drc_attach(struct rpcrdma_svc_registry *reg, struct rpcrdma_svc_drc *drc);
+
+/** The library DRC's counters (consistent: read under its lock). */
+void rpcrdma_svc_drc_stats(struct rpcrdma_svc_drc *drc, struct rpcrdma_svc_drc_stats *st);
 
 #ifdef __cplusplus
 }

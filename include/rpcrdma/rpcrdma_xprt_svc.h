@@ -77,13 +77,33 @@ extern "C" {
 /** A reply was sent (0) or will not be (negative errno): DDP results may be reused. */
 typedef void (*rpcrdma_xprt_svc_reply_done_t)(void *arg, struct rpcrdma_svc_req *req, int status);
 
+/**
+ * Which client sent the call @p msg on @p xprt: the request's client_key,
+ * part of the registry's duplicate request cache key (rpcrdma_svc.h).
+ * Called in recv_call, on the lcore that polls the connection, before the
+ * call is dispatched (@p msg is the decoded header; with
+ * RPCRDMA_XPRT_F_RPC_ERRORS it may be one dispatch refuses). It must give
+ * one key for one client on each of its connections (a client that
+ * reconnects retransmits on a new one) and, as far as the upper layer can
+ * tell, different keys for different clients. A procedure whose effect
+ * belongs to the connection (a subscription that ends with it) may instead
+ * have a key of the connection, so that its copy on a new connection runs
+ * again. The engine does not tell a connection's peer address: the upper
+ * layer maps the connection to what it knows of the client (what it
+ * learned when it accepted it, a session the client announced). Without
+ * the hook every call has key 0, and only the XID and the arguments'
+ * length and checksum tell two clients' calls apart.
+ */
+typedef uint64_t (*rpcrdma_xprt_svc_client_key_t)(void *arg, const struct rpcrdma_xprt *xprt,
+						  const struct rpcrdma_rpc_msg *msg);
+
 /** Counters of the glue (one lcore's: the poller's with a runtime). */
 struct rpcrdma_xprt_svc_stats {
 	uint64_t calls;	      /**< calls given to the dispatcher */
 	uint64_t replies;     /**< replies handed to the engine */
 	uint64_t pending;     /**< calls a handler completed later */
 	uint64_t no_buffer;   /**< dropped: no inline buffer for the reply */
-	uint64_t unanswered;  /**< dropped: the dispatcher wrote no reply (-EPROTO, -ENOSPC) */
+	uint64_t unanswered;  /**< dropped: no reply written (-EPROTO, -ENOSPC, -EALREADY) */
 	uint64_t reply_fails; /**< the engine refused the reply (connection gone) */
 	/* with a runtime (rpcrdma_xprt_svc_set_rt()) */
 	uint64_t rt_queued;   /**< calls handed to the runtime (rpcrdma_rt_queue() took them) */
@@ -99,12 +119,15 @@ struct rpcrdma_xprt_svc {
 	rpcrdma_xprt_svc_reply_done_t reply_done; /**< optional */
 	void *reply_done_arg;
 	struct rpcrdma_xprt_svc_stats st;
-	struct rpcrdma_rt_poller *poller; /**< NULL: dispatch in recv_call (set_rt) */
+	struct rpcrdma_rt_poller *poller;	  /**< NULL: dispatch in recv_call (set_rt) */
+	rpcrdma_xprt_svc_client_key_t client_key; /**< optional: NULL gives every call key 0 */
+	void *client_key_arg;
 };
 
 /**
  * Initialise the glue for a registry and a counter slot (the lcore index,
- * below the registry's nb_slots); no reply_done hook, counters zero.
+ * below the registry's nb_slots); no reply_done or client_key hook,
+ * counters zero.
  */
 void rpcrdma_xprt_svc_init(struct rpcrdma_xprt_svc *svc, struct rpcrdma_svc_registry *reg,
 			   uint32_t slot);

@@ -6,9 +6,11 @@ device (the hw suite): RPCRDMA_TEST_PMD=verbs, the server at
 RPCRDMA_TEST_VERBS_ADDR with RPCRDMA_TEST_VERBS_DEVARGS.
 
     test_blockstore.py options|io|workers|capture|notify SERVER CLIENT DECODE [TSHARK]
+    test_blockstore.py drc SERVER DRC_PEER
     test_blockstore.py perf_capture PERF DECODE
 
 options       --help exits 0 with a man page; bad options exit 2 with one line
+              (--drc-entries out of range among them)
 io            getattr; write then read back byte for byte (4 KiB, 64 KiB, and
               sizes crossing the chunk classes and the 1 MiB call size);
               out-of-range read and write answered BS_ERR_RANGE (exit 1) and
@@ -32,6 +34,13 @@ notify        NOTIFY callbacks (backward-direction calls): a watcher gets one
               and the client's REPLY with the same XID; the same through
               --workers 2; a stopped watcher: NOTIFYs beyond its 8 slots are
               skipped and counted, the server never waits
+drc           the duplicate request cache: a bare client (drc_peer.c) sends a
+              WRITE, the same XID again on its connection and on a new one
+              after a reconnect, and SUBSCRIBE likewise: each WRITE ran once
+              (GETATTR), the replies are byte-identical, and the server's
+              summary counts the hits, misses and stores; the same with
+              --workers 2 (the cache on worker lcores); with --drc-entries 0
+              every copy runs (the counts the peer checks do change)
 perf_capture  rpcrdma-perf --capture: a short run writes a capture that
               rpcrdma-decode reads, one message per call and reply
 """
@@ -46,7 +55,7 @@ import sys
 import tempfile
 
 GROUP = sys.argv[1]
-GROUPS = ["options", "io", "workers", "capture", "notify", "perf_capture"]
+GROUPS = ["options", "io", "workers", "capture", "notify", "perf_capture", "drc"]
 PMD = os.environ.get("RPCRDMA_TEST_PMD", "shm")
 VERBS_HOST = os.environ.get("RPCRDMA_TEST_VERBS_ADDR", "").rsplit(":", 1)[0]
 VERBS_DEVARGS = os.environ.get("RPCRDMA_TEST_VERBS_DEVARGS", "")
@@ -140,7 +149,8 @@ def attrs(line):
 
 def test_options(server, client):
     for exe, words in ((server, ["--listen", "--size", "--once", "--workers N", "--capture", "--log-level",
-                                 "NOTIFY", "SUBSCRIBE", "0x2000b10d"]),
+                                 "NOTIFY", "SUBSCRIBE", "0x2000b10d", "--drc-entries N",
+                                 "duplicate request cache"]),
                        (client, ["--connect", "--getattr", "--write OFFSET:FILE",
                                  "--read OFFSET:COUNT:FILE", "--verify N", "--capture",
                                  "NOTIFY", "--watch N", "0x2000b10d"])):
@@ -164,6 +174,10 @@ def test_options(server, client):
         (server, ["--listen", "@x", "--workers", "17"]),
         (server, ["--listen", "@x", "--workers", "-1"]),
         (server, ["--listen", "@x", "--workers"]),
+        (server, ["--listen", "@x", "--drc-entries", "1048577"]),
+        (server, ["--listen", "@x", "--drc-entries", "-1"]),
+        (server, ["--listen", "@x", "--drc-entries", "x"]),
+        (server, ["--listen", "@x", "--drc-entries"]),
         (server, ["--listen", "@x", "--log-level", "rpcrdma.pmd"]),
         (server, ["--listen", "@x", "--log-level", "rpcrdma.pmd:loud"]),
         (server, ["--listen", "@x", "--log-level", ":info"]),
@@ -744,6 +758,42 @@ def test_notify(server, client, decode):
 
 # ------------------------------------------------------------ perf --capture
 
+# ------------------------------------------------------------ drc
+
+def drc_counts(out):
+    """The server summary's DRC counters: (hits, misses, in progress, evictions, stored)."""
+    m = re.search(r"; DRC (\d+) hits, (\d+) misses, (\d+) dropped in progress, "
+                  r"(\d+) evictions, (\d+) stored$", out, re.M)
+    return tuple(int(x) for x in m.groups()) if m else None
+
+
+def test_drc(server, peer):
+    # WRITE X (miss), its copy (hit), its copy on connection B (hit), WRITE X
+    # with other data (miss); SUBSCRIBE S on B (miss), its copy (hit), SUBSCRIBE
+    # S on connection C (miss: a subscription is the connection's)
+    for name, args, mode in (("on", [], "on"), ("workers", ["--workers", "2"], "on"),
+                             ("off", ["--drc-entries", "0"], "off")):
+        srv = Server(server, "drc-" + name, args)
+        try:
+            first = srv.p.stdout.readline()   # listening from now on
+            check("serving" in first, "%s: the server started: %r" % (name, first))
+            p = subprocess.run(argv(peer, [srv.addr, mode]), capture_output=True, text=True,
+                               timeout=120 * SLOW)
+            check(p.returncode == 0, "%s: drc_peer exit %d: %s %s" %
+                  (name, p.returncode, p.stdout, quiet(p.stderr)))
+        finally:
+            rc, out, err = srv.stop()
+        check(rc == 0 and err == "", "%s: server exit %d %r" % (name, rc, err))
+        if mode == "on":
+            check("2 writes (200 bytes)" in out, "%s: two WRITEs ran: %r" % (name, out))
+            check(drc_counts(out) == (3, 4, 0, 0, 4), "%s: DRC counters %r in %r" %
+                  (name, drc_counts(out), out))
+        else:
+            check("4 writes (400 bytes)" in out, "%s: every copy ran: %r" % (name, out))
+            check("; no duplicate request cache" in out, "%s: no DRC: %r" % (name, out))
+    return 0
+
+
 def test_perf_capture(perf, decode):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "perf.pcapng")
@@ -782,6 +832,8 @@ def main():
         ret = test_notify(sys.argv[2], sys.argv[3], sys.argv[4])
     elif GROUP == "perf_capture":
         ret = test_perf_capture(sys.argv[2], sys.argv[3])
+    elif GROUP == "drc":
+        ret = test_drc(sys.argv[2], sys.argv[3])
     else:
         print("unknown group " + GROUP, file=sys.stderr)
         return 1

@@ -3,7 +3,8 @@
  * A running rpcrdma process for the telemetry test: EAL with telemetry under
  * the file prefix argv[1], a runtime with one poller and one worker serving
  * calls from a table, a buffer pool with 3 buffers taken, the dispatcher's
- * counters after a known set of calls, and a fake connection provider with
+ * counters after a known set of calls (and a duplicate request cache of 32
+ * entries that none of them, all idempotent, touches), and a fake connection provider with
  * connections 7 and 9. Prints "READY" once the known calls are done and
  * runs until stdin closes.
  *
@@ -118,6 +119,8 @@ int main(int argc, char **argv)
 							.info = conn_info };
 	struct rpcrdma_mempool_params mp;
 	struct rpcrdma_svc_params sp;
+	struct rpcrdma_svc_drc_params dp;
+	struct rpcrdma_svc_drc *drc;
 	struct rpcrdma_rt_params rp;
 	struct rpcrdma_mempool *pool;
 	struct rpcrdma_rt *rt;
@@ -157,6 +160,11 @@ int main(int argc, char **argv)
 	rpcrdma_svc_params_init(&sp);
 	sp.nb_slots = RTE_MAX_LCORE;
 	if (rpcrdma_svc_registry_create(&sp, &reg) || rt_register_prog(reg))
+		return 1;
+	/* a duplicate request cache: in telemetry, untouched by the idempotent calls */
+	rpcrdma_svc_drc_params_init(&dp);
+	dp.entries = 32;
+	if (rpcrdma_svc_drc_create(&dp, &drc) || rpcrdma_svc_drc_attach(reg, drc))
 		return 1;
 	for (i = 0; i < NCALLS; i++)
 		call_len[i] = rt_build_call(i, calls[i], sizeof(calls[i]));
@@ -207,6 +215,7 @@ int main(int argc, char **argv)
 	rpcrdma_mempool_put_bulk(pool, bufs, 3);
 	rpcrdma_mempool_free(pool);
 	rpcrdma_svc_registry_free(reg);
+	rpcrdma_svc_drc_free(drc);
 	rte_eal_cleanup();
 	return test_failures ? 1 : 0;
 }

@@ -88,6 +88,10 @@ def main():
         unavail = sum(1 for i in range(64) if i % 8 == 5 and i % 3 == 1)
         check(d.get("calls") == 64 and d.get("prog_unavail") == unavail,
               "dispatch counters %s (want 64 calls, %d prog_unavail)" % (d, unavail))
+        # the registry's DRC: there, and no idempotent call went near it
+        check(d.get("drc_entries") == 32 and d.get("drc_misses") == 0 and
+              d.get("drc_hits") == 0 and d.get("drc_stores") == 0 and "drc_inprog_drops" in d,
+              "dispatch DRC counters %s (want 32 entries, untouched)" % d)
         t = progs.get(str(0x20000010), {})
         check(t.get("name") == "rttest" and t.get("low") == 1 and t.get("high") == 3,
               "program entry %s" % t)
