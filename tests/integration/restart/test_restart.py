@@ -5,6 +5,7 @@ PMD: the survivor goes on.
 
     test_restart.py server_kill PERF
     test_restart.py client_kill SERVER CLIENT
+    test_restart.py drc_reconnect SERVER CLIENT
 
 server_kill   rpcrdma-perf --client at depth 8 against an rpcrdma-perf
               --server that is killed (SIGKILL) in the middle of the run.
@@ -21,6 +22,14 @@ client_kill   blockstore-server with a client watching (--watch: the server
               mismatch and no error, a new client is served after the kill,
               and the server exits 0 on SIGTERM with nothing on stderr: no
               connection left open, no buffer lost.
+drc_reconnect blockstore-client --reconnect --verify 20 against servers whose
+              Nth work request fails, N 3 to 12 (an RDMA Read, an RDMA
+              Write or a reply Send: the connection is lost, the client
+              reconnects and sends that call again). Every run verifies,
+              and the server ran exactly 20 WRITEs: where the lost reply
+              was a WRITE's, its duplicate request cache answered the copy
+              (at least one N does); with --drc-entries 0 the same N runs
+              the copy too (21).
 
 The kill comes once the server's socket shows the clients connected
 (/proc/net/unix), and a moment of calls after that.
@@ -154,12 +163,54 @@ def test_client_kill(server, client):
           "the server exits 0, nothing left open: %d %r %r" % (rc, out, err))
 
 
+def drc_run(server, client, n, extra=()):
+    """One --verify 20 against a server whose Nth work request fails: the
+    client's exit, its verify line, the server's WRITE count and DRC hits."""
+    addr = "@restart-drc-%d-%d" % (os.getpid(), n)
+    srv = popen([server, "--listen", addr, "--size", "64m", "--devargs", "fail_wr=%d" % n] +
+                list(extra))
+    try:
+        check(wait_sockets(addr, 1, srv), "N %d: the server listens" % n)
+        rc, out, err = finish(popen([client, "--connect", addr, "--reconnect", "10", "--verify",
+                                     "20", "--seed", "5", "--getattr"]))
+    finally:
+        srv.send_signal(signal.SIGTERM)
+        src, sout, serr = finish(srv)
+    check(src == 0 and serr == "", "N %d: the server exits 0: %d %r" % (n, src, serr))
+    writes = re.search(r"\bwrites (\d+)", out)
+    hits = re.search(r"DRC (\d+) hits", sout)
+    check(rc == 0 and "20 rounds, 20 writes, 20 reads" in out and
+          " 0 mismatches, 0 errors" in out and
+          re.search(r"made again 1 time\(s\) in \d+ attempt\(s\); 1 call\(s\) sent again",
+                    err) is not None,
+          "N %d: the client reconnects, sends its call again, verifies: %d %r %r" %
+          (n, rc, out, err))
+    return (int(writes.group(1)) if writes else -1), (int(hits.group(1)) if hits else -1)
+
+
+def test_drc_reconnect(server, client):
+    first_hit = None
+    for n in range(3, 13):
+        writes, hits = drc_run(server, client, n)
+        check(writes == 20, "N %d: 20 WRITEs ran, whatever was sent again: %d" % (n, writes))
+        if hits > 0 and first_hit is None:
+            first_hit = n
+    check(first_hit is not None, "a lost reply was a WRITE's: the cache answered its copy")
+    if first_hit is not None:
+        # the same loss without the cache: the copy runs again
+        writes, hits = drc_run(server, client, first_hit, ["--drc-entries", "0"])
+        check(writes == 21, "N %d without the cache: the copy ran too: %d writes" %
+              (first_hit, writes))
+
+
 def main():
     group = sys.argv[1]
     if group == "server_kill":
         test_server_kill(sys.argv[2])
     elif group == "client_kill":
         test_client_kill(sys.argv[2], sys.argv[3])
+    elif group == "drc_reconnect":
+        test_drc_reconnect(sys.argv[2], sys.argv[3])
     else:
         print("unknown group %s" % group, file=sys.stderr)
         return 2
