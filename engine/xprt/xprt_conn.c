@@ -711,6 +711,8 @@ static void negotiate(struct rpcrdma_xprt *x, const void *pdata, size_t len)
 	xprt_set_thresholds(x);
 }
 
+RTE_LOG_REGISTER(rpcrdma_xprt_logtype, rpcrdma.xprt, NOTICE);
+
 uint64_t xprt_rc_cycles(uint32_t us)
 {
 	return rte_get_tsc_hz() / 1000000 * (uint64_t)(us ? us : 1);

@@ -38,6 +38,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_log.h>
 #include <rte_prefetch.h>
 
 #include <rpcrdma/rpcrdma_credit.h>
@@ -370,6 +371,16 @@ enum rx_kind {
 	RX_REPLY, /* a reply (or RDMA_ERROR) to one of our calls: a requester slot */
 	RX_CTRL,  /* RDMA2_OPTIONAL: transport characteristics */
 };
+
+/*
+ * The engine's messages (control path only): "rpcrdma xprt <id>: ..." through
+ * rte_log, log type "rpcrdma.xprt" (default level NOTICE; --log-level
+ * rpcrdma.xprt:info shows each reconnect attempt).
+ */
+extern int rpcrdma_xprt_logtype;
+#define XPRT_LOG(level, x, fmt, ...)                                                  \
+	rte_log(RTE_LOG_##level, rpcrdma_xprt_logtype, "rpcrdma xprt %lu: " fmt "\n", \
+		(unsigned long)(x)->id, ##__VA_ARGS__)
 
 /* A counter another thread reads (telemetry, rpcrdma_xprt_stats()). */
 #define RD(v) __atomic_load_n(&(v), __ATOMIC_RELAXED)

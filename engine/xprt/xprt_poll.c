@@ -487,6 +487,9 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 			/* client: the accept's private data is applied (rpcrdma_xprt_event) */
 			xprt_post_recvs(x);
 			x->state = RPCRDMA_XPRT_ESTABLISHED;
+			if (x->rc_tries)
+				XPRT_LOG(NOTICE, x, "connected to %s again, attempt %u", x->addr,
+					 x->rc_tries);
 			xprt_rc_restart(x);
 			break;
 		case RPCRDMA_XPRT_ESTABLISHED:
@@ -521,9 +524,14 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 static void reconnect_tick(struct rpcrdma_xprt *x)
 {
 	uint64_t now = rte_rdtsc(), max = xprt_rc_cycles(x->p.reconnect_delay_max_us);
-	uint32_t i;
+	uint32_t i, n;
 
 	if (x->rc_next == 0) {
+		if (x->rc_tries == 0)
+			XPRT_LOG(NOTICE, x,
+				 "the connection to %s is lost: connecting again (at most %u "
+				 "attempts)",
+				 x->addr, x->p.reconnect_max);
 		x->rc_next = now + x->rc_delay;
 		return;
 	}
@@ -532,6 +540,8 @@ static void reconnect_tick(struct rpcrdma_xprt *x)
 	if (x->rc_tries < x->p.reconnect_max && x->addr[0] != '\0') {
 		x->rc_tries++;
 		x->st.reconnect_attempts++;
+		XPRT_LOG(INFO, x, "connecting to %s, attempt %u of %u", x->addr, x->rc_tries,
+			 x->p.reconnect_max);
 		x->rc_delay = x->rc_delay * 2 < max ? x->rc_delay * 2 : max;
 		if (rpcrdma_xprt_connect(x, x->addr) != 0)
 			x->rc_next = 0; /* ERROR: the next turn schedules the next attempt */
@@ -540,6 +550,10 @@ static void reconnect_tick(struct rpcrdma_xprt *x)
 	}
 	x->rc_on = false;
 	x->st.reconnect_give_ups++;
+	for (i = 0, n = 0; i < x->ncalls; i++)
+		n += xprt_call_waits_reconnect(&x->calls[i]);
+	XPRT_LOG(ERR, x, "no connection to %s after %u attempts: %u waiting call(s) fail", x->addr,
+		 x->rc_tries, n);
 	for (i = 0; i < x->ncalls; i++) {
 		struct rpcrdma_xprt_call *c = &x->calls[i];
 

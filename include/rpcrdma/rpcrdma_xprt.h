@@ -345,7 +345,9 @@ struct rpcrdma_xprt_params {
 	 * RPCRDMA_XPRT_CALL_F_RETRANSMIT; a server with a duplicate request
 	 * cache answers the ones it already ran: rpcrdma_svc.h). When the
 	 * attempts are spent, the calls waiting for a connection fail
-	 * -ECONNABORTED (counter reconnect_give_ups).
+	 * -ECONNABORTED (counter reconnect_give_ups). Logged on the log type
+	 * "rpcrdma.xprt": the loss and the reconnection (NOTICE), each
+	 * attempt (INFO), giving up (ERR).
 	 * rpcrdma_xprt_disconnect() stops it. The application goes on passing
 	 * the PMD's events to rpcrdma_xprt_event() and polling.
 	 */

@@ -126,6 +126,10 @@ def test_server_kill(perf):
           int(m.group(2)) >= int(m.group(1)) and 1 <= int(m.group(3)) <= 8,
           "the client reconnects and sends its calls in flight again: exit %d %r" %
           (rc, err))
+    check(re.search(r"rpcrdma xprt \d+: the connection to %s is lost: connecting again "
+                    r"\(at most 200 attempts\)" % addr, err) is not None and
+          re.search(r"rpcrdma xprt \d+: connected to %s again, attempt \d+" % addr, err)
+          is not None, "the engine says it lost the connection and made it again: %r" % err)
     rows = [line.split() for line in out.splitlines() if line.startswith("iops ")]
     check(len(rows) == 1 and int(rows[0][5]) > 0, "calls measured: %r" % out)
     rc, out, err = finish(srv)
