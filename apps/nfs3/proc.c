@@ -782,23 +782,33 @@ static int h_pathconf(struct rpcrdma_svc_req *req, void *args, void *res)
 	{                                            \
 		.name = n, .handler = h, .raw = true \
 	}
+/*
+ * Non-idempotent: a copy sent again after a lost connection must not run
+ * twice (a REMOVE would answer NOENT, a guarded CREATE EXIST): answered
+ * from the duplicate request cache when the server has one (--drc-entries),
+ * as Linux nfsd caches the same procedures.
+ */
+#define RAW_ONCE(n, h)                                                                          \
+	{                                                                                       \
+		.name = n, .handler = h, .raw = true, .flags = RPCRDMA_SVC_PROC_F_NONIDEMPOTENT \
+	}
 
 static const struct rpcrdma_svc_proc nfs3d_procs[NFS3D_NPROCS] = {
 	[RPCRDMA_NFS3_NULL] = { .name = "NULL" },
 	[RPCRDMA_NFS3_GETATTR] = RAW("GETATTR", h_getattr),
-	[RPCRDMA_NFS3_SETATTR] = RAW("SETATTR", h_setattr),
+	[RPCRDMA_NFS3_SETATTR] = RAW_ONCE("SETATTR", h_setattr),
 	[RPCRDMA_NFS3_LOOKUP] = RAW("LOOKUP", h_lookup),
 	[RPCRDMA_NFS3_ACCESS] = RAW("ACCESS", h_access),
 	[RPCRDMA_NFS3_READLINK] = RAW("READLINK", h_readlink),
 	[RPCRDMA_NFS3_READ] = RAW("READ", h_read),
-	[RPCRDMA_NFS3_WRITE] = RAW("WRITE", h_write),
-	[RPCRDMA_NFS3_CREATE] = RAW("CREATE", h_create),
-	[RPCRDMA_NFS3_MKDIR] = RAW("MKDIR", h_mkdir),
-	[RPCRDMA_NFS3_SYMLINK] = RAW("SYMLINK", h_symlink),
+	[RPCRDMA_NFS3_WRITE] = RAW_ONCE("WRITE", h_write),
+	[RPCRDMA_NFS3_CREATE] = RAW_ONCE("CREATE", h_create),
+	[RPCRDMA_NFS3_MKDIR] = RAW_ONCE("MKDIR", h_mkdir),
+	[RPCRDMA_NFS3_SYMLINK] = RAW_ONCE("SYMLINK", h_symlink),
 	[RPCRDMA_NFS3_MKNOD] = RAW("MKNOD", h_notsupp),
-	[RPCRDMA_NFS3_REMOVE] = RAW("REMOVE", h_remove),
-	[RPCRDMA_NFS3_RMDIR] = RAW("RMDIR", h_rmdir),
-	[RPCRDMA_NFS3_RENAME] = RAW("RENAME", h_rename),
+	[RPCRDMA_NFS3_REMOVE] = RAW_ONCE("REMOVE", h_remove),
+	[RPCRDMA_NFS3_RMDIR] = RAW_ONCE("RMDIR", h_rmdir),
+	[RPCRDMA_NFS3_RENAME] = RAW_ONCE("RENAME", h_rename),
 	[RPCRDMA_NFS3_LINK] = RAW("LINK", h_notsupp),
 	[RPCRDMA_NFS3_READDIR] = RAW("READDIR", h_readdir),
 	[RPCRDMA_NFS3_READDIRPLUS] = RAW("READDIRPLUS", h_readdirplus),

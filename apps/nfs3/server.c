@@ -63,7 +63,8 @@ static const char help_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    " PROG " --listen ADDRESS [--size BYTES] [--mount-port N] [--once]\n"
-	"        [--io-max BYTES] [--workers N] [--capture FILE.pcapng] [--pmd shm|verbs] "
+	"        [--io-max BYTES] [--drc-entries N] [--workers N] [--capture FILE.pcapng]\n"
+	"        [--pmd shm|verbs] "
 	"[--devargs ARGS]\n"
 	"        [--lcores LIST] [--quiet] [-- EAL ARGS]\n"
 	"\n"
@@ -96,6 +97,12 @@ static const char help_text[] =
 	"    --mount-port N\n"
 	"        The MOUNT service's TCP port (default 20048; 0: any free port,\n"
 	"        printed at start). Registered with rpcbind when it runs.\n"
+	"    --drc-entries N\n"
+	"        The duplicate request cache: the replies of the last N calls of\n"
+	"        SETATTR, WRITE, CREATE, MKDIR, SYMLINK, REMOVE, RMDIR and RENAME,\n"
+	"        so that a copy a client sends again after a lost connection (as\n"
+	"        Linux's does) is answered without running twice (default 1024;\n"
+	"        0: none).\n"
 	"    --io-max BYTES\n"
 	"        The largest READ and WRITE (FSINFO rtmax and wtmax), 4k..1m, a\n"
 	"        multiple of 4 KiB (default 1m). A longer READ returns that many\n"
@@ -134,6 +141,7 @@ struct opts {
 	uint32_t mount_port;
 	uint32_t workers;
 	uint32_t io_max;
+	uint32_t drc_entries; /* 0: no duplicate request cache */
 	bool once, quiet;
 };
 
@@ -147,6 +155,7 @@ struct server {
 	struct nfs3d_mount *mount;
 	struct rpcrdma_pmd_listener *listener;
 	struct rpcrdma_svc_registry *reg;
+	struct rpcrdma_svc_drc *drc; /* the registry's duplicate request cache, or NULL */
 	struct rpcrdma_xprt_svc glue;
 	struct rpcrdma_xprt_params params;
 	struct rpcrdma_xprt *conns[CONN_MAX];
@@ -468,6 +477,31 @@ static int register_program(struct server *s)
 	return ret;
 }
 
+/*
+ * The duplicate request cache of the non-idempotent procedures (proc.c).
+ * Calls are told apart by XID, procedure and a checksum of their
+ * arguments (file handles and names); the engine gives no peer address.
+ * Replies: at most a RENAME's two wcc_data or a CREATE's handle and
+ * attributes, under 512 bytes.
+ */
+static int drc_open(struct server *s)
+{
+	struct rpcrdma_svc_drc_params dp;
+	int ret;
+
+	if (s->o.drc_entries == 0)
+		return 0;
+	rpcrdma_svc_drc_params_init(&dp);
+	dp.entries = s->o.drc_entries;
+	dp.reply_max = 512;
+	ret = rpcrdma_svc_drc_create(&dp, &s->drc);
+	if (ret == 0)
+		ret = rpcrdma_svc_drc_attach(s->reg, s->drc);
+	if (ret)
+		fprintf(stderr, PROG ": duplicate request cache: %s\n", strerror(-ret));
+	return ret;
+}
+
 static int server_open(struct server *s)
 {
 	struct rpcrdma_mempool_set_params sp;
@@ -493,6 +527,9 @@ static int server_open(struct server *s)
 	if (ret)
 		return ret;
 	ret = register_program(s);
+	if (ret)
+		return ret;
+	ret = drc_open(s);
 	if (ret)
 		return ret;
 	rpcrdma_xprt_svc_init(&s->glue, s->reg, 0);
@@ -578,6 +615,7 @@ static void server_close(struct server *s)
 		rpcrdma_mempool_free(s->data_pool);
 	rpcrdma_rt_free(s->rt);
 	app_svc_registry_free(s->reg);
+	rpcrdma_svc_drc_free(s->drc); /* after the registry that used it */
 	app_ep_close(&s->ep);
 }
 
@@ -592,6 +630,7 @@ enum {
 	O_QUIET,
 	O_WORKERS,
 	O_IO_MAX,
+	O_DRC_ENTRIES,
 };
 
 static const struct option long_opts[] = {
@@ -604,6 +643,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "workers", required_argument, NULL, O_WORKERS },
 	{ "io-max", required_argument, NULL, O_IO_MAX },
+	{ "drc-entries", required_argument, NULL, O_DRC_ENTRIES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -616,6 +656,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	o->size = 64ull << 20;
 	o->mount_port = MOUNT_PORT;
 	o->io_max = NFS3D_IO_MAX;
+	o->drc_entries = 1024;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -639,6 +680,11 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 				return app_usage_error("--io-max %s is not a multiple of 4 KiB",
 						       optarg);
 			o->io_max = (uint32_t)v;
+			break;
+		case O_DRC_ENTRIES:
+			ret = app_parse_u64("--drc-entries", optarg, 0, RPCRDMA_SVC_DRC_ENTRIES_MAX,
+					    false, &v);
+			o->drc_entries = (uint32_t)v;
 			break;
 		case O_ONCE:
 			o->once = true;
@@ -755,12 +801,20 @@ int main(int argc, char **argv)
 			serve_workers(s);
 		}
 		rpcrdma_svc_stats(s->reg, &ss);
-		if (!s->o.quiet)
+		if (!s->o.quiet) {
+			struct rpcrdma_svc_drc_stats d;
+
+			memset(&d, 0, sizeof(d));
+			if (s->drc != NULL)
+				rpcrdma_svc_drc_stats(s->drc, &d);
 			printf(PROG ": %lu connection(s); %lu calls, %lu replies, %lu through "
-				    "reply chunks; %lu READs answered JUKEBOX\n",
+				    "reply chunks; %lu READs answered JUKEBOX; DRC %lu hits, %lu "
+				    "dropped in progress, %lu stored\n",
 			       (unsigned long)s->accepted, (unsigned long)ss.calls,
 			       (unsigned long)s->glue.st.replies, (unsigned long)s->long_replies,
-			       (unsigned long)s->nfs.jukebox);
+			       (unsigned long)s->nfs.jukebox, (unsigned long)d.hits,
+			       (unsigned long)d.inprog_drops, (unsigned long)d.stores);
+		}
 		ret = check_back(s);
 	}
 	server_close(s);

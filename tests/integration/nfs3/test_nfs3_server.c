@@ -31,6 +31,13 @@
  * says 256 KiB, a WRITE of 1 MiB writes 256 KiB and its count says so (RFC
  * 1813 3.3.7), a READ of 1 MiB of a 512 KiB file returns 256 KiB, not eof.
  *
+ * With "--drc" alone: the duplicate request cache. Servers whose Kth work
+ * request fails (K 1..4: the reply of CREATE, of REMOVE, of LOOKUP, none),
+ * a client that reconnects and sends again the call whose reply was lost:
+ * CREATE (GUARDED), REMOVE, LOOKUP of one name answer OK, OK, NOENT every
+ * time; the caches answered the copies of CREATE and REMOVE, and without
+ * the cache the copy of CREATE answers EXIST.
+ *
  * Usage: test_nfs3_server NFS3-SERVER [SERVER OPTIONS...] (e.g. --workers 2).
  */
 #include <errno.h>
@@ -64,6 +71,8 @@
 #define MiB	  (1u << 20)
 
 static pid_t server_pid;
+static FILE *server_out;       /* the server's standard output */
+static uint32_t cli_reconnect; /* the client's params.reconnect_max */
 static struct rpcrdma_pmd_dev *dev;
 static struct rpcrdma_pmd_pd *pd;
 static struct rpcrdma_mempool_set *pools;
@@ -104,6 +113,7 @@ static int start_server(const char *exe, const char *addr, uint16_t *mport)
 	}
 	close(fds[1]);
 	f = fdopen(fds[0], "r");
+	server_out = f;
 	while (fgets(line, sizeof(line), f)) {
 		const char *p = strstr(line, "MOUNT on TCP port ");
 
@@ -959,6 +969,111 @@ static void check_hostile(void)
 	CHECK(write_data(&f2.fh, 0, 4096, 4096) == 0, "space again after REMOVE");
 }
 
+/* ------------------------------------------------------------ the DRC */
+
+static int connect_server(const char *addr);
+static void disconnect(void);
+
+/* The server's summary: the DRC hits on its last line; its exit status. */
+static uint64_t stop_server(void)
+{
+	char line[512];
+	uint64_t hits = 0;
+	int status = 0;
+
+	kill(server_pid, SIGTERM);
+	while (server_out && fgets(line, sizeof(line), server_out)) {
+		const char *p = strstr(line, "; DRC ");
+
+		if (p)
+			hits = strtoull(p + 6, NULL, 10);
+	}
+	if (server_out)
+		fclose(server_out);
+	server_out = NULL;
+	waitpid(server_pid, &status, 0);
+	server_pid = 0;
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the server exits 0 (status %#x)",
+	      status);
+	return hits;
+}
+
+/*
+ * One server whose Kth work request fails (shm fail_wr), with or without
+ * its duplicate request cache, and a client that reconnects: CREATE
+ * (GUARDED), REMOVE and LOOKUP of one name. The call whose reply the
+ * failure lost is sent again on the new connection. @st: their statuses.
+ * @return the server's DRC hits.
+ */
+static uint64_t drc_round(const char *exe, uint32_t k, bool cache, uint32_t st[3])
+{
+	char addr[64], fail[32];
+	char *opts[] = { "--devargs", fail, "--drc-entries", "0" };
+	struct rpcrdma_nfs3_remove_args rm = { 0 };
+	struct rpcrdma_nfs3_remove_res rmr = { 0 };
+	struct rpcrdma_nfs3_fh rfh;
+	struct fh_buf f;
+	uint16_t mport = 0;
+
+	st[0] = st[1] = st[2] = 0xffffffff;
+	snprintf(addr, sizeof(addr), "@nfs3-drc-%d-%u-%d", (int)getpid(), k, cache);
+	snprintf(fail, sizeof(fail), "fail_wr=%u", k);
+	extra = opts;
+	nextra = cache ? 2 : 4;
+	if (start_server(exe, addr, &mport) != 0 || mport == 0) {
+		CHECK(0, "K %u: the server starts", k);
+		return 0;
+	}
+	check_mount(mport);
+	if (connect_server(addr) == 0) {
+		rfh = root();
+		st[0] = create(&rfh, "k", RPCRDMA_NFS3_GUARDED, NULL, &f);
+		rm.object.dir = rfh;
+		rm.object.name = "k";
+		rm.object.name_len = 1;
+		if (nfs(RPCRDMA_NFS3_REMOVE, "REMOVE3args", &rm, "REMOVE3res", &rmr) == 0)
+			st[1] = rmr.status;
+		st[2] = lookup(&rfh, "k", 1, NULL);
+		disconnect();
+	} else {
+		CHECK(0, "K %u: connect", k);
+	}
+	return stop_server();
+}
+
+/*
+ * The server's duplicate request cache: for every K, a CREATE or REMOVE
+ * whose reply was lost and that is sent again is answered as the first
+ * time (OK, not EXIST or NOENT); without the cache the copy runs again.
+ */
+static void check_drc(const char *exe)
+{
+	uint32_t st[3], hit_k = 0;
+	uint64_t hits = 0, h;
+
+	cli_reconnect = 10;
+	for (uint32_t k = 1; k <= 4; k++) {
+		h = drc_round(exe, k, true, st);
+		CHECK(st[0] == 0 && st[1] == 0 && st[2] == RPCRDMA_NFS3ERR_NOENT,
+		      "K %u: CREATE %u, REMOVE %u, LOOKUP %u (want 0, 0, NOENT)", k, st[0], st[1],
+		      st[2]);
+		if (h && hit_k == 0)
+			hit_k = k;
+		hits += h;
+	}
+	/* the server's work requests: the replies of CREATE (K 1), REMOVE (2), LOOKUP (3) */
+	CHECK(hits == 2, "the lost replies of CREATE and REMOVE came from the cache: %lu hits",
+	      (unsigned long)hits);
+	if (hit_k) {
+		drc_round(exe, hit_k, false, st);
+		CHECK(st[0] == RPCRDMA_NFS3ERR_EXIST || st[1] == RPCRDMA_NFS3ERR_NOENT,
+		      "K %u without the cache: the copy ran again: CREATE %u, REMOVE %u", hit_k,
+		      st[0], st[1]);
+	}
+	printf("drc: %lu hits over 4 servers; without the cache K %u ran its copy\n",
+	       (unsigned long)hits, hit_k);
+}
+
 /* ------------------------------------------------------------ main */
 
 static int connect_server(const char *addr)
@@ -983,6 +1098,7 @@ static int connect_server(const char *addr)
 	xp.pools = pools;
 	xp.max_credits = 8;
 	xp.max_calls = 8;
+	xp.reconnect_max = cli_reconnect;
 	ret = rpcrdma_xprt_create(&xp, &xprt);
 	if (ret)
 		return ret;
@@ -1031,6 +1147,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (argc == 3 && strcmp(argv[2], "--drc") == 0) {
+		ret = rpcrdma_mempool_eal_init("test_nfs3_server", "0");
+		CHECK(ret >= 0, "EAL: %d", ret);
+		if (ret >= 0)
+			check_drc(argv[1]);
+		return test_summary("test_nfs3_server");
+	}
 	extra = argv + 2;
 	nextra = argc - 2;
 	snprintf(addr, sizeof(addr), "@nfs3-test-%d", (int)getpid());
