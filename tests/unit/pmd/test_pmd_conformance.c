@@ -445,6 +445,7 @@ static void run_half(struct ep *ep, const struct tcase *tc, unsigned int idx, in
 	conf_addrs(ep, idx, parent_pid);
 	ep->info = conf_info;
 	ep->nb_qps = 0;
+	ep->nb_scratch = 0;
 	ep->listener = NULL;
 	if (ep_open(ep, conf_verbs   ? conf_devargs
 			: ep->server ? tc->server_devargs
