@@ -131,6 +131,8 @@ void srq_rnr_server(struct ep *ep);
 void srq_rnr_client(struct ep *ep);
 void srq_limit_server(struct ep *ep);
 void srq_limit_client(struct ep *ep);
+void srq_two_cqs_server(struct ep *ep);
+void srq_two_cqs_client(struct ep *ep);
 void cq_shared_server(struct ep *ep);
 void cq_shared_client(struct ep *ep);
 void srq_bad_args_half(struct ep *ep);

@@ -489,6 +489,89 @@ void srq_limit_client(struct ep *ep)
 }
 
 /*
+ * ---- srq_two_cqs: two QPs of one SRQ on two receive CQs: each receive
+ * completes on the CQ of the QP it arrived on, whichever CQ is polled
+ * first; the SRQ counts once against each ----
+ */
+
+void srq_two_cqs_server(struct ep *ep)
+{
+	struct rpcrdma_pmd_srq *srq = srq_make(ep, 8, 0);
+	struct rpcrdma_pmd_cq *rcq[2] = { NULL, NULL };
+	struct rpcrdma_pmd_qp_attr attr;
+	struct rpcrdma_pmd_qp *qps[2];
+	struct rpcrdma_pmd_wc wc[8];
+	struct srq_bufs b = { .n = 0 };
+	unsigned int i, k, n;
+
+	if (srq == NULL)
+		return;
+	for (i = 0; i < 2; i++) {
+		CHECK(ep, rpcrdma_pmd_cq_create(ep->dev, 64, &rcq[i]) == 0);
+		if (rcq[i] == NULL)
+			return;
+	}
+	for (i = 0; i < 2; i++) {
+		qp_attr_srq(ep, &attr, srq);
+		attr.recv_cq = rcq[i];
+		qps[i] = ep_qp_create(ep, &attr);
+		if (qps[i] == NULL)
+			return;
+		CHECK(ep, rcq[i]->nb_qps == 1 && rcq[i]->nb_wrs == srq->max_wr);
+	}
+	srq_post(ep, srq, &b, 4);
+	for (i = 0; i < 2; i++)
+		CHECK(ep, srv_accept(ep, qps[i]));
+	oob_sync(ep, "posted");
+	oob_sync(ep, "sent");
+	/* the second CQ first: the first QP's receives wait on the first CQ */
+	for (k = 2; k-- > 0;) {
+		n = poll_cq_n(rcq[k], wc, 3, WAIT);
+		CHECK(ep, n == 2);
+		for (i = 0; i < n; i++) {
+			CHECK(ep, wc[i].status == RPCRDMA_PMD_WC_SUCCESS &&
+					  wc[i].opcode == RPCRDMA_PMD_WC_RECV);
+			CHECK(ep, wc[i].qp == qps[k] && wc[i].qp_num == qps[k]->qp_num);
+			CHECK(ep, *(const uint32_t *)(uintptr_t)wc[i].wr_id == k);
+			CHECK(ep, srq_take(&b, wc[i].wr_id));
+			inl_put(ep, (void *)(uintptr_t)wc[i].wr_id);
+		}
+	}
+	CHECK(ep, poll_n(ep, wc, 1, 10) == 0); /* nothing on the send CQ's side either */
+	oob_sync(ep, "received");
+	for (i = 0; i < 2; i++)
+		ep_qp_destroy(ep, qps[i]);
+	for (i = 0; i < 2; i++) {
+		CHECK(ep, rcq[i]->nb_qps == 0 && rcq[i]->nb_wrs == 0);
+		CHECK(ep, rpcrdma_pmd_cq_destroy(rcq[i]) == 0);
+	}
+	CHECK(ep, rpcrdma_pmd_srq_destroy(srq) == 0);
+	srq_bufs_put(ep, &b);
+}
+
+void srq_two_cqs_client(struct ep *ep)
+{
+	struct rpcrdma_pmd_qp *qps[2];
+	struct rpcrdma_pmd_wc wc[4];
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < 2; i++) {
+		qps[i] = ep_qp_create(ep, NULL);
+		ok = ok && qps[i] != NULL && cli_connect(ep, qps[i]);
+	}
+	oob_sync(ep, "posted");
+	/* interleaved: A, B, A, B */
+	for (i = 0; ok && i < 4; i++)
+		CHECK(ep, send_msg(ep, qps[i % 2], i, i % 2, 32));
+	if (ok)
+		CHECK(ep, poll_n(ep, wc, 4, WAIT) == 4);
+	oob_sync(ep, "sent");
+	oob_sync(ep, "received");
+	scratch_put(ep);
+}
+
+/*
  * ---- cq_shared: many QPs (64; 30 on siw, which makes 63 per device
  * context) on one send CQ and one receive CQ at each end, the server's on
  * an SRQ: every completion names its QP, each QP's exactly once ----
