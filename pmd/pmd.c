@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_log.h>
@@ -155,6 +156,7 @@ int rpcrdma_pmd_pd_alloc(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_pd **pd
 	(*pd)->dev = dev;
 	(*pd)->nb_mrs = 0;
 	(*pd)->nb_qps = 0;
+	(*pd)->nb_srqs = 0;
 	dev->nb_pds++;
 	return 0;
 }
@@ -165,7 +167,7 @@ int rpcrdma_pmd_pd_free(struct rpcrdma_pmd_pd *pd)
 
 	if (pd == NULL)
 		return -EINVAL;
-	if (pd->nb_mrs != 0 || pd->nb_qps != 0)
+	if (pd->nb_mrs != 0 || pd->nb_qps != 0 || pd->nb_srqs != 0)
 		return -EBUSY;
 	dev = pd->dev;
 	dev->ops->pd_free(pd);
@@ -267,6 +269,114 @@ void rpcrdma_pmd_qp_attr_init(struct rpcrdma_pmd_qp_attr *attr)
 	attr->rnr_timer_us = 10;
 }
 
+/* ------------------------------------------------------------ SRQs */
+
+/*
+ * The CQs an SRQ's receives complete on (those of its QPs), each with the
+ * number of its QPs there: the SRQ's max_wr counts once against each.
+ */
+struct srq_cq_ref {
+	struct srq_cq_ref *next;
+	struct rpcrdma_pmd_cq *cq;
+	unsigned int qps;
+};
+
+static struct srq_cq_ref *srq_cq_ref_find(const struct rpcrdma_pmd_srq *srq,
+					  const struct rpcrdma_pmd_cq *cq)
+{
+	struct srq_cq_ref *r;
+
+	for (r = srq->cq_refs; r != NULL; r = r->next)
+		if (r->cq == cq)
+			return r;
+	return NULL;
+}
+
+void rpcrdma_pmd_srq_attr_init(struct rpcrdma_pmd_srq_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->max_wr = 1024;
+	attr->max_sge = 2;
+}
+
+int rpcrdma_pmd_srq_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_srq_attr *attr,
+			   struct rpcrdma_pmd_srq **srq)
+{
+	struct rpcrdma_pmd_dev_info info;
+	struct rpcrdma_pmd_srq *s;
+	int ret;
+
+	if (pd == NULL || attr == NULL || srq == NULL || attr->max_wr == 0 || attr->max_sge == 0 ||
+	    attr->srq_limit > attr->max_wr)
+		return -EINVAL;
+	if (pd->dev->ops->srq_create == NULL)
+		return -ENOTSUP;
+	ret = rpcrdma_pmd_dev_info_get(pd->dev, &info);
+	if (ret < 0)
+		return ret;
+	if (info.max_srq == 0)
+		return -ENOTSUP;
+	if (attr->max_wr > info.max_srq_wr || attr->max_sge > info.max_srq_sge) {
+		rpcrdma_pmd_log(pd->dev->ops->name,
+				"srq_create: %u WRs of %u SGEs, the device allows %u of %u",
+				attr->max_wr, attr->max_sge, info.max_srq_wr, info.max_srq_sge);
+		return -EINVAL;
+	}
+	ret = pd->dev->ops->srq_create(pd, attr, &s);
+	if (ret < 0)
+		return ret;
+	s->context = attr->context;
+	s->dev = pd->dev;
+	s->pd = pd;
+	s->nb_qps = 0;
+	s->recv_wrs = 0;
+	s->cq_refs = NULL;
+	pd->nb_srqs++;
+	*srq = s;
+	return 0;
+}
+
+int rpcrdma_pmd_srq_destroy(struct rpcrdma_pmd_srq *srq)
+{
+	struct rpcrdma_pmd_pd *pd;
+
+	if (srq == NULL)
+		return -EINVAL;
+	if (srq->nb_qps != 0)
+		return -EBUSY;
+	pd = srq->pd;
+	pd->dev->ops->srq_destroy(srq);
+	pd->nb_srqs--;
+	return 0;
+}
+
+int rpcrdma_pmd_srq_arm(struct rpcrdma_pmd_srq *srq, uint32_t limit)
+{
+	if (srq == NULL || limit > srq->max_wr)
+		return -EINVAL;
+	return srq->dev->ops->srq_arm(srq, limit);
+}
+
+/* The receive queue of a QP attached to an SRQ: there is none. */
+static uint16_t srq_qp_post_recv(struct rpcrdma_pmd_qp *qp, const struct rpcrdma_pmd_recv_wr *wrs,
+				 uint16_t n)
+{
+	(void)qp;
+	(void)wrs;
+	(void)n;
+	return 0;
+}
+
+/* ------------------------------------------------------------ QPs */
+
+/* What a QP of @attr counts against its receive CQ: its own receives, or its SRQ's once. */
+static uint32_t recv_cq_wrs(const struct rpcrdma_pmd_qp_attr *attr)
+{
+	if (attr->srq == NULL)
+		return attr->max_recv_wr;
+	return srq_cq_ref_find(attr->srq, attr->recv_cq) != NULL ? 0 : attr->srq->max_wr;
+}
+
 /*
  * Would the QP of @attr overrun its CQ(s)? Every work request may complete
  * (a QP in error flushes all of them), so the sum over the QPs on a CQ must
@@ -276,11 +386,12 @@ void rpcrdma_pmd_qp_attr_init(struct rpcrdma_pmd_qp_attr *attr)
 static int cq_room_check(const struct rpcrdma_pmd_dev *dev, const struct rpcrdma_pmd_qp_attr *attr)
 {
 	const struct rpcrdma_pmd_cq *scq = attr->send_cq, *rcq = attr->recv_cq;
+	uint32_t rwr = recv_cq_wrs(attr);
 	uint64_t s = (uint64_t)scq->nb_wrs + attr->max_send_wr;
-	uint64_t r = (uint64_t)rcq->nb_wrs + attr->max_recv_wr;
+	uint64_t r = (uint64_t)rcq->nb_wrs + rwr;
 
 	if (scq == rcq) {
-		s += attr->max_recv_wr;
+		s += rwr;
 		r = s;
 	}
 	if (s <= scq->cqe && r <= rcq->cqe)
@@ -289,45 +400,74 @@ static int cq_room_check(const struct rpcrdma_pmd_dev *dev, const struct rpcrdma
 		rpcrdma_pmd_log(dev->ops->name,
 				"qp_create: %u send + %u recv WRs overrun the CQ (%u entries, "
 				"%u taken by the QPs on it)",
-				attr->max_send_wr, attr->max_recv_wr, scq->cqe, scq->nb_wrs);
+				attr->max_send_wr, rwr, scq->cqe, scq->nb_wrs);
 	else
 		rpcrdma_pmd_log(dev->ops->name,
 				"qp_create: %u send WRs on a CQ of %u entries (%u taken), %u recv "
 				"WRs on a CQ of %u entries (%u taken): one overruns",
-				attr->max_send_wr, scq->cqe, scq->nb_wrs, attr->max_recv_wr,
-				rcq->cqe, rcq->nb_wrs);
+				attr->max_send_wr, scq->cqe, scq->nb_wrs, rwr, rcq->cqe,
+				rcq->nb_wrs);
 	return -EINVAL;
 }
 
 int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
 			  struct rpcrdma_pmd_qp **qp)
 {
+	struct srq_cq_ref *ref = NULL;
 	struct rpcrdma_pmd_qp *q;
+	uint32_t rwr;
 	int ret;
 
 	if (pd == NULL || attr == NULL || qp == NULL || attr->send_cq == NULL ||
 	    attr->recv_cq == NULL || attr->send_cq->dev != pd->dev ||
-	    attr->recv_cq->dev != pd->dev || attr->max_send_wr == 0 || attr->max_recv_wr == 0 ||
-	    attr->max_send_sge == 0 || attr->max_recv_sge == 0 || attr->rnr_retry > 7)
+	    attr->recv_cq->dev != pd->dev || attr->max_send_wr == 0 || attr->max_send_sge == 0 ||
+	    attr->rnr_retry > 7)
+		return -EINVAL;
+	if (attr->srq == NULL && (attr->max_recv_wr == 0 || attr->max_recv_sge == 0))
+		return -EINVAL;
+	if (attr->srq != NULL && attr->srq->pd != pd)
 		return -EINVAL;
 	ret = cq_room_check(pd->dev, attr);
 	if (ret < 0)
 		return ret;
+	rwr = recv_cq_wrs(attr);
+	if (attr->srq != NULL) {
+		ref = srq_cq_ref_find(attr->srq, attr->recv_cq);
+		if (ref == NULL) {
+			ref = calloc(1, sizeof(*ref));
+			if (ref == NULL)
+				return -ENOMEM;
+			ref->cq = attr->recv_cq;
+			ref->next = attr->srq->cq_refs;
+			attr->srq->cq_refs = ref;
+		}
+	}
 	ret = pd->dev->ops->qp_create(pd, attr, &q);
-	if (ret < 0)
+	if (ret < 0) {
+		if (ref != NULL && ref->qps == 0) {
+			attr->srq->cq_refs = ref->next;
+			free(ref);
+		}
 		return ret;
+	}
 	q->dev = pd->dev;
 	q->pd = pd;
 	q->send_cq = attr->send_cq;
 	q->recv_cq = attr->recv_cq;
 	q->context = attr->context;
 	q->max_send_wr = attr->max_send_wr;
-	q->max_recv_wr = attr->max_recv_wr;
+	q->max_recv_wr = attr->srq != NULL ? 0 : attr->max_recv_wr;
+	q->srq = attr->srq;
 	memset(&q->stats, 0, sizeof(q->stats));
 	attr->send_cq->nb_qps++;
 	attr->recv_cq->nb_qps++;
 	attr->send_cq->nb_wrs += attr->max_send_wr;
-	attr->recv_cq->nb_wrs += attr->max_recv_wr;
+	attr->recv_cq->nb_wrs += rwr;
+	if (attr->srq != NULL) {
+		q->post_recv_burst = srq_qp_post_recv;
+		ref->qps++;
+		attr->srq->nb_qps++;
+	}
 	pd->nb_qps++;
 	*qp = q;
 	return 0;
@@ -336,6 +476,7 @@ int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp
 int rpcrdma_pmd_qp_destroy(struct rpcrdma_pmd_qp *qp)
 {
 	struct rpcrdma_pmd_cq *scq, *rcq;
+	struct rpcrdma_pmd_srq *srq;
 	struct rpcrdma_pmd_pd *pd;
 	uint32_t swr, rwr;
 
@@ -346,9 +487,24 @@ int rpcrdma_pmd_qp_destroy(struct rpcrdma_pmd_qp *qp)
 	rcq = qp->recv_cq;
 	swr = qp->max_send_wr;
 	rwr = qp->max_recv_wr;
+	srq = qp->srq;
 	if (qp_destroy_hook != NULL)
 		qp_destroy_hook(qp); /* the driver's fast path back before it goes */
 	pd->dev->ops->qp_destroy(qp);
+	if (srq != NULL) {
+		struct srq_cq_ref **pp, *ref;
+
+		for (pp = (struct srq_cq_ref **)&srq->cq_refs; *pp != NULL; pp = &(*pp)->next)
+			if ((*pp)->cq == rcq)
+				break;
+		ref = *pp;
+		if (ref != NULL && --ref->qps == 0) {
+			rwr = srq->max_wr; /* the last of the SRQ's QPs on this CQ */
+			*pp = ref->next;
+			free(ref);
+		}
+		srq->nb_qps--;
+	}
 	scq->nb_qps--;
 	rcq->nb_qps--;
 	scq->nb_wrs -= swr;

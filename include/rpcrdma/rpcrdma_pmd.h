@@ -195,6 +195,7 @@ struct rpcrdma_pmd_pd;
 struct rpcrdma_pmd_cq;
 struct rpcrdma_pmd_listener;
 struct rpcrdma_pmd_conn_req;
+struct rpcrdma_pmd_srq;
 
 typedef uint16_t (*rpcrdma_pmd_poll_cq_burst_t)(struct rpcrdma_pmd_cq *cq,
 						struct rpcrdma_pmd_wc *wc, uint16_t n);
@@ -218,7 +219,9 @@ struct rpcrdma_pmd_qp {
 	struct rpcrdma_pmd_qp_stats stats __attribute__((aligned(64)));
 	struct rpcrdma_pmd_cq *recv_cq;
 	uint32_t max_send_wr; /**< as created: what counts against send_cq->nb_wrs */
-	uint32_t max_recv_wr; /**< ... and against recv_cq->nb_wrs */
+	uint32_t max_recv_wr; /**< ... and against recv_cq->nb_wrs (0 with an SRQ) */
+	/** The SRQ its receives come from (rpcrdma_pmd_qp_attr.srq), or NULL. */
+	struct rpcrdma_pmd_srq *srq;
 } __attribute__((aligned(64)));
 static_assert(offsetof(struct rpcrdma_pmd_qp, stats) == 64, "qp fast path fits one line");
 static_assert(sizeof(struct rpcrdma_pmd_qp) == 128, "qp layout");
@@ -247,6 +250,40 @@ struct rpcrdma_pmd_cq {
 } __attribute__((aligned(64)));
 static_assert(sizeof(struct rpcrdma_pmd_cq) == 64, "cq layout");
 
+typedef uint16_t (*rpcrdma_pmd_srq_post_recv_burst_t)(struct rpcrdma_pmd_srq *srq,
+						      const struct rpcrdma_pmd_recv_wr *wrs,
+						      uint16_t n);
+
+/**
+ * A shared receive queue (as struct ibv_srq): receives posted once, consumed
+ * by the SENDs arriving on any QP attached to it. Transparent for the
+ * fast-path wrapper; every field is written by the driver or the common
+ * layer only. One cache line.
+ */
+struct rpcrdma_pmd_srq {
+	rpcrdma_pmd_srq_post_recv_burst_t post_recv_burst;
+	void *context; /**< the user's, from rpcrdma_pmd_srq_attr.context */
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_pd *pd;
+	uint32_t max_wr;  /**< receives it holds at most */
+	uint16_t max_sge; /**< per receive */
+	uint16_t reserved;
+	uint32_t nb_qps;   /**< QPs attached (kept by the common layer) */
+	uint32_t srq_num;  /**< unique per device */
+	uint64_t recv_wrs; /**< receives posted (counter) */
+	/** The common layer's: the CQs its receives complete on, with their QP counts. */
+	void *cq_refs;
+} __attribute__((aligned(64)));
+static_assert(sizeof(struct rpcrdma_pmd_srq) == 64, "srq layout");
+
+/** SRQ creation attributes; initialise with rpcrdma_pmd_srq_attr_init(). */
+struct rpcrdma_pmd_srq_attr {
+	uint32_t max_wr;    /**< receives posted at once, default 1024 */
+	uint16_t max_sge;   /**< per receive, default 2 */
+	uint32_t srq_limit; /**< armed at creation when not 0 (rpcrdma_pmd_srq_arm()) */
+	void *context;
+};
+
 /** A registered memory region (as struct ibv_mr, read-only for the user). */
 struct rpcrdma_pmd_mr {
 	struct rpcrdma_pmd_pd *pd;
@@ -270,6 +307,13 @@ struct rpcrdma_pmd_qp_attr {
 	uint8_t rnr_retry; /**< 0..7 retries when the peer has no receive; 7 = forever (verbs) */
 	uint32_t rnr_timer_us; /**< wait between RNR retries, default 10 */
 	uint32_t flags;	       /**< RPCRDMA_PMD_QP_F_* (default 0) */
+	/**
+	 * A shared receive queue of the same PD, or NULL (default). With one,
+	 * the QP has no receive queue of its own: max_recv_wr and max_recv_sge
+	 * are ignored, its SENDs land in the SRQ's next posted receive, and
+	 * rpcrdma_pmd_post_recv_burst() on it takes nothing.
+	 */
+	struct rpcrdma_pmd_srq *srq;
 };
 
 /**
@@ -288,6 +332,12 @@ enum rpcrdma_pmd_event_type {
 	RPCRDMA_PMD_EVENT_REJECTED = 3,	       /**< qp; private data of the reject */
 	RPCRDMA_PMD_EVENT_DISCONNECTED = 4,    /**< qp, now in error and flushing */
 	RPCRDMA_PMD_EVENT_CONNECT_ERROR = 5,   /**< qp; the peer went away while connecting */
+	/**
+	 * srq; fewer receives than its armed limit are posted on it (as
+	 * IBV_EVENT_SRQ_LIMIT_REACHED). One-shot: the limit is disarmed, and
+	 * rpcrdma_pmd_srq_arm() arms it again.
+	 */
+	RPCRDMA_PMD_EVENT_SRQ_LIMIT = 6,
 };
 
 /** A connection manager event. */
@@ -306,6 +356,7 @@ struct rpcrdma_pmd_event {
 	 */
 	uint8_t private_data_len;
 	uint8_t private_data[RPCRDMA_PMD_PRIVATE_DATA_MAX];
+	struct rpcrdma_pmd_srq *srq; /**< RPCRDMA_PMD_EVENT_SRQ_LIMIT */
 };
 
 /* ---------------- control path ---------------- */
@@ -401,6 +452,10 @@ struct rpcrdma_pmd_dev_info {
 	/** The device's IEEE OUI and part (ibv_devinfo's vendor_id, vendor_part_id); 0 shm */
 	uint32_t vendor_id;
 	uint32_t vendor_part_id;
+	/** Shared receive queues (rpcrdma_pmd_srq_create()): how many, and their limits; 0: none */
+	uint32_t max_srq;
+	uint32_t max_srq_wr;
+	uint32_t max_srq_sge;
 };
 
 /**
@@ -459,6 +514,46 @@ int rpcrdma_pmd_cq_destroy(struct rpcrdma_pmd_cq *cq);
 /** Default QP attributes (the CQs stay NULL and must be set). */
 void rpcrdma_pmd_qp_attr_init(struct rpcrdma_pmd_qp_attr *attr);
 
+/** Default SRQ attributes. */
+void rpcrdma_pmd_srq_attr_init(struct rpcrdma_pmd_srq_attr *attr);
+
+/**
+ * Create a shared receive queue on @p pd (as ibv_create_srq). QPs of the
+ * same PD attach to it at creation (rpcrdma_pmd_qp_attr.srq); a receive
+ * posted on it is consumed by the next SEND that arrives on any of them,
+ * and its completion goes to the receive CQ of that QP, naming it (wc.qp,
+ * wc.qp_num).
+ *
+ * A QP attached that goes to error does not flush the SRQ's receives: they
+ * belong to the SRQ and stay for the other QPs (verbs). Only the receive a
+ * SEND had started to fill when the error came completes in error, on that
+ * QP. rpcrdma_pmd_srq_destroy() discards what is still posted without a
+ * completion (as ibv_destroy_srq): the caller knows what it posted.
+ *
+ * @return 0 and *srq set; -EINVAL: a NULL argument, max_wr or max_sge 0 or
+ *   above the device's limits, or srq_limit above max_wr; -ENOTSUP: the
+ *   device has no SRQs; -ENOMEM. Nothing is created on error.
+ */
+int rpcrdma_pmd_srq_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_srq_attr *attr,
+			   struct rpcrdma_pmd_srq **srq);
+
+/**
+ * Destroy an SRQ; its posted receives are discarded (no completion).
+ * @return 0; -EINVAL: NULL; -EBUSY: a QP is still attached (nothing done).
+ */
+int rpcrdma_pmd_srq_destroy(struct rpcrdma_pmd_srq *srq);
+
+/**
+ * Arm the SRQ's limit (as ibv_modify_srq with IBV_SRQ_LIMIT): when a SEND
+ * takes a receive and leaves fewer than @p limit posted, one
+ * RPCRDMA_PMD_EVENT_SRQ_LIMIT event comes from rpcrdma_pmd_event_poll() of
+ * its device and the limit is disarmed. As verbs, arming it while fewer are
+ * posted already gives no event until a receive is taken. @p limit 0
+ * disarms it.
+ * @return 0; -EINVAL: NULL, or @p limit above max_wr (nothing changed).
+ */
+int rpcrdma_pmd_srq_arm(struct rpcrdma_pmd_srq *srq, uint32_t limit);
+
 /**
  * Create an RC queue pair in state INIT.
  *
@@ -467,10 +562,12 @@ void rpcrdma_pmd_qp_attr_init(struct rpcrdma_pmd_qp_attr *attr);
  * against its send CQ and max_recv_wr against its receive CQ (both against
  * one CQ shared by both), on top of what the QPs already on them count
  * (rpcrdma_pmd_cq.nb_wrs). Size a CQ shared by n QPs at
- * n * (max_send_wr + max_recv_wr) at least.
+ * n * (max_send_wr + max_recv_wr) at least. A QP attached to an SRQ counts
+ * no max_recv_wr: the SRQ's max_wr counts once against each receive CQ of
+ * the QPs attached to it (all its receives may complete on one of them).
  *
  * @return 0; -EINVAL: missing CQ, CQ of another device, a size of zero or
- *   above the driver's limit, or a CQ that would overrun (logged, with the
+ *   above the driver's limit, an SRQ of another PD, or a CQ that would overrun (logged, with the
  *   numbers); -ENOMEM. Nothing is created on error.
  */
 int rpcrdma_pmd_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
@@ -566,7 +663,8 @@ const char *rpcrdma_pmd_wc_status_str(unsigned int status);
  * Post up to @p n receives, in order. In the error state they are accepted
  * and complete with WR_FLUSH_ERR.
  * @return how many were taken (0..n); fewer when the receive queue is full or
- *   wrs[ret] has more than max_recv_sge elements.
+ *   wrs[ret] has more than max_recv_sge elements; 0 on a QP attached to an
+ *   SRQ (post on the SRQ).
  */
 static inline uint16_t rpcrdma_pmd_post_recv_burst(struct rpcrdma_pmd_qp *qp,
 						   const struct rpcrdma_pmd_recv_wr *wrs,
@@ -574,6 +672,19 @@ static inline uint16_t rpcrdma_pmd_post_recv_burst(struct rpcrdma_pmd_qp *qp,
 {
 	RPCRDMA_PMD_FP_CHECK(qp != NULL && (wrs != NULL || n == 0));
 	return qp->post_recv_burst(qp, wrs, n);
+}
+
+/**
+ * Post up to @p n receives on a shared receive queue, in order.
+ * @return how many were taken (0..n); fewer when the SRQ is full or
+ *   wrs[ret] has more than max_sge elements.
+ */
+static inline uint16_t rpcrdma_pmd_srq_post_recv_burst(struct rpcrdma_pmd_srq *srq,
+						       const struct rpcrdma_pmd_recv_wr *wrs,
+						       uint16_t n)
+{
+	RPCRDMA_PMD_FP_CHECK(srq != NULL && (wrs != NULL || n == 0));
+	return srq->post_recv_burst(srq, wrs, n);
 }
 
 /**

@@ -45,6 +45,7 @@ struct rpcrdma_pmd_pd {
 	uint32_t pd_id;
 	unsigned int nb_mrs;
 	unsigned int nb_qps;
+	unsigned int nb_srqs;
 };
 
 /** Common part of a listener. */
@@ -85,6 +86,19 @@ struct rpcrdma_pmd_ops {
 	int (*qp_create)(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
 			 struct rpcrdma_pmd_qp **qp);
 	void (*qp_destroy)(struct rpcrdma_pmd_qp *qp);
+
+	/**
+	 * Optional (without them rpcrdma_pmd_srq_create() says -ENOTSUP).
+	 * srq_create gets checked attributes (within dev_info's max_srq_wr and
+	 * max_srq_sge) and arms attr->srq_limit itself; srq_arm is asked for
+	 * @p limit <= max_wr, 0 to disarm. qp_create with attr->srq set gets an
+	 * SRQ of the same PD, and must make the receive completions of that QP
+	 * name it.
+	 */
+	int (*srq_create)(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_srq_attr *attr,
+			  struct rpcrdma_pmd_srq **srq);
+	void (*srq_destroy)(struct rpcrdma_pmd_srq *srq);
+	int (*srq_arm)(struct rpcrdma_pmd_srq *srq, uint32_t limit);
 
 	int (*listen)(struct rpcrdma_pmd_dev *dev, const char *addr,
 		      struct rpcrdma_pmd_listener **listener);

@@ -39,6 +39,20 @@
  * A peer that dies while a slot is CLAIMED leaves it so; the owner, knowing
  * the peer is gone (socket hang-up), reaps it as flushed.
  *
+ *   SRQ area      one per shared receive queue: header + receive slots, as a
+ *                 QP area's but consumed by the peers of every QP attached
+ *                 to it, in any process. The slot word then also says which
+ *                 QP took the receive (RPCRDMA_SHM_SLOT_WORD): a peer claims
+ *                 the slot at the shared consumer index rq_tail with one
+ *                 CAS POSTED -> CLAIMED|qp, then moves rq_tail on with a CAS
+ *                 (any peer that finds the slot at rq_tail taken, below
+ *                 rq_head, moves it on for it); it completes the slot with a
+ *                 CAS CLAIMED|qp -> DONE|qp. The owner reaps in order and
+ *                 gives each completion to the QP named, after checking it
+ *                 is one of its QPs attached to that SRQ. The QP area of an
+ *                 attached QP names its index in the SRQ (srq_index) and has
+ *                 a receive queue of one slot that is never posted.
+ *
  * Connection set-up over a SOCK_SEQPACKET UNIX socket (the listen address):
  *
  *   client                                server
@@ -66,7 +80,7 @@ extern "C" {
 
 #define RPCRDMA_SHM_MAGIC	  0x52444d41u /* "RDMA" */
 #define RPCRDMA_SHM_VERSION_MAJOR 1	      /* incompatible changes */
-#define RPCRDMA_SHM_VERSION_MINOR 0	      /* compatible additions */
+#define RPCRDMA_SHM_VERSION_MINOR 1	      /* compatible additions (1: SRQs) */
 #define RPCRDMA_SHM_CACHE_LINE	  64
 
 /** MR region index of memory that has no file descriptor (same process only). */
@@ -117,6 +131,16 @@ enum rpcrdma_shm_slot_state {
 	RPCRDMA_SHM_SLOT_FLUSHED = 4,
 };
 
+/**
+ * The slot word: the state in the low 8 bits; in an SRQ's slots, the SRQ
+ * index of the QP that claimed it (its QP area's srq_index) above them.
+ */
+#define RPCRDMA_SHM_SLOT_WORD(state, qp) ((uint32_t)(state) | (uint32_t)(qp) << 8)
+#define RPCRDMA_SHM_SLOT_STATE(word)	 ((word)&0xffu)
+#define RPCRDMA_SHM_SLOT_QP(word)	 ((word) >> 8)
+/** srq_index of a QP with its own receive queue; SRQ indexes are below it. */
+#define RPCRDMA_SHM_SRQ_NONE 0xffffffu
+
 /** Where a receive buffer is, for the peer: region index and offset. */
 struct rpcrdma_shm_sge {
 	uint32_t region; /**< or RPCRDMA_SHM_REGION_NONE: offset is a same-process address */
@@ -161,7 +185,8 @@ struct rpcrdma_shm_qp_area {
 	uint32_t rq_max_sge;
 	uint64_t rq_off;
 	uint64_t area_size;
-	uint8_t pad0[16];
+	uint32_t srq_index; /**< RPCRDMA_SHM_SRQ_NONE, or this QP's index in its SRQ (minor 1) */
+	uint8_t pad0[12];
 	/* line 1: written by the owner, rarely; read by the peer before each WR */
 	uint32_t state __attribute__((aligned(64))); /**< RPCRDMA_SHM_QP_* */
 	uint8_t pad1[60];
@@ -182,18 +207,56 @@ static_assert(offsetof(struct rpcrdma_shm_qp_area, rq_tail) == 192, "consumer li
 static_assert(offsetof(struct rpcrdma_shm_qp_area, fault) == 256, "fault line");
 static_assert(sizeof(struct rpcrdma_shm_qp_area) == 5 * RPCRDMA_SHM_CACHE_LINE, "qp area");
 
+/**
+ * SRQ area header; receive slots (struct rpcrdma_shm_rq_slot) follow at
+ * rq_off. Shared by the peers of every QP attached to the SRQ.
+ */
+struct rpcrdma_shm_srq_area {
+	/* line 0: constant after creation */
+	uint32_t magic;
+	uint16_t version_major;
+	uint16_t version_minor;
+	uint32_t hdr_size;
+	uint32_t srq_num;
+	uint32_t pd;	       /**< PD id of the SRQ (receive buffers are checked against it) */
+	uint32_t rq_size;      /**< slots, a power of two */
+	uint32_t rq_slot_size; /**< bytes per slot */
+	uint32_t rq_max_sge;
+	uint64_t rq_off;
+	uint64_t area_size;
+	uint8_t pad0[16];
+	/* line 1: written by the owner on every receive it posts (release) */
+	uint64_t rq_head __attribute__((aligned(64))); /**< producer index: receives posted */
+	/**
+	 * The armed limit (0: none): a peer whose claim leaves fewer receives
+	 * posted than this sets limit_hit, and the owner reports it (once).
+	 */
+	uint32_t limit;
+	uint8_t pad1[52];
+	/* line 2: the peers' claim index (CAS) */
+	uint64_t rq_tail __attribute__((aligned(64))); /**< consumer index: receives claimed */
+	uint32_t limit_hit;			       /**< set by a peer, cleared by the owner */
+	uint8_t pad2[52];
+};
+static_assert(offsetof(struct rpcrdma_shm_srq_area, rq_head) == 64, "srq producer line");
+static_assert(offsetof(struct rpcrdma_shm_srq_area, rq_tail) == 128, "srq consumer line");
+static_assert(sizeof(struct rpcrdma_shm_srq_area) == 3 * RPCRDMA_SHM_CACHE_LINE, "srq area");
+
 /* ---------------- socket messages ---------------- */
 
 enum rpcrdma_shm_msg_type {
-	RPCRDMA_SHM_MSG_HELLO = 1,	/**< conn, 2 fds */
-	RPCRDMA_SHM_MSG_ACCEPT = 2,	/**< conn, 2 fds */
+	RPCRDMA_SHM_MSG_HELLO = 1,	/**< conn, 2 fds (3 with an SRQ: its area) */
+	RPCRDMA_SHM_MSG_ACCEPT = 2,	/**< conn, 2 fds (3 with an SRQ: its area) */
 	RPCRDMA_SHM_MSG_REJECT = 3,	/**< conn.pdata only */
 	RPCRDMA_SHM_MSG_RTU = 4,	/**< ready to use: no body */
 	RPCRDMA_SHM_MSG_REGION = 5,	/**< region, 1 fd */
 	RPCRDMA_SHM_MSG_DISCONNECT = 6, /**< no body */
 };
 
-/** Connection parameters of HELLO and ACCEPT (fds: device area, QP area). */
+/**
+ * Connection parameters of HELLO and ACCEPT (fds: device area, QP area, and
+ * the SRQ area when the QP area's srq_index is not RPCRDMA_SHM_SRQ_NONE).
+ */
 struct rpcrdma_shm_msg_conn {
 	uint64_t dev_id;
 	uint64_t dev_area_size;

@@ -7,6 +7,8 @@
  * shm_fp.c:   the fast path: post receives, queue/flush sends (the requester
  *             executes its own work requests: one memcpy into or out of the
  *             peer's mapped memory), poll completion queues.
+ * shm_srq.c:  shared receive queues: creation, QPs attached, the peer's
+ *             mapping of an SRQ area, the limit event.
  */
 #ifndef RPCRDMA_PMD_SHM_H
 #define RPCRDMA_PMD_SHM_H
@@ -27,6 +29,8 @@
 #define SHM_MR_LIMIT	(1u << 20)
 #define SHM_MR_SIZE_MAX (UINT32_MAX * 4096ull) /* bytes of one MR */
 #define SHM_RD_DEPTH	255		       /* dev_info max_rdma_read_depth */
+#define SHM_SRQ_MAX	65536		       /* SRQs per device */
+#define SHM_AREA_MAX	(1u << 30)	       /* bytes of a peer's QP or SRQ area */
 
 /* A region of this device: memory registered with a file descriptor. */
 struct shm_region {
@@ -79,6 +83,7 @@ struct shm_ep {
 struct shm_qp;
 struct shm_req;
 struct shm_listener;
+struct shm_srq;
 
 struct shm_dev {
 	struct rpcrdma_pmd_dev common;
@@ -108,6 +113,8 @@ struct shm_dev {
 	TAILQ_HEAD(, shm_qp) qps;
 	TAILQ_HEAD(, shm_req) reqs;
 	TAILQ_HEAD(, shm_rdev) rdevs;
+	TAILQ_HEAD(, shm_srq) srqs;
+	uint32_t next_srq_num;
 	struct shm_event *evq; /* FIFO of events not yet returned */
 	unsigned int evq_head, evq_len, evq_cap;
 	struct shm_faults faults;
@@ -136,6 +143,10 @@ struct shm_cq {
 	uint64_t polls;
 	TAILQ_HEAD(, shm_qp) stalled; /* QPs whose send queue waits (RNR, CQ full, flush) */
 	TAILQ_HEAD(, shm_qp) rqs;     /* QPs whose receive completions land here */
+	/* SRQs of QPs whose receive completions land here (each reaped from here too) */
+	struct shm_srq **srqs;
+	uint32_t *srq_refs; /* QPs of srqs[i] on this CQ */
+	uint32_t nb_srqs;
 };
 
 /* A staged send-queue WR: private to the requester. */
@@ -155,6 +166,31 @@ struct shm_swqe {
 struct shm_rq_ent {
 	uint64_t wr_id;
 	const uint8_t *addr; /* the first byte the message lands on (prefetched on arrival) */
+};
+
+/*
+ * A shared receive queue: its slots in an SRQ area (rpcrdma_shm.h) that the
+ * peers of its QPs map; the owner posts and reaps, as for a QP's own queue.
+ */
+struct shm_srq {
+	struct rpcrdma_pmd_srq common;
+	struct shm_dev *dev;
+	uint32_t pd_id;
+	int area_fd;
+	struct rpcrdma_shm_srq_area *area;
+	size_t area_size;
+	uint8_t *rq;
+	uint32_t rq_mask;
+	uint32_t rq_slot_size;
+	uint32_t rq_post; /* posted */
+	uint32_t rq_reap; /* reaped (completed, or discarded) */
+	struct shm_rq_ent *rq_ent;
+	uint32_t limit; /* armed limit; 0: disarmed */
+	/* the QPs attached, by their SRQ index (what a peer writes in a slot word) */
+	struct shm_qp **qps;
+	uint32_t qps_cap;
+	uint32_t qps_next; /* where the search for a free index starts: reuse comes late */
+	TAILQ_ENTRY(shm_srq) dev_next;
 };
 
 enum shm_conn_state {
@@ -198,6 +234,8 @@ struct shm_qp {
 	uint32_t rq_post;	   /* posted */
 	uint32_t rq_reap;	   /* completions returned */
 	struct shm_rq_ent *rq_ent; /* per receive slot: what the completion needs */
+	struct shm_srq *srq;	   /* receives come from it (no receive queue of our own) */
+	uint32_t srq_index;	   /* ... and this is our index in it */
 
 	/* the peer */
 	struct shm_rdev *rdev;
@@ -209,9 +247,17 @@ struct shm_qp {
 	uint32_t peer_max_sge;
 	uint32_t peer_pd;
 	uint32_t peer_cons; /* next slot of the peer's RQ we consume */
-	bool peer_gone;	    /* socket hung up: CLAIMED slots will never complete */
-	uint64_t sends;	    /* SENDs executed, for drop_after_sends */
-	bool drop_pending;  /* drop_after_sends fired: close at the next event poll */
+	/* the peer's SRQ, when its QP is attached to one: our SENDs consume from it */
+	struct rpcrdma_shm_srq_area *peer_srq;
+	size_t peer_srq_size;
+	uint8_t *peer_srq_rq;
+	uint32_t peer_srq_mask;
+	uint32_t peer_srq_slot_size;
+	uint32_t peer_srq_max_sge;
+	uint32_t peer_srq_index; /* the peer QP's index in it: written in the slots we claim */
+	bool peer_gone;		 /* socket hung up: CLAIMED slots will never complete */
+	uint64_t sends;		 /* SENDs executed, for drop_after_sends */
+	bool drop_pending;	 /* drop_after_sends fired: close at the next event poll */
 
 	/* connection */
 	enum shm_conn_state conn;
@@ -224,8 +270,26 @@ struct shm_qp {
 	TAILQ_ENTRY(shm_qp) rq_next;
 };
 
+/* shm_ctrl.c */
+void *shm_memfd_area(const char *name, size_t size, int *fdp);
+void *shm_map_peer_fd(int fd, uint64_t off, uint64_t len);
+int shm_ev_push_srq(struct shm_dev *dev, struct shm_srq *srq);
+void shm_ev_forget_srq(struct shm_dev *dev, struct shm_srq *srq);
+
+/* shm_srq.c */
+int shm_srq_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_srq_attr *attr,
+		   struct rpcrdma_pmd_srq **srqp);
+void shm_srq_destroy(struct rpcrdma_pmd_srq *s);
+int shm_srq_arm(struct rpcrdma_pmd_srq *s, uint32_t limit);
+int shm_srq_attach(struct shm_qp *qp, struct shm_srq *srq);
+void shm_srq_detach(struct shm_qp *qp);
+int shm_peer_srq_map(struct shm_qp *qp, int fd);
+void shm_peer_srq_unmap(struct shm_qp *qp);
+void shm_srq_limit_poll(struct shm_dev *dev);
+
 /* shm_fp.c */
 void shm_qp_set_fast_path(struct shm_qp *qp);
+void shm_srq_set_fast_path(struct shm_srq *srq);
 void shm_cq_set_fast_path(struct shm_cq *cq);
 void shm_qp_to_error(struct shm_qp *qp);
 void shm_sq_progress(struct shm_qp *qp);
@@ -243,6 +307,11 @@ static inline struct shm_qp *to_shm_qp(struct rpcrdma_pmd_qp *q)
 static inline struct shm_cq *to_shm_cq(struct rpcrdma_pmd_cq *c)
 {
 	return container_of(c, struct shm_cq, common);
+}
+
+static inline struct shm_srq *to_shm_srq(struct rpcrdma_pmd_srq *s)
+{
+	return container_of(s, struct shm_srq, common);
 }
 
 static inline struct shm_mr *to_shm_mr(struct rpcrdma_pmd_mr *m)

@@ -40,8 +40,8 @@
 #include "../pmd_devargs.h"
 #include "shm.h"
 
-#define SHM_QP_AREA_MAX (1u << 30)
-#define SHM_MSG_FDS_MAX 2
+#define SHM_QP_AREA_MAX SHM_AREA_MAX
+#define SHM_MSG_FDS_MAX 3 /* HELLO, ACCEPT: device area, QP area, SRQ area */
 
 struct shm_listener {
 	struct rpcrdma_pmd_listener common;
@@ -64,7 +64,8 @@ struct shm_req {
 	struct shm_ep ep;
 	struct shm_rdev *rdev;
 	struct rpcrdma_shm_msg_conn hello;
-	int qp_fd; /* client's QP area */
+	int qp_fd;  /* client's QP area */
+	int srq_fd; /* ... and its SRQ's area, or -1 */
 	TAILQ_ENTRY(shm_req) next;
 };
 
@@ -84,7 +85,7 @@ static uint32_t pow2_at_least(uint32_t v)
 	return p;
 }
 
-static void *memfd_area(const char *name, size_t size, int *fdp)
+void *shm_memfd_area(const char *name, size_t size, int *fdp)
 {
 	void *p;
 	int fd;
@@ -106,7 +107,7 @@ static void *memfd_area(const char *name, size_t size, int *fdp)
 }
 
 /* Map [off, off + len) of a peer's fd after checking the file is that large. */
-static void *map_peer_fd(int fd, uint64_t off, uint64_t len)
+void *shm_map_peer_fd(int fd, uint64_t off, uint64_t len)
 {
 	struct stat st;
 	void *p;
@@ -162,6 +163,29 @@ static void ev_forget(struct shm_dev *dev, struct shm_qp *qp, struct shm_req *re
 
 		if ((qp != NULL && ev->qp == &qp->common) ||
 		    (req != NULL && ev->req == &req->common))
+			ev->type = 0; /* skipped by ev_pop */
+	}
+}
+
+/* An SRQ's limit was reached (shm_srq.c). */
+int shm_ev_push_srq(struct shm_dev *dev, struct shm_srq *srq)
+{
+	int ret = ev_push(dev, RPCRDMA_PMD_EVENT_SRQ_LIMIT, NULL, NULL, NULL, 0);
+
+	if (ret == 0)
+		dev->evq[(dev->evq_head + dev->evq_len - 1) % dev->evq_cap].ev.srq = &srq->common;
+	return ret;
+}
+
+/* Drop the events of an SRQ being destroyed. */
+void shm_ev_forget_srq(struct shm_dev *dev, struct shm_srq *srq)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->evq_len; i++) {
+		struct rpcrdma_pmd_event *ev = &dev->evq[(dev->evq_head + i) % dev->evq_cap].ev;
+
+		if (ev->srq == &srq->common)
 			ev->type = 0; /* skipped by ev_pop */
 	}
 }
@@ -360,7 +384,7 @@ static int rdev_map_area(struct shm_rdev *rd, int fd, uint64_t size)
 		return 0;
 	if (size < sizeof(*a) || size > SHM_QP_AREA_MAX)
 		return -EPROTO;
-	a = map_peer_fd(fd, 0, size);
+	a = shm_map_peer_fd(fd, 0, size);
 	if (a == NULL)
 		return -EPROTO;
 	if (a->magic != RPCRDMA_SHM_MAGIC || a->version_major != RPCRDMA_SHM_VERSION_MAJOR ||
@@ -402,7 +426,7 @@ static int rdev_region(struct shm_dev *dev, struct shm_rdev **rdp,
 		close(fd); /* mapped for another connection already */
 		return 0;
 	}
-	p = map_peer_fd(fd, r->fd_offset, r->length);
+	p = shm_map_peer_fd(fd, r->fd_offset, r->length);
 	close(fd);
 	if (p == NULL)
 		return -EPROTO;
@@ -421,7 +445,7 @@ static int peer_qp_map(struct shm_qp *qp, int fd, uint64_t size)
 		close(fd);
 		return -EPROTO;
 	}
-	a = map_peer_fd(fd, 0, size);
+	a = shm_map_peer_fd(fd, 0, size);
 	close(fd);
 	if (a == NULL)
 		return -EPROTO;
@@ -445,6 +469,8 @@ static int peer_qp_map(struct shm_qp *qp, int fd, uint64_t size)
 	qp->peer_pd = a->pd;
 	qp->peer_cons = 0;
 	qp->peer_gone = false;
+	/* minor 0 peers have no SRQs (the field was padding) */
+	qp->peer_srq_index = a->version_minor >= 1 ? a->srq_index : RPCRDMA_SHM_SRQ_NONE;
 	return 0;
 }
 
@@ -453,6 +479,37 @@ static void peer_qp_unmap(struct shm_qp *qp)
 	if (qp->peer != NULL)
 		munmap(qp->peer, qp->peer_size);
 	qp->peer = NULL;
+	shm_peer_srq_unmap(qp);
+}
+
+/*
+ * Map the peer's QP area, and its SRQ's area when its QP is attached to one
+ * (@srq_fd, -1 if the message had none). Consumes both fds.
+ */
+static int peer_map(struct shm_qp *qp, int fd, uint64_t size, int srq_fd)
+{
+	int ret = peer_qp_map(qp, fd, size);
+
+	if (ret < 0) {
+		if (srq_fd >= 0)
+			close(srq_fd);
+		return ret;
+	}
+	if (qp->peer_srq_index == RPCRDMA_SHM_SRQ_NONE) {
+		if (srq_fd < 0)
+			return 0;
+		close(srq_fd);
+		ret = -EPROTO; /* an SRQ area for a QP that has none */
+	} else if (srq_fd < 0 || qp->peer_srq_index > RPCRDMA_SHM_SRQ_NONE) {
+		if (srq_fd >= 0)
+			close(srq_fd);
+		ret = -EPROTO;
+	} else {
+		ret = shm_peer_srq_map(qp, srq_fd);
+	}
+	if (ret < 0)
+		peer_qp_unmap(qp);
+	return ret;
 }
 
 /* ---------------- devices ---------------- */
@@ -544,6 +601,8 @@ static int shm_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 	dev->dev_id = random_id();
 	dev->next_pd_id = 1;
 	dev->next_qp_num = 1;
+	dev->next_srq_num = 1;
+	TAILQ_INIT(&dev->srqs);
 	TAILQ_INIT(&dev->qps);
 	TAILQ_INIT(&dev->reqs);
 	TAILQ_INIT(&dev->rdevs);
@@ -551,7 +610,7 @@ static int shm_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 	dev->area_size = align_up(sizeof(struct rpcrdma_shm_dev_area) +
 					  (size_t)mr_max * sizeof(struct rpcrdma_shm_mr),
 				  4096);
-	dev->area = memfd_area("rpcrdma_shm_dev", dev->area_size, &dev->area_fd);
+	dev->area = shm_memfd_area("rpcrdma_shm_dev", dev->area_size, &dev->area_fd);
 	if (dev->area == NULL) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -607,6 +666,8 @@ static void req_free(struct shm_dev *dev, struct shm_req *req)
 	}
 	if (req->qp_fd >= 0)
 		close(req->qp_fd);
+	if (req->srq_fd >= 0)
+		close(req->srq_fd);
 	rdev_put(dev, req->rdev);
 	ev_forget(dev, NULL, req);
 	TAILQ_REMOVE(&dev->reqs, req, next);
@@ -663,6 +724,9 @@ static int shm_dev_info_get(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_dev_in
 	info->max_qp = UINT32_MAX;
 	info->max_rdma_read_depth = SHM_RD_DEPTH;
 	info->max_mr_size = SHM_MR_SIZE_MAX;
+	info->max_srq = SHM_SRQ_MAX;
+	info->max_srq_wr = SHM_WR_MAX;
+	info->max_srq_sge = SHM_SGE_MAX;
 	return 0;
 }
 
@@ -896,6 +960,8 @@ static void shm_cq_destroy(struct rpcrdma_pmd_cq *c)
 {
 	struct shm_cq *cq = to_shm_cq(c);
 
+	free(cq->srqs);
+	free(cq->srq_refs);
 	free(cq->ring);
 	free(cq);
 }
@@ -935,13 +1001,17 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	struct shm_qp *qp;
 	int ret = -ENOMEM;
 
-	if (attr->max_send_wr > SHM_WR_MAX || attr->max_recv_wr > SHM_WR_MAX ||
-	    attr->max_send_sge > SHM_SGE_MAX || attr->max_recv_sge > SHM_SGE_MAX)
+	uint16_t max_recv_sge = attr->srq != NULL ? 1 : attr->max_recv_sge;
+
+	if (attr->max_send_wr > SHM_WR_MAX || attr->max_send_sge > SHM_SGE_MAX ||
+	    (attr->srq == NULL &&
+	     (attr->max_recv_wr > SHM_WR_MAX || attr->max_recv_sge > SHM_SGE_MAX)))
 		return -EINVAL;
 	sq_size = pow2_at_least(attr->max_send_wr);
-	rq_size = pow2_at_least(attr->max_recv_wr);
+	/* with an SRQ, one slot that is never posted: the peer checks the area as any */
+	rq_size = attr->srq != NULL ? 1 : pow2_at_least(attr->max_recv_wr);
 	slot_size = align_up(sizeof(struct rpcrdma_shm_rq_slot) +
-				     attr->max_recv_sge * sizeof(struct rpcrdma_shm_sge),
+				     max_recv_sge * sizeof(struct rpcrdma_shm_sge),
 			     RPCRDMA_SHM_CACHE_LINE);
 
 	qp = aligned_alloc(64, align_up(sizeof(*qp), 64));
@@ -967,7 +1037,7 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	qp->rnr_timer = (uint64_t)attr->rnr_timer_us * tsc_hz() / 1000000;
 
 	qp->area_size = align_up(sizeof(*a) + (size_t)rq_size * slot_size, 4096);
-	a = memfd_area("rpcrdma_shm_qp", qp->area_size, &qp->area_fd);
+	a = shm_memfd_area("rpcrdma_shm_qp", qp->area_size, &qp->area_fd);
 	if (a == NULL)
 		goto err_sq;
 	a->magic = RPCRDMA_SHM_MAGIC;
@@ -977,7 +1047,8 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	a->pd = pd->pd_id;
 	a->rq_size = rq_size;
 	a->rq_slot_size = slot_size;
-	a->rq_max_sge = attr->max_recv_sge;
+	a->rq_max_sge = max_recv_sge;
+	a->srq_index = RPCRDMA_SHM_SRQ_NONE;
 	a->rq_off = sizeof(*a);
 	a->area_size = qp->area_size;
 	a->state = RPCRDMA_SHM_QP_OK;
@@ -985,11 +1056,17 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	qp->rq = (uint8_t *)a + a->rq_off;
 	qp->rq_mask = rq_size - 1;
 	qp->rq_slot_size = slot_size;
-	qp->max_recv_sge = attr->max_recv_sge;
+	qp->max_recv_sge = max_recv_sge;
 	qp->rq_prefetch = (attr->flags & RPCRDMA_PMD_QP_F_RECV_PREFETCH) != 0;
 	qp->rq_ent = calloc(rq_size, sizeof(*qp->rq_ent));
 	if (qp->rq_ent == NULL)
 		goto err_area;
+	if (attr->srq != NULL) {
+		ret = shm_srq_attach(qp, to_shm_srq(attr->srq));
+		if (ret < 0)
+			goto err_ent;
+		a->srq_index = qp->srq_index;
+	}
 
 	qp->common.qp_num = dev->next_qp_num++;
 	a->qp_num = qp->common.qp_num;
@@ -1000,6 +1077,8 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	*qpp = &qp->common;
 	return 0;
 
+err_ent:
+	free(qp->rq_ent);
 err_area:
 	munmap(qp->area, qp->area_size);
 	close(qp->area_fd);
@@ -1046,6 +1125,8 @@ static void shm_qp_destroy(struct rpcrdma_pmd_qp *q)
 	TAILQ_REMOVE(&qp->rcq->rqs, qp, rq_next);
 	TAILQ_REMOVE(&dev->qps, qp, dev_next);
 	ev_forget(dev, qp, NULL);
+	if (qp->srq != NULL)
+		shm_srq_detach(qp);
 	peer_qp_unmap(qp);
 	rdev_put(dev, qp->rdev);
 	free(qp->rq_ent);
@@ -1202,7 +1283,7 @@ static int shm_connect(struct rpcrdma_pmd_qp *q, const char *addr, const void *p
 	struct sockaddr_un sa;
 	socklen_t salen;
 	bool abstract;
-	int fds[2];
+	int fds[3];
 	int sock, ret;
 
 	ret = sockaddr_fill(addr, &sa, &salen, &abstract);
@@ -1221,7 +1302,8 @@ static int shm_connect(struct rpcrdma_pmd_qp *q, const char *addr, const void *p
 	conn_msg_fill(dev, qp, &m, pdata, pdata_len);
 	fds[0] = dev->area_fd;
 	fds[1] = qp->area_fd;
-	ret = msg_send(sock, RPCRDMA_SHM_MSG_HELLO, &m, fds, 2);
+	fds[2] = qp->srq != NULL ? qp->srq->area_fd : -1;
+	ret = msg_send(sock, RPCRDMA_SHM_MSG_HELLO, &m, fds, qp->srq != NULL ? 3 : 2);
 	if (ret < 0)
 		goto err_sock;
 	qp->sock = sock;
@@ -1247,14 +1329,15 @@ static int shm_accept(struct rpcrdma_pmd_conn_req *r, struct rpcrdma_pmd_qp *q, 
 	struct shm_dev *dev = qp->dev;
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP, .data.ptr = &qp->ep };
 	struct rpcrdma_shm_msg m;
-	int fds[2], ret;
+	int fds[3], ret;
 
 	if (req->state != SHM_REQ_REQUESTED) {
 		req_free(dev, req);
 		return -ENOTCONN;
 	}
-	ret = peer_qp_map(qp, req->qp_fd, req->hello.qp_area_size);
+	ret = peer_map(qp, req->qp_fd, req->hello.qp_area_size, req->srq_fd);
 	req->qp_fd = -1;
+	req->srq_fd = -1;
 	if (ret < 0)
 		goto err_req;
 	ret = send_regions(dev, req->sock);
@@ -1263,7 +1346,8 @@ static int shm_accept(struct rpcrdma_pmd_conn_req *r, struct rpcrdma_pmd_qp *q, 
 	conn_msg_fill(dev, qp, &m, pdata, pdata_len);
 	fds[0] = dev->area_fd;
 	fds[1] = qp->area_fd;
-	ret = msg_send(req->sock, RPCRDMA_SHM_MSG_ACCEPT, &m, fds, 2);
+	fds[2] = qp->srq != NULL ? qp->srq->area_fd : -1;
+	ret = msg_send(req->sock, RPCRDMA_SHM_MSG_ACCEPT, &m, fds, qp->srq != NULL ? 3 : 2);
 	if (ret < 0)
 		goto err_unmap;
 	if (epoll_ctl(dev->epfd, EPOLL_CTL_MOD, req->sock, &ev) != 0) {
@@ -1334,6 +1418,7 @@ static void listener_ready(struct shm_dev *dev, struct shm_listener *l)
 		req->state = SHM_REQ_WAIT_HELLO;
 		req->sock = sock;
 		req->qp_fd = -1;
+		req->srq_fd = -1;
 		req->ep.kind = SHM_EP_REQ;
 		req->ep.obj = req;
 		TAILQ_INSERT_TAIL(&dev->reqs, req, next);
@@ -1373,7 +1458,7 @@ static void req_ready(struct shm_dev *dev, struct shm_req *req)
 				goto gone;
 			continue;
 		}
-		if (m.type != RPCRDMA_SHM_MSG_HELLO || nfds != 2 ||
+		if (m.type != RPCRDMA_SHM_MSG_HELLO || nfds < 2 ||
 		    req->state != SHM_REQ_WAIT_HELLO ||
 		    m.conn.pdata_len > RPCRDMA_PMD_PRIVATE_DATA_MAX) {
 			close_fds(fds, nfds);
@@ -1388,6 +1473,7 @@ static void req_ready(struct shm_dev *dev, struct shm_req *req)
 		}
 		close(fds[0]);
 		req->qp_fd = fds[1];
+		req->srq_fd = nfds == 3 ? fds[2] : -1;
 		req->hello = m.conn;
 		req->state = SHM_REQ_REQUESTED;
 		ev_push(dev, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, req, m.conn.pdata,
@@ -1421,7 +1507,7 @@ static void qp_ready(struct shm_dev *dev, struct shm_qp *qp)
 				goto gone;
 			break;
 		case RPCRDMA_SHM_MSG_ACCEPT:
-			if (qp->conn != SHM_CONN_CONNECTING || nfds != 2 ||
+			if (qp->conn != SHM_CONN_CONNECTING || nfds < 2 ||
 			    m.conn.pdata_len > RPCRDMA_PMD_PRIVATE_DATA_MAX) {
 				close_fds(fds, nfds);
 				goto gone;
@@ -1434,7 +1520,7 @@ static void qp_ready(struct shm_dev *dev, struct shm_qp *qp)
 				goto gone;
 			}
 			close(fds[0]);
-			if (peer_qp_map(qp, fds[1], m.conn.qp_area_size) < 0)
+			if (peer_map(qp, fds[1], m.conn.qp_area_size, nfds == 3 ? fds[2] : -1) < 0)
 				goto gone;
 			if (msg_send(qp->sock, RPCRDMA_SHM_MSG_RTU, NULL, NULL, 0) < 0)
 				goto gone;
@@ -1496,6 +1582,7 @@ static int shm_event_poll(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_event *e
 	struct shm_qp *qp;
 	int i, nev;
 
+	shm_srq_limit_poll(dev);
 	/* connections that fault injection dropped on the fast path */
 	TAILQ_FOREACH(qp, &dev->qps, dev_next)
 	if (qp->drop_pending) {
@@ -1536,6 +1623,9 @@ static struct rpcrdma_pmd_ops shm_ops = {
 	.cq_destroy = shm_cq_destroy,
 	.qp_create = shm_qp_create,
 	.qp_destroy = shm_qp_destroy,
+	.srq_create = shm_srq_create,
+	.srq_destroy = shm_srq_destroy,
+	.srq_arm = shm_srq_arm,
 	.listen = shm_listen,
 	.listener_close = shm_listener_close,
 	.connect = shm_connect,

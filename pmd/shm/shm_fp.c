@@ -191,12 +191,93 @@ static inline void slot_done(struct rpcrdma_shm_rq_slot *slot, uint8_t status, u
 	__atomic_store_n(&slot->state, RPCRDMA_SHM_SLOT_DONE, __ATOMIC_RELEASE);
 }
 
+/*
+ * Claim the next receive of the peer's SRQ, shared with the peers of its
+ * other QPs (rpcrdma_shm.h, "SRQ area"): the slot at the claim index, if
+ * posted, is ours by one CAS that also writes which QP took it. A slot at
+ * the claim index that is taken already (below rq_head) was claimed by a
+ * peer that has not moved the index on yet: move it on for it. Bounded: a
+ * peer (or an owner) that breaks the protocol gives RNR, never a hang.
+ * @return the slot, or NULL with *st EXEC_RNR or RETRY_EXC_ERR.
+ */
+static struct rpcrdma_shm_rq_slot *srq_claim(struct shm_qp *qp, uint8_t *st)
+{
+	struct rpcrdma_shm_srq_area *a = qp->peer_srq;
+	uint32_t mine = RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_CLAIMED, qp->peer_srq_index);
+	uint32_t tries;
+
+	for (tries = 0; tries <= qp->peer_srq_mask + 1; tries++) {
+		/* acquire: the slots posted before rq_head are visible (owner's release) */
+		uint64_t t = __atomic_load_n(&a->rq_tail, __ATOMIC_ACQUIRE);
+		uint64_t h = __atomic_load_n(&a->rq_head, __ATOMIC_ACQUIRE);
+		struct rpcrdma_shm_rq_slot *slot;
+		uint32_t word;
+
+		if (t == h || h - t > (uint64_t)qp->peer_srq_mask + 1)
+			break;
+		slot = shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size,
+				(uint32_t)t & qp->peer_srq_mask);
+		/* acquire: the SGEs of a POSTED slot are read after the owner wrote them */
+		word = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+		if (word == RPCRDMA_SHM_SLOT_POSTED) {
+			if (__atomic_compare_exchange_n(&slot->state, &word, mine, false,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				uint32_t limit = __atomic_load_n(&a->limit, __ATOMIC_RELAXED);
+
+				/* fails if another peer moved it on for us: fine */
+				__atomic_compare_exchange_n(&a->rq_tail, &t, t + 1, false,
+							    __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+				/* the SRQ limit: this claim leaves fewer posted than armed */
+				if (__builtin_expect(limit != 0, 0) && h - (t + 1) < limit)
+					__atomic_store_n(&a->limit_hit, 1, __ATOMIC_RELAXED);
+				return slot;
+			}
+			continue;
+		}
+		if (RPCRDMA_SHM_SLOT_STATE(word) == RPCRDMA_SHM_SLOT_FLUSHED) {
+			*st = RPCRDMA_PMD_WC_RETRY_EXC_ERR; /* the SRQ is going away */
+			return NULL;
+		}
+		/* taken by another peer that has not moved the index yet */
+		__atomic_compare_exchange_n(&a->rq_tail, &t, t + 1, false, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED);
+	}
+	*st = EXEC_RNR;
+	return NULL;
+}
+
+/* Complete a claimed SRQ slot; a CAS, since the owner may have discarded it (QP destroyed). */
+static inline void srq_slot_done(struct rpcrdma_shm_rq_slot *slot, uint32_t mine, uint8_t status,
+				 uint32_t len, uint32_t flags, uint32_t inv_rkey)
+{
+	uint32_t done = RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_DONE, RPCRDMA_SHM_SLOT_QP(mine));
+
+	slot->wc_status = status;
+	slot->byte_len = len;
+	slot->wc_flags = flags;
+	slot->inv_rkey = inv_rkey;
+	/* release: the data and the fields above before DONE */
+	__atomic_compare_exchange_n(&slot->state, &mine, done, false, __ATOMIC_RELEASE,
+				    __ATOMIC_RELAXED);
+}
+
+static inline void send_slot_done(const struct shm_qp *qp, struct rpcrdma_shm_rq_slot *slot,
+				  uint8_t status, uint32_t len, uint32_t flags, uint32_t inv_rkey)
+{
+	if (qp->peer_srq != NULL)
+		srq_slot_done(slot,
+			      RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_CLAIMED, qp->peer_srq_index),
+			      status, len, flags, inv_rkey);
+	else
+		slot_done(slot, status, len, flags, inv_rkey);
+}
+
 static uint8_t exec_send(struct shm_qp *qp, const struct shm_swqe *w)
 {
 	uint8_t *dst[SHM_SGE_MAX];
 	uint32_t dlen[SHM_SGE_MAX];
 	struct rpcrdma_shm_rq_slot *slot;
-	uint32_t expected = RPCRDMA_SHM_SLOT_POSTED, flags = 0, nsge, i, di, doff;
+	uint32_t expected = RPCRDMA_SHM_SLOT_POSTED, flags = 0, nsge, i, di, doff, max_sge;
 	uint64_t total, cap = 0;
 	uint8_t st;
 
@@ -207,21 +288,30 @@ static uint8_t exec_send(struct shm_qp *qp, const struct shm_swqe *w)
 	if (!peer_alive(qp))
 		return RPCRDMA_PMD_WC_RETRY_EXC_ERR;
 
-	slot = shm_slot(qp->peer_rq, qp->peer_slot_size, qp->peer_cons & qp->peer_rq_mask);
-	/* acquire: the SGEs of a POSTED slot are read after the owner wrote them */
-	st = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
-	if (st != RPCRDMA_SHM_SLOT_POSTED)
-		return st == RPCRDMA_SHM_SLOT_FLUSHED ? RPCRDMA_PMD_WC_RETRY_EXC_ERR : EXEC_RNR;
-	/* claim it: the owner flushing its QP races us with the same CAS */
-	if (!__atomic_compare_exchange_n(&slot->state, &expected, RPCRDMA_SHM_SLOT_CLAIMED, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return RPCRDMA_PMD_WC_RETRY_EXC_ERR;
-	qp->peer_cons++;
-	__atomic_store_n(&qp->peer->rq_tail, qp->peer_cons, __ATOMIC_RELAXED);
+	if (qp->peer_srq != NULL) {
+		slot = srq_claim(qp, &st);
+		if (slot == NULL)
+			return st;
+		max_sge = qp->peer_srq_max_sge;
+	} else {
+		slot = shm_slot(qp->peer_rq, qp->peer_slot_size, qp->peer_cons & qp->peer_rq_mask);
+		/* acquire: the SGEs of a POSTED slot are read after the owner wrote them */
+		st = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+		if (st != RPCRDMA_SHM_SLOT_POSTED)
+			return st == RPCRDMA_SHM_SLOT_FLUSHED ? RPCRDMA_PMD_WC_RETRY_EXC_ERR
+							      : EXEC_RNR;
+		/* claim it: the owner flushing its QP races us with the same CAS */
+		if (!__atomic_compare_exchange_n(&slot->state, &expected, RPCRDMA_SHM_SLOT_CLAIMED,
+						 false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return RPCRDMA_PMD_WC_RETRY_EXC_ERR;
+		qp->peer_cons++;
+		__atomic_store_n(&qp->peer->rq_tail, qp->peer_cons, __ATOMIC_RELAXED);
+		max_sge = qp->peer_max_sge;
+	}
 
 	/* the slot is the peer's: check every field before use */
 	nsge = slot->num_sge;
-	if (nsge > qp->peer_max_sge || slot->post_err != RPCRDMA_SHM_POST_OK)
+	if (nsge > max_sge || slot->post_err != RPCRDMA_SHM_POST_OK)
 		goto bad_recv;
 	for (i = 0; i < nsge; i++) {
 		const struct rpcrdma_shm_sge *s = &slot->sge[i];
@@ -233,12 +323,12 @@ static uint8_t exec_send(struct shm_qp *qp, const struct shm_swqe *w)
 		cap += s->length;
 	}
 	if (cap < total) {
-		slot_done(slot, RPCRDMA_PMD_WC_LOC_LEN_ERR, 0, 0, 0);
+		send_slot_done(qp, slot, RPCRDMA_PMD_WC_LOC_LEN_ERR, 0, 0, 0);
 		return RPCRDMA_PMD_WC_REM_INV_REQ_ERR;
 	}
 	if (w->opcode == RPCRDMA_PMD_WR_SEND_WITH_INV) {
 		if (!remote_invalidate(qp, w->inv_rkey)) {
-			slot_done(slot, RPCRDMA_PMD_WC_REM_INV_REQ_ERR, 0, 0, 0);
+			send_slot_done(qp, slot, RPCRDMA_PMD_WC_REM_INV_REQ_ERR, 0, 0, 0);
 			return RPCRDMA_PMD_WC_REM_INV_REQ_ERR;
 		}
 		flags = RPCRDMA_PMD_WC_WITH_INV;
@@ -267,11 +357,12 @@ static uint8_t exec_send(struct shm_qp *qp, const struct shm_swqe *w)
 			doff += n;
 		}
 	}
-	slot_done(slot, RPCRDMA_PMD_WC_SUCCESS, (uint32_t)total, flags, flags ? w->inv_rkey : 0);
+	send_slot_done(qp, slot, RPCRDMA_PMD_WC_SUCCESS, (uint32_t)total, flags,
+		       flags ? w->inv_rkey : 0);
 	return RPCRDMA_PMD_WC_SUCCESS;
 
 bad_recv:
-	slot_done(slot, RPCRDMA_PMD_WC_LOC_PROT_ERR, 0, 0, 0);
+	send_slot_done(qp, slot, RPCRDMA_PMD_WC_LOC_PROT_ERR, 0, 0, 0);
 	return RPCRDMA_PMD_WC_REM_OP_ERR;
 }
 
@@ -471,6 +562,57 @@ static uint16_t shm_post_recv_burst(struct rpcrdma_pmd_qp *q, const struct rpcrd
 	return i;
 }
 
+static uint16_t shm_srq_post_recv_burst(struct rpcrdma_pmd_srq *s,
+					const struct rpcrdma_pmd_recv_wr *wrs, uint16_t n)
+{
+	struct shm_srq *srq = to_shm_srq(s);
+	uint32_t space = srq->rq_mask + 1 - (srq->rq_post - srq->rq_reap);
+	uint16_t i;
+
+	if (space > s->max_wr - (srq->rq_post - srq->rq_reap))
+		space = s->max_wr - (srq->rq_post - srq->rq_reap);
+	for (i = 0; i < n && i < space; i++) {
+		const struct rpcrdma_pmd_recv_wr *wr = &wrs[i];
+		uint32_t idx = srq->rq_post & srq->rq_mask;
+		struct rpcrdma_shm_rq_slot *slot = shm_slot(srq->rq, srq->rq_slot_size, idx);
+		uint8_t err = RPCRDMA_SHM_POST_OK;
+		uint16_t j;
+
+		if (wr->num_sge > s->max_sge)
+			break;
+		for (j = 0; j < wr->num_sge; j++) {
+			const struct rpcrdma_pmd_sge *sg = &wr->sg_list[j];
+			const struct rpcrdma_shm_mr *e;
+
+			e = local_mr(srq->dev, sg->lkey, srq->pd_id, sg->addr, sg->length,
+				     RPCRDMA_PMD_ACCESS_LOCAL_WRITE);
+			if (e == NULL) {
+				err = RPCRDMA_SHM_POST_BAD_LKEY;
+				break;
+			}
+			slot->sge[j].region = e->region;
+			slot->sge[j].length = sg->length;
+			slot->sge[j].offset = e->region == RPCRDMA_SHM_REGION_NONE
+						      ? sg->addr
+						      : e->region_off + (sg->addr - e->addr);
+		}
+		slot->num_sge = wr->num_sge;
+		slot->post_err = err;
+		srq->rq_ent[idx].wr_id = wr->wr_id;
+		srq->rq_ent[idx].addr =
+			wr->num_sge != 0 ? (const uint8_t *)(uintptr_t)wr->sg_list[0].addr : NULL;
+		/* release: the SGEs are visible to the peer that sees POSTED */
+		__atomic_store_n(&slot->state, RPCRDMA_SHM_SLOT_POSTED, __ATOMIC_RELEASE);
+		srq->rq_post++;
+	}
+	if (i != 0) {
+		/* release: a peer that reads rq_head sees the slots below it POSTED */
+		__atomic_store_n(&srq->area->rq_head, srq->rq_post, __ATOMIC_RELEASE);
+		s->recv_wrs += i;
+	}
+	return i;
+}
+
 static uint16_t shm_queue_send_burst(struct rpcrdma_pmd_qp *q,
 				     const struct rpcrdma_pmd_send_wr *wrs, uint16_t n)
 {
@@ -568,6 +710,56 @@ static inline void rq_harvest(struct shm_cq *cq, struct shm_qp *qp)
 	}
 }
 
+/*
+ * Move the receive completions the peers wrote into an SRQ's slots to the
+ * receive CQs of the QPs they name, in slot order. The slot word is a
+ * peer's: the QP it names must be one attached here, or the completion is
+ * dropped (a QP destroyed since: its completions are lost, as verbs).
+ */
+static void srq_harvest(struct shm_srq *srq)
+{
+	while (srq->rq_reap != srq->rq_post) {
+		uint32_t idx = srq->rq_reap & srq->rq_mask;
+		struct rpcrdma_shm_rq_slot *slot = shm_slot(srq->rq, srq->rq_slot_size, idx);
+		/* acquire: the data and completion fields the peer wrote before DONE */
+		uint32_t word = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+		uint32_t st = RPCRDMA_SHM_SLOT_STATE(word), qi = RPCRDMA_SHM_SLOT_QP(word);
+		struct shm_qp *qp = qi < srq->qps_cap ? srq->qps[qi] : NULL;
+		uint32_t len = 0, flags = 0, inv = 0;
+		uint8_t status;
+
+		if (st == RPCRDMA_SHM_SLOT_POSTED)
+			break;
+		if (qp == NULL) {
+			srq->rq_reap++; /* its QP is gone, or a peer wrote nonsense */
+			continue;
+		}
+		if (st == RPCRDMA_SHM_SLOT_DONE) {
+			status = slot->wc_status;
+			len = slot->byte_len;
+			flags = slot->wc_flags & RPCRDMA_PMD_WC_WITH_INV;
+			inv = flags ? slot->inv_rkey : 0;
+			if (qp->rq_prefetch && status == RPCRDMA_PMD_WC_SUCCESS &&
+			    srq->rq_ent[idx].addr != NULL)
+				rte_prefetch0(srq->rq_ent[idx].addr);
+		} else if (st == RPCRDMA_SHM_SLOT_CLAIMED) {
+			if (!qp->peer_gone)
+				break; /* the peer is filling it */
+			status = RPCRDMA_PMD_WC_WR_FLUSH_ERR;
+		} else {
+			srq->rq_reap++;
+			continue;
+		}
+		if (cq_space(qp->rcq) == 0)
+			break;
+		cq_push(qp->rcq, qp, srq->rq_ent[idx].wr_id, status, RPCRDMA_PMD_WC_RECV, len,
+			(uint16_t)flags, inv);
+		srq->rq_reap++;
+		if (status != RPCRDMA_PMD_WC_SUCCESS && status != RPCRDMA_PMD_WC_WR_FLUSH_ERR)
+			shm_qp_to_error(qp);
+	}
+}
+
 static uint16_t shm_poll_cq_burst(struct rpcrdma_pmd_cq *c, struct rpcrdma_pmd_wc *wc, uint16_t n)
 {
 	struct shm_cq *cq = to_shm_cq(c);
@@ -585,6 +777,8 @@ static uint16_t shm_poll_cq_burst(struct rpcrdma_pmd_cq *c, struct rpcrdma_pmd_w
 			break;
 		rq_harvest(cq, qp);
 	}
+	for (uint32_t i = 0; i < cq->nb_srqs; i++)
+		srq_harvest(cq->srqs[i]);
 	while (k < n && cq->tail != cq->head) {
 		const struct shm_cqe *e = &cq->ring[cq->tail & cq->mask];
 
@@ -606,6 +800,11 @@ void shm_qp_set_fast_path(struct shm_qp *qp)
 	qp->common.post_recv_burst = shm_post_recv_burst;
 	qp->common.queue_send_burst = shm_queue_send_burst;
 	qp->common.flush = shm_flush;
+}
+
+void shm_srq_set_fast_path(struct shm_srq *srq)
+{
+	srq->common.post_recv_burst = shm_srq_post_recv_burst;
 }
 
 void shm_cq_set_fast_path(struct shm_cq *cq)

@@ -271,6 +271,7 @@ static void dev_free(struct verbs_dev *dev)
 		ibv_close_device(dev->ctx);
 	free(dev->qps);
 	free(dev->qp_gen);
+	verbs_srq_dev_free(dev);
 	free(dev->evq);
 	free(dev);
 }
@@ -722,6 +723,7 @@ static struct ibv_qp *qp_create_path(struct verbs_dev *dev, struct verbs_pd *pd,
 		a.qp_context = ia->qp_context;
 		a.send_cq = ia->send_cq;
 		a.recv_cq = ia->recv_cq;
+		a.srq = ia->srq;
 		a.cap = ia->cap;
 		a.qp_type = IBV_QPT_RC;
 		qp = ibv_create_qp(pd->pd, &a);
@@ -803,15 +805,17 @@ static int verbs_qp_create(struct rpcrdma_pmd_pd *p, const struct rpcrdma_pmd_qp
 	struct verbs_dev *dev = to_verbs_dev(p->dev);
 	struct verbs_cq *scq = to_verbs_cq(attr->send_cq), *rcq = to_verbs_cq(attr->recv_cq);
 	uint32_t max_wr = (uint32_t)dev->attr.max_qp_wr, max_sge = (uint32_t)dev->attr.max_sge;
+	/* with an SRQ: no receive queue of its own (its sizes are ignored) */
+	uint32_t max_recv_wr = attr->srq != NULL ? 0 : attr->max_recv_wr;
+	uint16_t max_recv_sge = attr->srq != NULL ? 0 : attr->max_recv_sge;
 	struct ibv_qp_init_attr_ex ia;
 	struct ibv_qp_attr qa;
 	struct verbs_qp *qp;
 	uint32_t sq_size, rq_size;
 	int ret;
 
-	if (attr->max_send_wr > max_wr || attr->max_recv_wr > max_wr ||
-	    attr->max_send_sge > max_sge || attr->max_send_sge > VERBS_SGE_MAX ||
-	    attr->max_recv_sge > max_sge)
+	if (attr->max_send_wr > max_wr || max_recv_wr > max_wr || attr->max_send_sge > max_sge ||
+	    attr->max_send_sge > VERBS_SGE_MAX || max_recv_sge > max_sge)
 		return -EINVAL;
 	if (dev->fatal)
 		return -EIO;
@@ -829,7 +833,7 @@ static int verbs_qp_create(struct rpcrdma_pmd_pd *p, const struct rpcrdma_pmd_qp
 		goto err_qp;
 
 	sq_size = pow2_at_least(attr->max_send_wr);
-	rq_size = pow2_at_least(attr->max_recv_wr);
+	rq_size = pow2_at_least(max_recv_wr);
 	qp->sq = calloc(sq_size, sizeof(*qp->sq));
 	qp->rq = calloc(rq_size, sizeof(*qp->rq));
 	if (qp->sq == NULL || qp->rq == NULL) {
@@ -839,12 +843,12 @@ static int verbs_qp_create(struct rpcrdma_pmd_pd *p, const struct rpcrdma_pmd_qp
 	qp->sq_mask = sq_size - 1;
 	qp->rq_mask = rq_size - 1;
 	qp->max_send_wr = attr->max_send_wr;
-	qp->max_recv_wr = attr->max_recv_wr;
+	qp->max_recv_wr = max_recv_wr;
 	qp->max_send_sge = attr->max_send_sge;
 	qp->max_read_sge =
 		(uint16_t)(attr->max_send_sge < dev->info.max_read_sge ? attr->max_send_sge
 								       : dev->info.max_read_sge);
-	qp->max_recv_sge = attr->max_recv_sge;
+	qp->max_recv_sge = max_recv_sge;
 	qp->rnr_retry = attr->rnr_retry;
 	qp->rnr_timer = verbs_rnr_timer_code(attr->rnr_timer_us);
 
@@ -853,9 +857,10 @@ static int verbs_qp_create(struct rpcrdma_pmd_pd *p, const struct rpcrdma_pmd_qp
 	ia.send_cq = scq->cq;
 	ia.recv_cq = rcq->cq;
 	ia.cap.max_send_wr = attr->max_send_wr;
-	ia.cap.max_recv_wr = attr->max_recv_wr;
+	ia.cap.max_recv_wr = max_recv_wr;
 	ia.cap.max_send_sge = attr->max_send_sge;
-	ia.cap.max_recv_sge = attr->max_recv_sge;
+	ia.cap.max_recv_sge = max_recv_sge;
+	ia.srq = attr->srq != NULL ? to_verbs_srq(attr->srq)->srq : NULL;
 	ia.cap.max_inline_data = dev->args.inline_max;
 	ia.qp_type = IBV_QPT_RC;
 	ia.pd = pd->pd;
@@ -867,8 +872,8 @@ static int verbs_qp_create(struct rpcrdma_pmd_pd *p, const struct rpcrdma_pmd_qp
 	if (qp->qp == NULL) {
 		ret = verbs_err_null();
 		verbs_log("%s: QP creation (send %u x %u sge, recv %u x %u sge, inline %u): %s",
-			  dev->name, attr->max_send_wr, attr->max_send_sge, attr->max_recv_wr,
-			  attr->max_recv_sge, dev->args.inline_max, strerror(-ret));
+			  dev->name, attr->max_send_wr, attr->max_send_sge, max_recv_wr,
+			  max_recv_sge, dev->args.inline_max, strerror(-ret));
 		goto err_rings;
 	}
 	/* the provider may give more inline room than asked, never use more than asked */
@@ -907,6 +912,13 @@ static int verbs_qp_create(struct rpcrdma_pmd_pd *p, const struct rpcrdma_pmd_qp
 	}
 
 	qp->common.qp_num = qp->qp->qp_num;
+	if (attr->srq != NULL) {
+		/* an SRQ receive's completion names its QP by number only */
+		ret = verbs_qpn_add(dev, qp);
+		if (ret < 0)
+			goto err_ibv;
+		qp->on_srq = true;
+	}
 	qp->common.state = RPCRDMA_PMD_QPS_INIT;
 	qp->conn = VERBS_CONN_IDLE;
 	dev->qps[verbs_tag_index(qp->tag)] = qp;
@@ -950,6 +962,8 @@ static void verbs_qp_destroy(struct rpcrdma_pmd_qp *q)
 	if (qp->fatal_queued)
 		TAILQ_REMOVE(&dev->fatal_qps, qp, fatal_next);
 	TAILQ_REMOVE(&dev->qp_list, qp, next);
+	if (qp->on_srq)
+		verbs_qpn_del(dev, qp);
 	tag_free(dev, qp->tag);
 	qp_free_rings(qp);
 	free(qp);
@@ -1132,6 +1146,7 @@ static void conn_param_fill(struct verbs_qp *qp, struct rdma_conn_param *cp, con
 	cp->retry_count = 7;
 	cp->rnr_retry_count = qp->rnr_retry;
 	cp->qp_num = qp->qp->qp_num;
+	cp->srq = qp->on_srq; /* the QP is ours, not rdma_cm's: it cannot tell */
 }
 
 static uint8_t min_u8(int a, int b)
@@ -1536,6 +1551,7 @@ static int async_one(struct verbs_dev *dev)
 	enum verbs_async_action act;
 	struct verbs_qp *qp;
 	struct verbs_cq *cq = NULL;
+	struct verbs_srq *srq = NULL;
 	enum ibv_event_type type;
 	uint8_t port = 0;
 
@@ -1548,6 +1564,8 @@ static int async_one(struct verbs_dev *dev)
 		qp = ae.element.qp->qp_context;
 	else if (act == VERBS_ASYNC_CQ_ERROR)
 		cq = ae.element.cq->cq_context;
+	else if (act == VERBS_ASYNC_SRQ_LIMIT || act == VERBS_ASYNC_SRQ_ERROR)
+		srq = ae.element.srq->srq_context;
 	else if (act == VERBS_ASYNC_PORT_DOWN || act == VERBS_ASYNC_LOG)
 		port = (uint8_t)ae.element.port_num;
 	/* acknowledged at once: ibv_destroy_qp/cq wait for their events to be */
@@ -1591,6 +1609,19 @@ static int async_one(struct verbs_dev *dev)
 		break;
 	case VERBS_ASYNC_LOG:
 		verbs_log("%s port %u: %s", dev->name, port, async_str(type));
+		break;
+	case VERBS_ASYNC_SRQ_LIMIT:
+		/* the device disarmed it (one-shot): rpcrdma_pmd_srq_arm() arms it again */
+		{
+			unsigned int len = dev->evq_len;
+
+			ev_push(dev, RPCRDMA_PMD_EVENT_SRQ_LIMIT, NULL, NULL, NULL, 0);
+			if (dev->evq_len != len)
+				dev->evq[(dev->evq_head + len) % dev->evq_cap].srq = &srq->common;
+			break;
+		}
+	case VERBS_ASYNC_SRQ_ERROR:
+		verbs_log("%s: SRQ %u: %s", dev->name, srq->common.srq_num, async_str(type));
 		break;
 	default:
 		break;
@@ -1643,6 +1674,9 @@ static struct rpcrdma_pmd_ops verbs_ops = {
 	.cq_destroy = verbs_cq_destroy,
 	.qp_create = verbs_qp_create,
 	.qp_destroy = verbs_qp_destroy,
+	.srq_create = verbs_srq_create,
+	.srq_destroy = verbs_srq_destroy,
+	.srq_arm = verbs_srq_arm,
 	.listen = verbs_listen,
 	.listener_close = verbs_listener_close,
 	.connect = verbs_connect,

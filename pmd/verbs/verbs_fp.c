@@ -108,6 +108,61 @@ static uint16_t verbs_post_recv_burst(struct rpcrdma_pmd_qp *q,
 	return done;
 }
 
+/*
+ * Receives on a shared receive queue: each takes a free slot of the SRQ
+ * (they complete in any order, on whichever QP takes them) and goes to the
+ * device in chunks, one ibv_post_srq_recv each.
+ */
+static uint16_t verbs_srq_post_recv_burst(struct rpcrdma_pmd_srq *s,
+					  const struct rpcrdma_pmd_recv_wr *wrs, uint16_t n)
+{
+	struct verbs_srq *srq = to_verbs_srq(s);
+	struct ibv_recv_wr rw[VERBS_POLL_CHUNK];
+	uint16_t done = 0;
+	bool stop = false;
+
+	if (n > srq->nb_free)
+		n = (uint16_t)srq->nb_free;
+	while (done < n && !stop) {
+		struct ibv_recv_wr *bad = NULL;
+		unsigned int k = 0, posted;
+		int ret;
+
+		while (k < VERBS_POLL_CHUNK && done + k < n) {
+			const struct rpcrdma_pmd_recv_wr *wr = &wrs[done + k];
+			uint32_t slot = srq->free[srq->nb_free - 1 - k];
+
+			if (verbs_unlikely(wr->num_sge > s->max_sge)) {
+				stop = true;
+				break;
+			}
+			rw[k].wr_id = verbs_wrid(srq->tag, true, VERBS_WRID_SRQ | slot);
+			rw[k].sg_list = (struct ibv_sge *)(uintptr_t)wr->sg_list;
+			rw[k].num_sge = wr->num_sge;
+			rw[k].next = &rw[k + 1];
+			srq->wr_ids[slot] = wr->wr_id;
+			k++;
+		}
+		if (k == 0)
+			break;
+		rw[k - 1].next = NULL;
+		ret = ibv_post_srq_recv(srq->srq, rw, &bad);
+		posted = k;
+		if (verbs_unlikely(ret != 0)) {
+			/* the ones before bad were posted */
+			posted = bad != NULL && bad >= rw && bad < rw + k ? (unsigned int)(bad - rw)
+									  : 0;
+			stop = true;
+		}
+		for (unsigned int i = 0; i < posted; i++)
+			srq->busy[srq->free[srq->nb_free - 1 - i]] = 1;
+		srq->nb_free -= posted;
+		done = (uint16_t)(done + posted);
+	}
+	s->recv_wrs += done;
+	return done;
+}
+
 /* ---------------- sends ---------------- */
 
 /* A signaled READ the device will complete: counted until it does. */
@@ -367,6 +422,54 @@ static void sq_retire_ooo(struct verbs_qp *qp, uint32_t slot)
 }
 
 /*
+ * The completion of an SRQ's receive: the wr_id names the SRQ and the slot,
+ * the QP it arrived on is the completion's QP number. @return 1, or 0 for
+ * one of a destroyed SRQ or QP (dropped; the slot is free again).
+ */
+static __attribute__((noinline)) unsigned int wc_srq(struct verbs_cq *cq, struct ibv_cq_ex *cqx,
+						     const struct ibv_wc *w, uint64_t id,
+						     enum ibv_wc_status status,
+						     struct rpcrdma_pmd_wc *wc)
+{
+	struct verbs_dev *dev = cq->dev;
+	uint32_t tag = verbs_wrid_tag(id), slot = verbs_wrid_slot(id) & ~VERBS_WRID_SRQ;
+	uint16_t idx = verbs_tag_index(tag);
+	struct verbs_srq *srq = idx < dev->srq_cap ? dev->srqs[idx] : NULL;
+	uint32_t len = 0, inv = 0, qpn;
+	unsigned int flags = 0;
+	struct verbs_qp *qp;
+	uint64_t wr_id;
+
+	if (srq == NULL || srq->tag != tag || slot >= srq->common.max_wr || !srq->busy[slot]) {
+		cq->stale++;
+		return 0;
+	}
+	srq->busy[slot] = 0;
+	srq->free[srq->nb_free++] = slot;
+	wr_id = srq->wr_ids[slot];
+	qpn = cqx != NULL ? ibv_wc_read_qp_num(cqx) : w->qp_num;
+	qp = verbs_qpn_find(dev, qpn);
+	if (qp == NULL) {
+		cq->stale++; /* its QP was destroyed: its completions are lost */
+		return 0;
+	}
+	if (status != IBV_WC_SUCCESS)
+		qp->common.state = RPCRDMA_PMD_QPS_ERROR;
+	else if (cqx != NULL) {
+		len = ibv_wc_read_byte_len(cqx);
+		flags = ibv_wc_read_wc_flags(cqx);
+		if (flags & IBV_WC_WITH_INV)
+			inv = ibv_wc_read_invalidated_rkey(cqx);
+	} else {
+		len = w->byte_len;
+		flags = w->wc_flags;
+		inv = w->invalidated_rkey;
+	}
+	verbs_wc_fill(wc, wr_id, &qp->common, status, RPCRDMA_PMD_WC_RECV, len, flags, inv);
+	return 1;
+}
+
+/*
  * One completion: find its QP and slot from our wr_id and fill @wc.
  * @return 1, or 0 for a completion of a QP destroyed since (dropped).
  * Exactly one of @cqx and @w is used (constant at each call site).
@@ -380,6 +483,8 @@ wc_one(struct verbs_cq *cq, struct ibv_cq_ex *cqx, const struct ibv_wc *w, uint6
 	uint16_t idx = verbs_tag_index(tag);
 	struct verbs_qp *qp;
 
+	if (verbs_unlikely(verbs_wrid_is_srq(id)))
+		return wc_srq(cq, cqx, w, id, status, wc);
 	qp = idx < dev->qp_cap ? dev->qps[idx] : NULL;
 	if (verbs_unlikely(qp == NULL || qp->tag != tag)) {
 		cq->stale++;
@@ -660,6 +765,11 @@ void verbs_qp_set_fast_path(struct verbs_qp *qp)
 		qp->common.queue_send_burst = verbs_queue_send_post;
 		qp->common.flush = verbs_flush_post;
 	}
+}
+
+void verbs_srq_set_fast_path(struct verbs_srq *srq)
+{
+	srq->common.post_recv_burst = verbs_srq_post_recv_burst;
 }
 
 void verbs_cq_set_fast_path(struct verbs_cq *cq)

@@ -5,6 +5,8 @@
  * verbs_xlate.[ch]: pure translations (tested without a device).
  * verbs_ctrl.c:     devices, PDs, MRs, CQs, QPs, rdma_cm connection
  *                   management and asynchronous events.
+ * verbs_srq.c:      shared receive queues, and the QP-number table that maps
+ *                   an SRQ receive's completion to its QP.
  * verbs_fp.c:       the fast path: post receives, stage sends between
  *                   ibv_wr_start and ibv_wr_complete (or as an ibv_send_wr
  *                   chain), one doorbell per flush, poll CQs in bursts.
@@ -64,12 +66,20 @@ struct verbs_ep {
 
 struct verbs_qp;
 struct verbs_req;
+struct verbs_srq;
 
 struct verbs_dev {
 	struct rpcrdma_pmd_dev common;
 	/* read by the fast path: the QP of a wr_id tag */
 	struct verbs_qp **qps; /* by tag index; NULL: free */
 	uint32_t qp_cap;
+	/* ... the SRQ of an SRQ receive's tag, and the QP of its completion's QP number */
+	struct verbs_srq **srqs; /* by tag index; NULL: free */
+	uint32_t srq_cap;
+	struct verbs_qp **qpn_tab; /* QPs on an SRQ by QP number: open addressing */
+	uint32_t qpn_mask;	   /* slots - 1 (a power of two), or 0 with no table */
+	uint32_t qpn_used;
+	uint16_t *srq_gen; /* by tag index: generation of the next SRQ there */
 
 	struct verbs_devargs args;
 	struct ibv_context *ctx;
@@ -99,6 +109,23 @@ struct verbs_dev {
 	TAILQ_HEAD(, verbs_req) reqs;
 	struct rpcrdma_pmd_event *evq; /* FIFO of events not yet returned */
 	unsigned int evq_head, evq_len, evq_cap;
+};
+
+/*
+ * A shared receive queue. Its receives complete out of order (each on the
+ * QP that took it), so its slots come from a stack of free ones, not a ring.
+ * What it still holds when destroyed is discarded, as ibv_destroy_srq does.
+ */
+struct verbs_srq {
+	struct rpcrdma_pmd_srq common;
+	/* fast path */
+	struct ibv_srq *srq;
+	uint64_t *wr_ids; /* by slot: the user's */
+	uint8_t *busy;	  /* by slot: posted, not completed */
+	uint32_t *free;	  /* stack of free slots */
+	uint32_t nb_free;
+	uint32_t tag;
+	struct verbs_dev *dev;
 };
 
 struct verbs_pd {
@@ -177,7 +204,8 @@ struct verbs_qp {
 	uint16_t max_send_sge;
 	uint16_t max_read_sge; /* an RDMA READ's local SGL (iWARP: 1) */
 	uint16_t max_recv_sge;
-	bool batch; /* ibv_wr_start called, ibv_wr_complete not yet */
+	bool batch;  /* ibv_wr_start called, ibv_wr_complete not yet */
+	bool on_srq; /* receives from an SRQ: in dev->qpn_tab */
 
 	/* control path */
 	struct verbs_dev *dev;
@@ -228,8 +256,37 @@ struct verbs_req {
 /* struct ibv_device_attr vendor_id of siw (Linux drivers/infiniband/sw/siw: "bmt") */
 #define VERBS_VENDOR_SIW 0x626d74u
 
+/* verbs_srq.c */
+int verbs_srq_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_srq_attr *attr,
+		     struct rpcrdma_pmd_srq **srqp);
+void verbs_srq_destroy(struct rpcrdma_pmd_srq *s);
+int verbs_srq_arm(struct rpcrdma_pmd_srq *s, uint32_t limit);
+int verbs_qpn_add(struct verbs_dev *dev, struct verbs_qp *qp);
+void verbs_qpn_del(struct verbs_dev *dev, struct verbs_qp *qp);
+void verbs_srq_dev_free(struct verbs_dev *dev);
+
+/* The QP on an SRQ of QP number @qpn, or NULL (destroyed since). */
+static inline struct verbs_qp *verbs_qpn_find(const struct verbs_dev *dev, uint32_t qpn)
+{
+	uint32_t i, n;
+
+	if (dev->qpn_mask == 0)
+		return NULL;
+	for (i = qpn * 2654435761u & dev->qpn_mask, n = 0; n <= dev->qpn_mask;
+	     i = (i + 1) & dev->qpn_mask, n++) {
+		struct verbs_qp *qp = dev->qpn_tab[i];
+
+		if (qp == NULL)
+			return NULL;
+		if (qp->common.qp_num == qpn)
+			return qp;
+	}
+	return NULL;
+}
+
 /* verbs_fp.c */
 void verbs_qp_set_fast_path(struct verbs_qp *qp);
+void verbs_srq_set_fast_path(struct verbs_srq *srq);
 /* The QP was moved to error: flush what the device keeps, if it does not. */
 void verbs_qp_flush_watch(struct verbs_qp *qp);
 /* ... and mark the end of its send queue, so that the device tells when it is done. */
@@ -254,6 +311,11 @@ static inline struct verbs_mr *to_verbs_mr(struct rpcrdma_pmd_mr *m)
 static inline struct verbs_cq *to_verbs_cq(struct rpcrdma_pmd_cq *c)
 {
 	return container_of(c, struct verbs_cq, common);
+}
+
+static inline struct verbs_srq *to_verbs_srq(struct rpcrdma_pmd_srq *s)
+{
+	return container_of(s, struct verbs_srq, common);
 }
 
 static inline struct verbs_qp *to_verbs_qp(struct rpcrdma_pmd_qp *q)

@@ -468,6 +468,10 @@ enum verbs_async_action verbs_async_action(enum ibv_event_type type)
 		return VERBS_ASYNC_PORT_DOWN;
 	case IBV_EVENT_DEVICE_FATAL:
 		return VERBS_ASYNC_DEVICE_FATAL;
+	case IBV_EVENT_SRQ_LIMIT_REACHED:
+		return VERBS_ASYNC_SRQ_LIMIT;
+	case IBV_EVENT_SRQ_ERR:
+		return VERBS_ASYNC_SRQ_ERROR;
 	case IBV_EVENT_PORT_ACTIVE:
 	case IBV_EVENT_LID_CHANGE:
 	case IBV_EVENT_PKEY_CHANGE:
@@ -475,7 +479,7 @@ enum verbs_async_action verbs_async_action(enum ibv_event_type type)
 	case IBV_EVENT_CLIENT_REREGISTER:
 	case IBV_EVENT_GID_CHANGE:
 		return VERBS_ASYNC_LOG;
-	default: /* SQ_DRAINED, PATH_MIG, LAST_WQE_REACHED, SRQ and WQ events */
+	default: /* SQ_DRAINED, PATH_MIG, LAST_WQE_REACHED (an SRQ's QP in error), WQ events */
 		return VERBS_ASYNC_IGNORE;
 	}
 }
@@ -531,4 +535,7 @@ void verbs_dev_info_fill(const struct ibv_device_attr *da, enum ibv_node_type no
 	info->max_mr_size = da->max_mr_size;
 	info->vendor_id = da->vendor_id;
 	info->vendor_part_id = da->vendor_part_id;
+	info->max_srq = min_u32(nonneg(da->max_srq), VERBS_SRQ_INDEX_MAX);
+	info->max_srq_wr = info->max_srq != 0 ? min_u32(nonneg(da->max_srq_wr), VERBS_WRID_SRQ) : 0;
+	info->max_srq_sge = info->max_srq != 0 ? nonneg(da->max_srq_sge) : 0;
 }

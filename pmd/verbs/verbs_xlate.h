@@ -68,10 +68,16 @@ static inline int verbs_err_null(void)
  * "tag" is the upper half (generation << 16 | index into the device's QP
  * table). A completion whose tag is not the one of the QP at that index
  * belongs to a destroyed QP and is dropped.
+ *
+ * A receive posted on a shared receive queue has RQ and SRQ set: its tag
+ * then indexes the device's SRQ table, its slot the SRQ's, and the QP it
+ * arrived on comes from the completion's QP number.
  */
 #define VERBS_QP_INDEX_MAX  65536u /* QPs per device (16 bits of the tag) */
 #define VERBS_WRID_RECV	    (1ull << 31)
 #define VERBS_WRID_SLOT_MAX (1u << 31)
+#define VERBS_WRID_SRQ	    (1u << 30) /* with VERBS_WRID_RECV: an SRQ's receive */
+#define VERBS_SRQ_INDEX_MAX 65536u     /* SRQs per device (16 bits of the tag) */
 
 static inline uint64_t verbs_wrid(uint32_t tag, bool recv, uint32_t slot)
 {
@@ -91,6 +97,11 @@ static inline uint16_t verbs_tag_index(uint32_t tag)
 static inline bool verbs_wrid_is_recv(uint64_t wr_id)
 {
 	return (wr_id & VERBS_WRID_RECV) != 0;
+}
+
+static inline bool verbs_wrid_is_srq(uint64_t wr_id)
+{
+	return (wr_id & (VERBS_WRID_RECV | VERBS_WRID_SRQ)) == (VERBS_WRID_RECV | VERBS_WRID_SRQ);
 }
 
 static inline uint32_t verbs_wrid_slot(uint64_t wr_id)
@@ -377,6 +388,8 @@ enum verbs_async_action {
 	VERBS_ASYNC_CQ_ERROR,	  /* CQ overrun: every QP on it goes down */
 	VERBS_ASYNC_PORT_DOWN,	  /* every connection on that port goes down */
 	VERBS_ASYNC_DEVICE_FATAL, /* every connection of the device goes down */
+	VERBS_ASYNC_SRQ_LIMIT,	  /* an SRQ's limit: RPCRDMA_PMD_EVENT_SRQ_LIMIT */
+	VERBS_ASYNC_SRQ_ERROR,	  /* an SRQ is in error: log it */
 };
 
 enum verbs_async_action verbs_async_action(enum ibv_event_type type);

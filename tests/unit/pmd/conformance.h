@@ -21,7 +21,8 @@
 
 #include "test_clock.h"
 
-#define EP_QPS_MAX 128
+#define EP_QPS_MAX     128
+#define EP_SCRATCH_MAX 256
 
 struct ep {
 	bool server;
@@ -38,6 +39,9 @@ struct ep {
 	struct rpcrdma_mempool_set *set;
 	struct rpcrdma_pmd_qp *qps[EP_QPS_MAX];
 	unsigned int nb_qps;
+	/* send buffers a case gives back once their completions are in (conformance_srq.c) */
+	void *scratch[EP_SCRATCH_MAX];
+	unsigned int nb_scratch;
 	int failures;
 };
 
@@ -119,5 +123,18 @@ static inline bool ep_is_shm(const struct ep *ep)
  */
 bool pdata_is(const struct ep *ep, const struct rpcrdma_pmd_event *ev, const uint8_t *want,
 	      unsigned int len);
+
+/* conformance_srq.c: shared receive queues, completion queues shared by many QPs */
+void srq_send_recv_server(struct ep *ep);
+void srq_send_recv_client(struct ep *ep);
+void srq_rnr_server(struct ep *ep);
+void srq_rnr_client(struct ep *ep);
+void srq_limit_server(struct ep *ep);
+void srq_limit_client(struct ep *ep);
+void srq_two_cqs_server(struct ep *ep);
+void srq_two_cqs_client(struct ep *ep);
+void cq_shared_server(struct ep *ep);
+void cq_shared_client(struct ep *ep);
+void srq_bad_args_half(struct ep *ep);
 
 #endif

@@ -1734,6 +1734,13 @@ const struct tcase tcases[] = {
 	  .shm_only = "shm fault injection" },
 	{ "fault_cq_delay", delay_server, delay_client, NULL, "cq_delay=3",
 	  .shm_only = "shm fault injection" },
+	{ "srq_send_recv", srq_send_recv_server, srq_send_recv_client },
+	{ "srq_rnr", srq_rnr_server, srq_rnr_client, .needs = RPCRDMA_PMD_DEV_RNR_RETRY },
+	{ "srq_limit", srq_limit_server, srq_limit_client },
+	{ "srq_two_cqs", srq_two_cqs_server, srq_two_cqs_client },
+	{ "cq_shared", cq_shared_server, cq_shared_client },
+	{ "srq_bad_args", srq_bad_args_half, srq_bad_args_half },
+	/* last: the client process dies in it */
 	{ "peer_killed", killed_server, killed_client, NULL, NULL, .xproc_only = true,
 	  .kills_peer = true },
 };

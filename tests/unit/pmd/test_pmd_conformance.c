@@ -445,6 +445,7 @@ static void run_half(struct ep *ep, const struct tcase *tc, unsigned int idx, in
 	conf_addrs(ep, idx, parent_pid);
 	ep->info = conf_info;
 	ep->nb_qps = 0;
+	ep->nb_scratch = 0;
 	ep->listener = NULL;
 	if (ep_open(ep, conf_verbs   ? conf_devargs
 			: ep->server ? tc->server_devargs
@@ -604,7 +605,8 @@ static int run_xproc(const char *prog, const char *pmd, const char *child_lcores
 	if (waitpid(conformance_child_pid, &status, 0) != conformance_child_pid)
 		return 1;
 	for (i = 0; i < nb_tcases; i++)
-		if (strcmp(tcases[i].name, "peer_killed") == 0 && case_skip(&tcases[i]) == NULL)
+		if (strcmp(tcases[i].name, "peer_killed") == 0 && case_selected(&tcases[i]) &&
+		    case_skip(&tcases[i]) == NULL)
 			killed = true;
 	if (killed ? !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
 		   : !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {

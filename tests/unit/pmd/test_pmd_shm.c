@@ -4,7 +4,9 @@
  * connection: device capabilities (rpcrdma_pmd_dev_info_get) of shm and the
  * defaults the common layer gives a driver that does not say; the refusal
  * of a QP that would overrun its CQ, and its log line; per-call sub-range
- * MR registration without heap allocation (and its cost, printed).
+ * MR registration without heap allocation (and its cost, printed); an SRQ
+ * whose shared slots a hostile peer writes nonsense into, and a driver
+ * without SRQs.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -19,6 +21,7 @@
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_pmd_driver.h>
 
+#include "../../../pmd/shm/shm.h" /* the SRQ area, as a hostile peer writes it */
 #include "test_check.h"
 
 /* ---- stderr captured, for the PMD's log lines ---- */
@@ -66,10 +69,26 @@ static void bare_close(struct rpcrdma_pmd_dev *dev)
 	(void)dev;
 }
 
+static struct rpcrdma_pmd_pd bare_pd;
+
+static int bare_pd_alloc(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_pd **pd)
+{
+	(void)dev;
+	*pd = &bare_pd;
+	return 0;
+}
+
+static void bare_pd_free(struct rpcrdma_pmd_pd *pd)
+{
+	(void)pd;
+}
+
 static struct rpcrdma_pmd_ops bare_ops = {
 	.name = "test_bare",
 	.dev_open = bare_open,
 	.dev_close = bare_close,
+	.pd_alloc = bare_pd_alloc,
+	.pd_free = bare_pd_free,
 };
 
 static void test_dev_info_defaults(void)
@@ -93,8 +112,23 @@ static void test_dev_info_defaults(void)
 	CHECK_EQ(info.max_cqe, def.max_send_wr + def.max_recv_wr);
 	CHECK_EQ(info.max_rdma_read_depth, 1);
 	CHECK_EQ(info.max_read_sge, 1);
+	CHECK_EQ(info.max_srq, 0);
+	CHECK_EQ(info.max_srq_wr, 0);
+	CHECK_EQ(info.max_srq_sge, 0);
 	CHECK_EQ(rpcrdma_pmd_dev_info_get(NULL, &info), -EINVAL);
 	CHECK_EQ(rpcrdma_pmd_dev_info_get(dev, NULL), -EINVAL);
+	{
+		/* a driver without SRQs says so, and keeps no count */
+		struct rpcrdma_pmd_srq_attr sa;
+		struct rpcrdma_pmd_srq *srq = NULL;
+		struct rpcrdma_pmd_pd *pd;
+
+		CHECK_EQ(rpcrdma_pmd_pd_alloc(dev, &pd), 0);
+		rpcrdma_pmd_srq_attr_init(&sa);
+		CHECK_EQ(rpcrdma_pmd_srq_create(pd, &sa, &srq), -ENOTSUP);
+		CHECK(srq == NULL && pd->nb_srqs == 0);
+		CHECK_EQ(rpcrdma_pmd_pd_free(pd), 0);
+	}
 	CHECK_EQ(rpcrdma_pmd_dev_close(dev), 0);
 }
 
@@ -120,6 +154,9 @@ static void test_dev_info_shm(void)
 	CHECK_EQ(info.max_mr, 77); /* the mr_max device argument */
 	CHECK_EQ(info.max_rdma_read_depth, 255);
 	CHECK(info.max_mr_size == UINT32_MAX * 4096ull);
+	CHECK_EQ(info.max_srq, 65536);
+	CHECK_EQ(info.max_srq_wr, 32768);
+	CHECK_EQ(info.max_srq_sge, 32);
 	CHECK_EQ(rpcrdma_pmd_dev_close(dev), 0);
 
 	/* device arguments as a vdev's (rte_kvargs), each mistake refused */
@@ -351,6 +388,155 @@ static void test_mr_subrange_no_alloc(void)
 	close(fd);
 }
 
+/* ---- an SRQ and a hostile peer, both ends in this thread ---- */
+
+struct end {
+	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_pd *pd;
+	struct rpcrdma_pmd_cq *cq;
+	struct rpcrdma_pmd_mr *mr;
+	struct rpcrdma_pmd_qp *qp;
+};
+
+static void end_open(struct end *e, uint8_t *mem, size_t len)
+{
+	CHECK_EQ(rpcrdma_pmd_dev_open("shm", NULL, &e->dev), 0);
+	CHECK_EQ(rpcrdma_pmd_pd_alloc(e->dev, &e->pd), 0);
+	CHECK_EQ(rpcrdma_pmd_cq_create(e->dev, 256, &e->cq), 0);
+	CHECK_EQ(rpcrdma_pmd_mr_reg(e->pd, mem, len, RPCRDMA_PMD_ACCESS_LOCAL_WRITE, -1, 0, &e->mr),
+		 0);
+}
+
+static void end_close(struct end *e)
+{
+	CHECK_EQ(rpcrdma_pmd_mr_dereg(e->mr), 0);
+	CHECK_EQ(rpcrdma_pmd_cq_destroy(e->cq), 0);
+	CHECK_EQ(rpcrdma_pmd_pd_free(e->pd), 0);
+	CHECK_EQ(rpcrdma_pmd_dev_close(e->dev), 0);
+}
+
+/* Poll both devices' events until both QPs are established (bounded). */
+static bool connect_ends(struct end *srv, struct end *cli, const char *addr)
+{
+	struct rpcrdma_pmd_listener *l;
+	bool s_up = false, c_up = false;
+	int i;
+
+	CHECK_EQ(rpcrdma_pmd_listen(srv->dev, addr, &l), 0);
+	CHECK_EQ(rpcrdma_pmd_connect(cli->qp, addr, NULL, 0), 0);
+	for (i = 0; i < 100000 && !(s_up && c_up); i++) {
+		struct rpcrdma_pmd_event ev;
+
+		if (rpcrdma_pmd_event_poll(srv->dev, &ev, 1) == 1) {
+			if (ev.type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
+				CHECK_EQ(rpcrdma_pmd_accept(ev.req, srv->qp, NULL, 0), 0);
+			else if (ev.type == RPCRDMA_PMD_EVENT_ESTABLISHED)
+				s_up = true;
+		}
+		if (rpcrdma_pmd_event_poll(cli->dev, &ev, 1) == 1 &&
+		    ev.type == RPCRDMA_PMD_EVENT_ESTABLISHED)
+			c_up = true;
+	}
+	CHECK_EQ(rpcrdma_pmd_listener_close(l), 0);
+	CHECK(s_up && c_up);
+	return s_up && c_up;
+}
+
+/*
+ * The client's end writes into the server's SRQ slots what a hostile peer
+ * may: a QP index that is not one of the server's, a state that is none,
+ * and a claim index far ahead. The server drops those completions and keeps
+ * reaping; the client's own SENDs then find no receive (RNR), never a slot
+ * past the queue.
+ */
+static void test_srq_hostile_peer(void)
+{
+	static uint8_t smem[8192] __attribute__((aligned(4096)));
+	static uint8_t cmem[4096] __attribute__((aligned(4096)));
+	struct rpcrdma_pmd_srq_attr sa;
+	struct rpcrdma_pmd_qp_attr qa;
+	struct rpcrdma_pmd_srq *srq;
+	struct rpcrdma_pmd_sge sge[4];
+	struct rpcrdma_pmd_recv_wr rw[4];
+	struct rpcrdma_pmd_send_wr sw;
+	struct rpcrdma_pmd_wc wc[8];
+	struct rpcrdma_shm_srq_area *a;
+	struct end srv, cli;
+	struct shm_qp *peer;
+	char addr[64];
+	int i, n;
+
+	end_open(&srv, smem, sizeof(smem));
+	end_open(&cli, cmem, sizeof(cmem));
+	rpcrdma_pmd_srq_attr_init(&sa);
+	sa.max_wr = 4;
+	CHECK_EQ(rpcrdma_pmd_srq_create(srv.pd, &sa, &srq), 0);
+	rpcrdma_pmd_qp_attr_init(&qa);
+	qa.send_cq = qa.recv_cq = srv.cq;
+	qa.srq = srq;
+	CHECK_EQ(rpcrdma_pmd_qp_create(srv.pd, &qa, &srv.qp), 0);
+	qa.send_cq = qa.recv_cq = cli.cq;
+	qa.srq = NULL;
+	qa.rnr_retry = 0;
+	CHECK_EQ(rpcrdma_pmd_qp_create(cli.pd, &qa, &cli.qp), 0);
+	snprintf(addr, sizeof(addr), "@rpcrdma-test-srq-%d", (int)getpid());
+	if (!connect_ends(&srv, &cli, addr))
+		return;
+	peer = to_shm_qp(cli.qp);
+	a = peer->peer_srq;
+	CHECK(a != NULL && peer->peer_srq_index == to_shm_qp(srv.qp)->srq_index);
+	if (a == NULL)
+		return;
+
+	for (i = 0; i < 4; i++) {
+		sge[i].addr = (uintptr_t)smem + (uint64_t)i * 2048;
+		sge[i].length = 2048;
+		sge[i].lkey = srv.mr->lkey;
+		rw[i].wr_id = 70 + (uint64_t)i;
+		rw[i].sg_list = &sge[i];
+		rw[i].num_sge = 1;
+	}
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 3), 3);
+	/* slot 0: a QP index the server never gave; 1: its QP's, done; 2: no state at all */
+	shm_slot(peer->peer_srq_rq, peer->peer_srq_slot_size, 0)->state =
+		RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_DONE, 999);
+	shm_slot(peer->peer_srq_rq, peer->peer_srq_slot_size, 1)->byte_len = 7;
+	shm_slot(peer->peer_srq_rq, peer->peer_srq_slot_size, 1)->wc_status = 0;
+	shm_slot(peer->peer_srq_rq, peer->peer_srq_slot_size, 1)->state =
+		RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_DONE, peer->peer_srq_index);
+	shm_slot(peer->peer_srq_rq, peer->peer_srq_slot_size, 2)->state = 0x77;
+	n = rpcrdma_pmd_poll_cq_burst(srv.cq, wc, 8);
+	CHECK_EQ(n, 1);
+	CHECK(wc[0].wr_id == 71 && wc[0].qp == srv.qp && wc[0].byte_len == 7 &&
+	      wc[0].status == RPCRDMA_PMD_WC_SUCCESS);
+	/* all three slots reaped: four can be posted again */
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 4), 4);
+
+	/* a claim index far ahead of what is posted: the client's SEND sees RNR */
+	__atomic_store_n(&a->rq_tail, 1ull << 40, __ATOMIC_RELAXED);
+	memset(&sw, 0, sizeof(sw));
+	sge[0].addr = (uintptr_t)cmem;
+	sge[0].length = 16;
+	sge[0].lkey = cli.mr->lkey;
+	sw.wr_id = 5;
+	sw.sg_list = sge;
+	sw.num_sge = 1;
+	sw.opcode = RPCRDMA_PMD_WR_SEND;
+	sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(cli.qp, &sw, 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(cli.qp), 1);
+	n = rpcrdma_pmd_poll_cq_burst(cli.cq, wc, 8);
+	CHECK(n == 1 && wc[0].wr_id == 5 && wc[0].status == RPCRDMA_PMD_WC_RNR_RETRY_EXC_ERR);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(srv.cq, wc, 8), 0);
+
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(cli.qp), 0);
+	CHECK_EQ(rpcrdma_pmd_srq_destroy(srq), -EBUSY);
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(srv.qp), 0);
+	CHECK_EQ(rpcrdma_pmd_srq_destroy(srq), 0);
+	end_close(&cli);
+	end_close(&srv);
+}
+
 int main(void)
 {
 	test_dev_info_defaults();
@@ -358,5 +544,6 @@ int main(void)
 	test_dev_info_limits();
 	test_cq_overrun_log();
 	test_mr_subrange_no_alloc();
+	test_srq_hostile_peer();
 	return test_summary("pmd_shm");
 }

@@ -45,6 +45,7 @@ struct fake_cqe {
 	uint32_t len;
 	unsigned int flags;
 	uint32_t inv;
+	uint32_t qp_num;
 };
 
 static struct {
@@ -65,6 +66,7 @@ static struct {
 	struct ibv_recv_wr recv[FAKE_MAX];
 	int nrecv;
 	int post_recv_calls;
+	int post_srq_calls;
 	struct fake_cqe cqe[FAKE_MAX];
 	int cq_head, cq_tail, cur;
 	int polls_ex, polls;
@@ -72,6 +74,16 @@ static struct {
 
 static int info_calls;
 static char info_last[256];
+
+/* The PMD's error log (pmd.c; verbs_srq.c calls it): here, counted. */
+static int log_calls;
+
+void rpcrdma_pmd_log(const char *driver, const char *fmt, ...)
+{
+	(void)driver;
+	(void)fmt;
+	log_calls++;
+}
 
 /* The PMD's info log (pmd.c): here, a recorder of the last line. */
 void rpcrdma_pmd_info(const char *driver, const char *fmt, ...)
@@ -248,11 +260,29 @@ static int f_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_rec
 	return 0;
 }
 
+static int f_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+{
+	int i = 0;
+
+	(void)srq;
+	F.post_srq_calls++;
+	for (; wr != NULL; wr = wr->next, i++) {
+		if (i == F.fail_post_at) {
+			*bad = wr;
+			F.fail_post_at = -1;
+			return ENOMEM;
+		}
+		F.recv[F.nrecv++] = *wr;
+	}
+	return 0;
+}
+
 static void push_cqe(uint64_t wr_id, enum ibv_wc_status st, uint32_t len, unsigned int flags,
 		     uint32_t inv)
 {
 	struct fake_cqe *c = &F.cqe[F.cq_head++ % FAKE_MAX];
 
+	c->qp_num = 0x99;
 	c->wr_id = wr_id;
 	c->status = st;
 	c->len = len;
@@ -275,6 +305,7 @@ static int f_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 		wc[k].byte_len = c->len;
 		wc[k].wc_flags = c->flags;
 		wc[k].invalidated_rkey = c->inv;
+		wc[k].qp_num = c->qp_num;
 		k++;
 	}
 	return k;
@@ -322,6 +353,12 @@ static unsigned int f_wc_flags(struct ibv_cq_ex *cq)
 {
 	(void)cq;
 	return F.cqe[F.cur].flags;
+}
+
+static uint32_t f_qp_num(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return F.cqe[F.cur].qp_num;
 }
 
 static __be32 f_imm(struct ibv_cq_ex *cq)
@@ -385,6 +422,8 @@ static void setup(bool wr_api, bool cq_ex, uint32_t max_send_wr, uint32_t max_re
 	F.cqx.read_byte_len = f_byte_len;
 	F.cqx.read_wc_flags = f_wc_flags;
 	F.cqx.read_imm_data = f_imm;
+	F.cqx.read_qp_num = f_qp_num;
+	F.ctx.ops.post_srq_recv = f_post_srq_recv;
 	F.cq.context = &F.ctx;
 
 	memset(&dev, 0, sizeof(dev));
@@ -1076,6 +1115,144 @@ static void test_poll_chunks(void)
 	CHECK_EQ(qp->rq_tail, 50);
 }
 
+/*
+ * An SRQ beside a QP's own queue: its receives carry the SRQ's tag and a
+ * free slot; they complete in any order, each naming the QP of the
+ * completion's QP number (the QP-number table, grown and shrunk); one of a
+ * QP destroyed since, a slot completed twice, or an SRQ of another
+ * generation is dropped; the QP's own receives are untouched.
+ */
+#define SRQ_TAG	   (2u << 16 | 1u) /* generation 2, index 1 */
+#define SRQ_NDUMMY 40
+
+static void test_srq(bool cq_ex)
+{
+	struct rpcrdma_pmd_sge s[3] = { { (uintptr_t)big, 64, 4 },
+					{ (uintptr_t)big + 64, 64, 4 },
+					{ (uintptr_t)big + 128, 64, 4 } };
+	static struct verbs_qp dummy[SRQ_NDUMMY];
+	struct verbs_srq *srqs[2] = { NULL, NULL };
+	struct rpcrdma_pmd_recv_wr r[10];
+	struct rpcrdma_pmd_wc wc[8];
+	struct ibv_srq fake_srq;
+	struct verbs_srq *srq;
+	struct verbs_qp *qp2;
+	int i;
+
+	setup(true, cq_ex, 4, 4);
+	memset(&fake_srq, 0, sizeof(fake_srq));
+	fake_srq.context = &F.ctx;
+	srq = aligned_alloc(64, sizeof(*srq));
+	memset(srq, 0, sizeof(*srq));
+	srq->dev = &dev;
+	srq->srq = &fake_srq;
+	srq->tag = SRQ_TAG;
+	srq->common.max_wr = 8;
+	srq->common.max_sge = 2;
+	srq->wr_ids = calloc(8, sizeof(*srq->wr_ids));
+	srq->busy = calloc(8, sizeof(*srq->busy));
+	srq->free = calloc(8, sizeof(*srq->free));
+	for (i = 0; i < 8; i++)
+		srq->free[i] = (uint32_t)(7 - i);
+	srq->nb_free = 8;
+	verbs_srq_set_fast_path(srq);
+	srqs[1] = srq;
+	dev.srqs = srqs;
+	dev.srq_cap = 2;
+
+	/* two QPs on it, and enough others to grow the QP-number table twice */
+	qp->common.qp_num = 0x99;
+	qp2 = aligned_alloc(64, sizeof(*qp2));
+	memset(qp2, 0, sizeof(*qp2));
+	qp2->common.qp_num = 0x42;
+	CHECK_EQ(verbs_qpn_add(&dev, qp), 0);
+	CHECK_EQ(verbs_qpn_add(&dev, qp2), 0);
+	for (i = 0; i < SRQ_NDUMMY; i++) {
+		dummy[i].common.qp_num = 0x1000 + (uint32_t)i * 64;
+		CHECK_EQ(verbs_qpn_add(&dev, &dummy[i]), 0);
+	}
+	CHECK_EQ(dev.qpn_used, SRQ_NDUMMY + 2);
+	CHECK(dev.qpn_mask + 1 >= 2 * dev.qpn_used);
+	for (i = 0; i < SRQ_NDUMMY; i += 2)
+		verbs_qpn_del(&dev, &dummy[i]);
+	CHECK_EQ(dev.qpn_used, SRQ_NDUMMY / 2 + 2);
+	CHECK(verbs_qpn_find(&dev, 0x99) == qp && verbs_qpn_find(&dev, 0x42) == qp2);
+	CHECK(verbs_qpn_find(&dev, 0x1000) == NULL);
+	for (i = 1; i < SRQ_NDUMMY; i += 2)
+		CHECK(verbs_qpn_find(&dev, 0x1000 + (uint32_t)i * 64) == &dummy[i]);
+
+	for (i = 0; i < 10; i++) {
+		r[i].wr_id = 500 + (uint64_t)i;
+		r[i].sg_list = s;
+		r[i].num_sge = 1;
+	}
+	/* more SGEs than max_sge stop the burst */
+	r[2].num_sge = 3;
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(&srq->common, r, 10), 2);
+	r[2].num_sge = 2;
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(&srq->common, r + 2, 8), 6); /* full at 8 */
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(&srq->common, r, 1), 0);
+	CHECK_EQ(srq->common.recv_wrs, 8);
+	CHECK_EQ(F.post_srq_calls, 2);
+	CHECK_EQ(F.post_recv_calls, 0);
+	CHECK_EQ(F.nrecv, 8);
+	for (i = 0; i < 8; i++) {
+		CHECK(verbs_wrid_is_srq(F.recv[i].wr_id));
+		CHECK_EQ(verbs_wrid_tag(F.recv[i].wr_id), SRQ_TAG);
+	}
+	CHECK_EQ(F.recv[2].num_sge, 2);
+
+	/* out of order, on two QPs; one of a QP gone; one in error */
+	push_cqe(F.recv[3].wr_id, IBV_WC_SUCCESS, 30, 0, 0);
+	F.cqe[(F.cq_head - 1) % FAKE_MAX].qp_num = 0x42;
+	push_cqe(F.recv[0].wr_id, IBV_WC_SUCCESS, 10, IBV_WC_WITH_INV, 0xab);
+	push_cqe(F.recv[5].wr_id, IBV_WC_SUCCESS, 50, 0, 0);
+	F.cqe[(F.cq_head - 1) % FAKE_MAX].qp_num = 0x1000; /* deleted above */
+	push_cqe(F.recv[1].wr_id, IBV_WC_LOC_LEN_ERR, 0, 0, 0);
+	F.cqe[(F.cq_head - 1) % FAKE_MAX].qp_num = 0x42;
+	push_cqe(F.recv[3].wr_id, IBV_WC_SUCCESS, 30, 0, 0); /* twice: dropped */
+	push_cqe(verbs_wrid(SRQ_TAG + (1u << 16), true, VERBS_WRID_SRQ | 4), IBV_WC_SUCCESS, 0, 0,
+		 0); /* an SRQ of another generation */
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 3);
+	CHECK_EQ(wc[0].wr_id, 503);
+	CHECK(wc[0].qp == &qp2->common && wc[0].qp_num == 0x42);
+	CHECK_EQ(wc[0].opcode, RPCRDMA_PMD_WC_RECV);
+	CHECK_EQ(wc[0].byte_len, 30);
+	CHECK_EQ(wc[1].wr_id, 500);
+	CHECK(wc[1].qp == &qp->common && wc[1].qp_num == 0x99);
+	CHECK_EQ(wc[1].flags, RPCRDMA_PMD_WC_WITH_INV);
+	CHECK_EQ(wc[1].invalidated_rkey, 0xab);
+	CHECK_EQ(wc[2].wr_id, 501);
+	CHECK(wc[2].qp == &qp2->common);
+	CHECK_EQ(wc[2].status, RPCRDMA_PMD_WC_LOC_LEN_ERR);
+	CHECK_EQ(qp2->common.state, RPCRDMA_PMD_QPS_ERROR);
+	CHECK(qp->common.state != RPCRDMA_PMD_QPS_ERROR);
+	CHECK_EQ(cq.stale, 3);
+	/* four slots back (one of them the lost QP's), the others still posted */
+	CHECK_EQ(srq->nb_free, 4);
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(&srq->common, r, 6), 4);
+	/* the QP's own receive queue works beside it */
+	CHECK_EQ(rpcrdma_pmd_post_recv_burst(&qp->common, r + 9, 1), 1);
+	CHECK_EQ(F.post_recv_calls, 1);
+	push_cqe(F.recv[F.nrecv - 1].wr_id, IBV_WC_SUCCESS, 9, 0, 0);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(&cq.common, wc, 8), 1);
+	CHECK(wc[0].wr_id == 509 && wc[0].qp == &qp->common && wc[0].byte_len == 9);
+
+	verbs_qpn_del(&dev, qp2);
+	CHECK(verbs_qpn_find(&dev, 0x42) == NULL && verbs_qpn_find(&dev, 0x99) == qp);
+	free(dev.qpn_tab);
+	dev.qpn_tab = NULL;
+	dev.qpn_mask = 0;
+	dev.qpn_used = 0;
+	dev.srqs = NULL;
+	dev.srq_cap = 0;
+	free(srq->wr_ids);
+	free(srq->busy);
+	free(srq->free);
+	free(srq);
+	free(qp2);
+}
+
 int main(void)
 {
 	test_wr_batch(true);
@@ -1096,5 +1273,7 @@ int main(void)
 	test_stale(true);
 	test_stale(false);
 	test_poll_chunks();
+	test_srq(true);
+	test_srq(false);
 	return test_summary("verbs_fp");
 }

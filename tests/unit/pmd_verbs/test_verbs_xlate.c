@@ -534,7 +534,8 @@ static void test_async_map(void)
 	CHECK_EQ(verbs_async_action(IBV_EVENT_LID_CHANGE), VERBS_ASYNC_LOG);
 	CHECK_EQ(verbs_async_action(IBV_EVENT_SQ_DRAINED), VERBS_ASYNC_IGNORE);
 	CHECK_EQ(verbs_async_action(IBV_EVENT_QP_LAST_WQE_REACHED), VERBS_ASYNC_IGNORE);
-	CHECK_EQ(verbs_async_action(IBV_EVENT_SRQ_LIMIT_REACHED), VERBS_ASYNC_IGNORE);
+	CHECK_EQ(verbs_async_action(IBV_EVENT_SRQ_LIMIT_REACHED), VERBS_ASYNC_SRQ_LIMIT);
+	CHECK_EQ(verbs_async_action(IBV_EVENT_SRQ_ERR), VERBS_ASYNC_SRQ_ERROR);
 	CHECK_EQ(verbs_async_action(IBV_EVENT_PATH_MIG), VERBS_ASYNC_IGNORE);
 }
 
@@ -554,6 +555,9 @@ static void cx_attr(struct ibv_device_attr *da)
 	da->phys_port_cnt = 1;
 	da->vendor_id = 0x02c9;
 	da->vendor_part_id = 4123;
+	da->max_srq = 8388608;
+	da->max_srq_wr = 32767;
+	da->max_srq_sge = 31;
 }
 
 static void test_dev_info(void)
@@ -584,6 +588,9 @@ static void test_dev_info(void)
 	CHECK(info.max_mr_size == 0xffffffffffffffffull);
 	CHECK_EQ(info.vendor_id, 0x02c9);
 	CHECK_EQ(info.vendor_part_id, 4123);
+	CHECK_EQ(info.max_srq, VERBS_SRQ_INDEX_MAX); /* the wr_id tags bound it too */
+	CHECK_EQ(info.max_srq_wr, 32767);
+	CHECK_EQ(info.max_srq_sge, 31);
 
 	/* InfiniBand link layer; more SGEs than a PMD work request carries */
 	da.max_sge = 64;
@@ -611,6 +618,7 @@ static void test_dev_info(void)
 	da.max_sge = -1;
 	da.max_mr = -1;
 	da.max_qp = -1;
+	da.max_srq = -1;
 	da.max_qp_init_rd_atom = 1000;
 	verbs_dev_info_fill(&da, IBV_NODE_RNIC, IBV_TRANSPORT_IWARP, IBV_LINK_LAYER_ETHERNET, 0,
 			    "iwp0s0123456789012345678901234567890123456789012345678901234567890",
@@ -625,6 +633,10 @@ static void test_dev_info(void)
 	CHECK_EQ(info.max_recv_sge, 0);
 	CHECK_EQ(info.max_mr, 0);
 	CHECK_EQ(info.max_qp, 0);
+	/* no SRQs: no SRQ limits either */
+	CHECK_EQ(info.max_srq, 0);
+	CHECK_EQ(info.max_srq_wr, 0);
+	CHECK_EQ(info.max_srq_sge, 0);
 	CHECK_EQ(info.max_rdma_read_depth, 255);
 	CHECK_EQ(strlen(info.dev_name), sizeof(info.dev_name) - 1);
 

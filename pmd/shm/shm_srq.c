@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * shm PMD shared receive queues, control path: an SRQ is an SRQ area (a
+ * memfd: header and receive slots, rpcrdma_shm.h) that the peer of every QP
+ * attached to it maps, and a table of those QPs by the index a peer writes
+ * in the slot it claims. The fast path (posting, claiming, reaping) is in
+ * shm_fp.c.
+ *
+ * Semantics, as verbs: a QP attached that goes to error leaves the SRQ's
+ * receives posted; a receive a peer had claimed completes on that QP (in
+ * error if the peer went away before it finished). Destroying the SRQ
+ * discards what is still posted, without completions (ibv_destroy_srq). A
+ * QP destroyed while a peer fills a receive it claimed loses that
+ * completion, as a destroyed QP's completions not yet polled are lost.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shm.h"
+
+static size_t align_up(size_t v, size_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static uint32_t pow2_at_least(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+int shm_srq_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_srq_attr *attr,
+		   struct rpcrdma_pmd_srq **srqp)
+{
+	struct shm_dev *dev = to_shm_dev(pd->dev);
+	struct rpcrdma_shm_srq_area *a;
+	uint32_t rq_size, slot_size;
+	struct shm_srq *srq;
+
+	rq_size = pow2_at_least(attr->max_wr);
+	slot_size = align_up(sizeof(struct rpcrdma_shm_rq_slot) +
+				     attr->max_sge * sizeof(struct rpcrdma_shm_sge),
+			     RPCRDMA_SHM_CACHE_LINE);
+	srq = aligned_alloc(64, align_up(sizeof(*srq), 64));
+	if (srq == NULL)
+		return -ENOMEM;
+	memset(srq, 0, sizeof(*srq));
+	srq->dev = dev;
+	srq->pd_id = pd->pd_id;
+	srq->area_size = align_up(sizeof(*a) + (size_t)rq_size * slot_size, 4096);
+	a = shm_memfd_area("rpcrdma_shm_srq", srq->area_size, &srq->area_fd);
+	if (a == NULL)
+		goto err_srq;
+	a->magic = RPCRDMA_SHM_MAGIC;
+	a->version_major = RPCRDMA_SHM_VERSION_MAJOR;
+	a->version_minor = RPCRDMA_SHM_VERSION_MINOR;
+	a->hdr_size = sizeof(*a);
+	a->srq_num = dev->next_srq_num++;
+	a->pd = pd->pd_id;
+	a->rq_size = rq_size;
+	a->rq_slot_size = slot_size;
+	a->rq_max_sge = attr->max_sge;
+	a->rq_off = sizeof(*a);
+	a->area_size = srq->area_size;
+	srq->area = a;
+	srq->rq = (uint8_t *)a + a->rq_off;
+	srq->rq_mask = rq_size - 1;
+	srq->rq_slot_size = slot_size;
+	srq->rq_ent = calloc(rq_size, sizeof(*srq->rq_ent));
+	if (srq->rq_ent == NULL)
+		goto err_area;
+	shm_srq_arm(&srq->common, attr->srq_limit);
+	srq->common.srq_num = a->srq_num;
+	srq->common.max_wr = attr->max_wr;
+	srq->common.max_sge = attr->max_sge;
+	TAILQ_INSERT_TAIL(&dev->srqs, srq, dev_next);
+	shm_srq_set_fast_path(srq);
+	*srqp = &srq->common;
+	return 0;
+
+err_area:
+	munmap(srq->area, srq->area_size);
+	close(srq->area_fd);
+err_srq:
+	free(srq);
+	return -ENOMEM;
+}
+
+void shm_srq_destroy(struct rpcrdma_pmd_srq *s)
+{
+	struct shm_srq *srq = to_shm_srq(s);
+	uint32_t i;
+
+	/*
+	 * No QP is attached, so no peer may claim any more (their QP areas say
+	 * ERROR, shm_srq_detach()); a peer that still maps the area and looks
+	 * finds FLUSHED.
+	 */
+	for (i = srq->rq_reap; i != srq->rq_post; i++) {
+		struct rpcrdma_shm_rq_slot *slot =
+			shm_slot(srq->rq, srq->rq_slot_size, i & srq->rq_mask);
+		uint32_t expected = RPCRDMA_SHM_SLOT_POSTED;
+
+		__atomic_compare_exchange_n(&slot->state, &expected, RPCRDMA_SHM_SLOT_FLUSHED,
+					    false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	}
+	shm_ev_forget_srq(srq->dev, srq);
+	TAILQ_REMOVE(&srq->dev->srqs, srq, dev_next);
+	free(srq->qps);
+	free(srq->rq_ent);
+	munmap(srq->area, srq->area_size);
+	close(srq->area_fd);
+	free(srq);
+}
+
+/*
+ * As verbs, the limit event comes when a receive is taken and leaves fewer
+ * posted than the limit: the peer that takes it sees that (it knows the
+ * indexes) and sets limit_hit; the next event poll reports it. Arming below
+ * what is posted already reports nothing until a receive is taken.
+ */
+int shm_srq_arm(struct rpcrdma_pmd_srq *s, uint32_t limit)
+{
+	struct shm_srq *srq = to_shm_srq(s);
+
+	srq->limit = limit;
+	__atomic_store_n(&srq->area->limit_hit, 0, __ATOMIC_RELAXED);
+	/* release: limit_hit cleared before a peer can see the new limit */
+	__atomic_store_n(&srq->area->limit, limit, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void shm_srq_limit_poll(struct shm_dev *dev)
+{
+	struct shm_srq *srq;
+
+	TAILQ_FOREACH(srq, &dev->srqs, dev_next)
+	{
+		if (srq->limit == 0 || !__atomic_load_n(&srq->area->limit_hit, __ATOMIC_ACQUIRE))
+			continue;
+		if (shm_ev_push_srq(dev, srq) == 0)
+			shm_srq_arm(&srq->common, 0); /* one-shot, as verbs */
+	}
+}
+
+/* The CQ @cq reaps @srq as long as a QP of it receives there. */
+static int cq_srq_add(struct shm_cq *cq, struct shm_srq *srq)
+{
+	struct shm_srq **s;
+	uint32_t *r, i;
+
+	for (i = 0; i < cq->nb_srqs; i++)
+		if (cq->srqs[i] == srq) {
+			cq->srq_refs[i]++;
+			return 0;
+		}
+	s = realloc(cq->srqs, (cq->nb_srqs + 1) * sizeof(*s));
+	if (s == NULL)
+		return -ENOMEM;
+	cq->srqs = s;
+	r = realloc(cq->srq_refs, (cq->nb_srqs + 1) * sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	cq->srq_refs = r;
+	cq->srqs[cq->nb_srqs] = srq;
+	cq->srq_refs[cq->nb_srqs] = 1;
+	cq->nb_srqs++;
+	return 0;
+}
+
+static void cq_srq_del(struct shm_cq *cq, struct shm_srq *srq)
+{
+	uint32_t i;
+
+	for (i = 0; i < cq->nb_srqs; i++)
+		if (cq->srqs[i] == srq) {
+			if (--cq->srq_refs[i] == 0) {
+				cq->nb_srqs--;
+				cq->srqs[i] = cq->srqs[cq->nb_srqs];
+				cq->srq_refs[i] = cq->srq_refs[cq->nb_srqs];
+			}
+			return;
+		}
+}
+
+int shm_srq_attach(struct shm_qp *qp, struct shm_srq *srq)
+{
+	uint32_t i, idx;
+	int ret;
+
+	/* a free index, searched from after the last one given: a late peer names no new QP */
+	for (i = 0; i < srq->qps_cap; i++) {
+		idx = (srq->qps_next + i) % srq->qps_cap;
+		if (srq->qps[idx] == NULL)
+			break;
+	}
+	if (i == srq->qps_cap) {
+		uint32_t cap = srq->qps_cap ? srq->qps_cap * 2 : 16;
+		struct shm_qp **t;
+
+		if (cap > RPCRDMA_SHM_SRQ_NONE)
+			return -ENOSPC;
+		t = realloc(srq->qps, cap * sizeof(*t));
+		if (t == NULL)
+			return -ENOMEM;
+		memset(t + srq->qps_cap, 0, (cap - srq->qps_cap) * sizeof(*t));
+		idx = srq->qps_cap;
+		srq->qps = t;
+		srq->qps_cap = cap;
+	}
+	ret = cq_srq_add(qp->rcq, srq);
+	if (ret < 0)
+		return ret;
+	srq->qps[idx] = qp;
+	srq->qps_next = idx + 1;
+	qp->srq = srq;
+	qp->srq_index = idx;
+	return 0;
+}
+
+void shm_srq_detach(struct shm_qp *qp)
+{
+	struct shm_srq *srq = qp->srq;
+
+	/* release: a peer that sees ERROR claims no more receives for this QP */
+	__atomic_store_n(&qp->area->state, RPCRDMA_SHM_QP_ERROR, __ATOMIC_RELEASE);
+	srq->qps[qp->srq_index] = NULL;
+	cq_srq_del(qp->rcq, srq);
+	qp->srq = NULL;
+}
+
+/* Map and check the SRQ area of the peer's QP. Consumes @fd. */
+int shm_peer_srq_map(struct shm_qp *qp, int fd)
+{
+	struct rpcrdma_shm_srq_area *a;
+	uint64_t size, min_slot;
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(*a) ||
+	    (uint64_t)st.st_size > SHM_AREA_MAX) {
+		close(fd);
+		return -EPROTO;
+	}
+	size = (uint64_t)st.st_size;
+	a = shm_map_peer_fd(fd, 0, size);
+	close(fd);
+	if (a == NULL)
+		return -EPROTO;
+	min_slot = sizeof(struct rpcrdma_shm_rq_slot) +
+		   (uint64_t)a->rq_max_sge * sizeof(struct rpcrdma_shm_sge);
+	if (a->magic != RPCRDMA_SHM_MAGIC || a->version_major != RPCRDMA_SHM_VERSION_MAJOR ||
+	    a->hdr_size != sizeof(*a) || a->rq_size == 0 || (a->rq_size & (a->rq_size - 1)) != 0 ||
+	    a->rq_size > 2 * SHM_WR_MAX || a->rq_max_sge > SHM_SGE_MAX ||
+	    a->rq_slot_size < min_slot || a->rq_slot_size % RPCRDMA_SHM_CACHE_LINE != 0 ||
+	    a->rq_off < sizeof(*a) || a->rq_off % RPCRDMA_SHM_CACHE_LINE != 0 ||
+	    a->rq_off + (uint64_t)a->rq_size * a->rq_slot_size > size || a->pd != qp->peer_pd) {
+		munmap(a, size);
+		return -EPROTO;
+	}
+	qp->peer_srq = a;
+	qp->peer_srq_size = size;
+	qp->peer_srq_rq = (uint8_t *)a + a->rq_off;
+	qp->peer_srq_mask = a->rq_size - 1;
+	qp->peer_srq_slot_size = a->rq_slot_size;
+	qp->peer_srq_max_sge = a->rq_max_sge;
+	return 0;
+}
+
+void shm_peer_srq_unmap(struct shm_qp *qp)
+{
+	if (qp->peer_srq != NULL)
+		munmap(qp->peer_srq, qp->peer_srq_size);
+	qp->peer_srq = NULL;
+}
