@@ -270,9 +270,14 @@ struct shm_qp {
 	TAILQ_ENTRY(shm_qp) rq_next;
 };
 
-/* shm_ctrl.c */
+/* shm_dev.c: shared-memory areas and the device's event FIFO */
 void *shm_memfd_area(const char *name, size_t size, int *fdp);
 void *shm_map_peer_fd(int fd, uint64_t off, uint64_t len);
+int shm_ev_push(struct shm_dev *dev, enum rpcrdma_pmd_event_type type, struct shm_qp *qp,
+		struct rpcrdma_pmd_conn_req *req, const uint8_t *pdata, uint8_t pdata_len);
+/* Drop the events that refer to @qp or @req (being destroyed). */
+void shm_ev_forget(struct shm_dev *dev, struct shm_qp *qp, struct rpcrdma_pmd_conn_req *req);
+unsigned int shm_ev_pop(struct shm_dev *dev, struct rpcrdma_pmd_event *ev, unsigned int n);
 int shm_ev_push_srq(struct shm_dev *dev, struct shm_srq *srq);
 void shm_ev_forget_srq(struct shm_dev *dev, struct shm_srq *srq);
 

@@ -85,126 +85,6 @@ static uint32_t pow2_at_least(uint32_t v)
 	return p;
 }
 
-void *shm_memfd_area(const char *name, size_t size, int *fdp)
-{
-	void *p;
-	int fd;
-
-	fd = memfd_create(name, MFD_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (ftruncate(fd, (off_t)size) != 0) {
-		close(fd);
-		return NULL;
-	}
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-	if (p == MAP_FAILED) {
-		close(fd);
-		return NULL;
-	}
-	*fdp = fd;
-	return p;
-}
-
-/* Map [off, off + len) of a peer's fd after checking the file is that large. */
-void *shm_map_peer_fd(int fd, uint64_t off, uint64_t len)
-{
-	struct stat st;
-	void *p;
-
-	if (len == 0 || fstat(fd, &st) != 0 || off + len < off || off + len > (uint64_t)st.st_size)
-		return NULL;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)off);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* ---------------- events ---------------- */
-
-static int ev_push(struct shm_dev *dev, enum rpcrdma_pmd_event_type type, struct shm_qp *qp,
-		   struct shm_req *req, const uint8_t *pdata, uint8_t pdata_len)
-{
-	struct rpcrdma_pmd_event *ev;
-
-	if (dev->evq_len == dev->evq_cap) {
-		unsigned int cap = dev->evq_cap ? dev->evq_cap * 2 : 16, i;
-		struct shm_event *q = calloc(cap, sizeof(*q));
-
-		if (q == NULL)
-			return -ENOMEM;
-		for (i = 0; i < dev->evq_len; i++)
-			q[i] = dev->evq[(dev->evq_head + i) % dev->evq_cap];
-		free(dev->evq);
-		dev->evq = q;
-		dev->evq_cap = cap;
-		dev->evq_head = 0;
-	}
-	ev = &dev->evq[(dev->evq_head + dev->evq_len) % dev->evq_cap].ev;
-	memset(ev, 0, sizeof(*ev));
-	ev->type = type;
-	ev->qp = qp != NULL ? &qp->common : NULL;
-	ev->req = req != NULL ? &req->common : NULL;
-	ev->listener = req != NULL ? req->common.listener : NULL;
-	if (pdata_len > RPCRDMA_PMD_PRIVATE_DATA_MAX)
-		pdata_len = RPCRDMA_PMD_PRIVATE_DATA_MAX;
-	ev->private_data_len = pdata_len;
-	if (pdata_len)
-		memcpy(ev->private_data, pdata, pdata_len);
-	dev->evq_len++;
-	return 0;
-}
-
-/* Drop events that refer to @qp or @req (being destroyed). */
-static void ev_forget(struct shm_dev *dev, struct shm_qp *qp, struct shm_req *req)
-{
-	unsigned int i;
-
-	for (i = 0; i < dev->evq_len; i++) {
-		struct rpcrdma_pmd_event *ev = &dev->evq[(dev->evq_head + i) % dev->evq_cap].ev;
-
-		if ((qp != NULL && ev->qp == &qp->common) ||
-		    (req != NULL && ev->req == &req->common))
-			ev->type = 0; /* skipped by ev_pop */
-	}
-}
-
-/* An SRQ's limit was reached (shm_srq.c). */
-int shm_ev_push_srq(struct shm_dev *dev, struct shm_srq *srq)
-{
-	int ret = ev_push(dev, RPCRDMA_PMD_EVENT_SRQ_LIMIT, NULL, NULL, NULL, 0);
-
-	if (ret == 0)
-		dev->evq[(dev->evq_head + dev->evq_len - 1) % dev->evq_cap].ev.srq = &srq->common;
-	return ret;
-}
-
-/* Drop the events of an SRQ being destroyed. */
-void shm_ev_forget_srq(struct shm_dev *dev, struct shm_srq *srq)
-{
-	unsigned int i;
-
-	for (i = 0; i < dev->evq_len; i++) {
-		struct rpcrdma_pmd_event *ev = &dev->evq[(dev->evq_head + i) % dev->evq_cap].ev;
-
-		if (ev->srq == &srq->common)
-			ev->type = 0; /* skipped by ev_pop */
-	}
-}
-
-static unsigned int ev_pop(struct shm_dev *dev, struct rpcrdma_pmd_event *ev, unsigned int n)
-{
-	unsigned int k = 0;
-
-	while (k < n && dev->evq_len != 0) {
-		struct rpcrdma_pmd_event *e = &dev->evq[dev->evq_head].ev;
-
-		dev->evq_head = (dev->evq_head + 1) % dev->evq_cap;
-		dev->evq_len--;
-		if (e->type != 0)
-			ev[k++] = *e;
-	}
-	return k;
-}
-
 /* ---------------- socket messages ---------------- */
 
 static int msg_send(int sock, uint16_t type, const struct rpcrdma_shm_msg *body, const int *fds,
@@ -669,7 +549,7 @@ static void req_free(struct shm_dev *dev, struct shm_req *req)
 	if (req->srq_fd >= 0)
 		close(req->srq_fd);
 	rdev_put(dev, req->rdev);
-	ev_forget(dev, NULL, req);
+	shm_ev_forget(dev, NULL, &req->common);
 	TAILQ_REMOVE(&dev->reqs, req, next);
 	free(req);
 }
@@ -1108,7 +988,7 @@ static void conn_down(struct shm_qp *qp, bool report)
 	shm_sq_progress(qp);
 	if (report && !qp->disc_reported) {
 		qp->disc_reported = true;
-		ev_push(qp->dev, RPCRDMA_PMD_EVENT_DISCONNECTED, qp, NULL, NULL, 0);
+		shm_ev_push(qp->dev, RPCRDMA_PMD_EVENT_DISCONNECTED, qp, NULL, NULL, 0);
 	}
 }
 
@@ -1124,7 +1004,7 @@ static void shm_qp_destroy(struct rpcrdma_pmd_qp *q)
 		TAILQ_REMOVE(&qp->scq->stalled, qp, stall_next);
 	TAILQ_REMOVE(&qp->rcq->rqs, qp, rq_next);
 	TAILQ_REMOVE(&dev->qps, qp, dev_next);
-	ev_forget(dev, qp, NULL);
+	shm_ev_forget(dev, qp, NULL);
 	if (qp->srq != NULL)
 		shm_srq_detach(qp);
 	peer_qp_unmap(qp);
@@ -1476,8 +1356,8 @@ static void req_ready(struct shm_dev *dev, struct shm_req *req)
 		req->srq_fd = nfds == 3 ? fds[2] : -1;
 		req->hello = m.conn;
 		req->state = SHM_REQ_REQUESTED;
-		ev_push(dev, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, req, m.conn.pdata,
-			m.conn.pdata_len);
+		shm_ev_push(dev, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, &req->common,
+			    m.conn.pdata, m.conn.pdata_len);
 	}
 	return;
 gone:
@@ -1527,8 +1407,8 @@ static void qp_ready(struct shm_dev *dev, struct shm_qp *qp)
 			qp->conn = SHM_CONN_UP;
 			qp->disc_reported = false;
 			qp->common.state = RPCRDMA_PMD_QPS_RTS;
-			ev_push(dev, RPCRDMA_PMD_EVENT_ESTABLISHED, qp, NULL, m.conn.pdata,
-				m.conn.pdata_len);
+			shm_ev_push(dev, RPCRDMA_PMD_EVENT_ESTABLISHED, qp, NULL, m.conn.pdata,
+				    m.conn.pdata_len);
 			break;
 		case RPCRDMA_SHM_MSG_REJECT:
 			close_fds(fds, nfds);
@@ -1539,16 +1419,17 @@ static void qp_ready(struct shm_dev *dev, struct shm_qp *qp)
 			qp->rdev = NULL;
 			qp->conn = SHM_CONN_NONE;
 			qp->common.state = RPCRDMA_PMD_QPS_INIT;
-			ev_push(dev, RPCRDMA_PMD_EVENT_REJECTED, qp, NULL, m.conn.pdata,
-				m.conn.pdata_len <= RPCRDMA_PMD_PRIVATE_DATA_MAX ? m.conn.pdata_len
-										 : 0);
+			shm_ev_push(dev, RPCRDMA_PMD_EVENT_REJECTED, qp, NULL, m.conn.pdata,
+				    m.conn.pdata_len <= RPCRDMA_PMD_PRIVATE_DATA_MAX
+					    ? m.conn.pdata_len
+					    : 0);
 			return;
 		case RPCRDMA_SHM_MSG_RTU:
 			close_fds(fds, nfds);
 			if (qp->conn != SHM_CONN_ACCEPTED)
 				goto gone;
 			qp->conn = SHM_CONN_UP;
-			ev_push(dev, RPCRDMA_PMD_EVENT_ESTABLISHED, qp, NULL, NULL, 0);
+			shm_ev_push(dev, RPCRDMA_PMD_EVENT_ESTABLISHED, qp, NULL, NULL, 0);
 			break;
 		case RPCRDMA_SHM_MSG_DISCONNECT:
 			close_fds(fds, nfds);
@@ -1569,7 +1450,7 @@ gone:
 		peer_qp_unmap(qp);
 		qp->conn = SHM_CONN_NONE;
 		qp->common.state = RPCRDMA_PMD_QPS_INIT;
-		ev_push(dev, RPCRDMA_PMD_EVENT_CONNECT_ERROR, qp, NULL, NULL, 0);
+		shm_ev_push(dev, RPCRDMA_PMD_EVENT_CONNECT_ERROR, qp, NULL, NULL, 0);
 		return;
 	}
 	conn_down(qp, true);
@@ -1606,7 +1487,7 @@ static int shm_event_poll(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_event *e
 			break;
 		}
 	}
-	return (int)ev_pop(dev, ev, n);
+	return (int)shm_ev_pop(dev, ev, n);
 }
 
 static struct rpcrdma_pmd_ops shm_ops = {

@@ -284,6 +284,39 @@ static inline struct verbs_qp *verbs_qpn_find(const struct verbs_dev *dev, uint3
 	return NULL;
 }
 
+/* verbs_ctrl.c: the objects, and the event FIFO */
+bool verbs_same_device(const struct verbs_dev *dev, const struct ibv_context *ctx);
+void verbs_ev_push(struct verbs_dev *dev, enum rpcrdma_pmd_event_type type, struct verbs_qp *qp,
+		   struct verbs_req *req, const void *pdata, size_t pdata_len);
+unsigned int verbs_ev_pop(struct verbs_dev *dev, struct rpcrdma_pmd_event *ev, unsigned int n);
+void verbs_req_free(struct verbs_dev *dev, struct verbs_req *req);
+int verbs_qp_modify(struct verbs_qp *qp, struct ibv_qp_attr *attr, int mask);
+void verbs_qp_to_err(struct verbs_qp *qp);
+int verbs_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp);
+void verbs_dev_close(struct rpcrdma_pmd_dev *d);
+int verbs_pd_alloc(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_pd **pdp);
+void verbs_pd_free(struct rpcrdma_pmd_pd *p);
+int verbs_mr_reg(struct rpcrdma_pmd_pd *p, void *addr, size_t len, uint32_t access, int fd,
+		 uint64_t fd_offset, struct rpcrdma_pmd_mr **mrp);
+void verbs_mr_dereg(struct rpcrdma_pmd_mr *m);
+int verbs_mr_invalidate(struct rpcrdma_pmd_pd *p, uint32_t rkey);
+int verbs_mr_rekey(struct rpcrdma_pmd_mr *m);
+int verbs_cq_create(struct rpcrdma_pmd_dev *d, uint32_t cqe, struct rpcrdma_pmd_cq **cqp);
+void verbs_cq_destroy(struct rpcrdma_pmd_cq *c);
+int verbs_qp_create(struct rpcrdma_pmd_pd *p, const struct rpcrdma_pmd_qp_attr *attr,
+		    struct rpcrdma_pmd_qp **qpp);
+void verbs_qp_destroy(struct rpcrdma_pmd_qp *q);
+
+/* verbs_cm.c: connections and events */
+int verbs_listen(struct rpcrdma_pmd_dev *d, const char *addr, struct rpcrdma_pmd_listener **lp);
+void verbs_listener_close(struct rpcrdma_pmd_listener *lp);
+int verbs_connect(struct rpcrdma_pmd_qp *q, const char *addr, const void *pdata, uint8_t pdata_len);
+int verbs_accept(struct rpcrdma_pmd_conn_req *r, struct rpcrdma_pmd_qp *q, const void *pdata,
+		 uint8_t pdata_len);
+int verbs_reject(struct rpcrdma_pmd_conn_req *r, const void *pdata, uint8_t pdata_len);
+int verbs_disconnect(struct rpcrdma_pmd_qp *q);
+int verbs_event_poll(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_event *ev, unsigned int n);
+
 /* verbs_fp.c */
 void verbs_qp_set_fast_path(struct verbs_qp *qp);
 void verbs_srq_set_fast_path(struct verbs_srq *srq);
