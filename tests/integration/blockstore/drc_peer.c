@@ -193,7 +193,8 @@ static void ask(uint32_t xid, uint32_t proc, const void *args, uint32_t nargs, s
 	}
 	for (i = 0; i < sizeof(hdr) / 4; i++)
 		rpcrdma_wire_put32(sb, i, hdr[i]);
-	memcpy(sb + sizeof(hdr), args, nargs);
+	if (nargs != 0) /* SUBSCRIBE has no arguments: args may be NULL */
+		memcpy(sb + sizeof(hdr), args, nargs);
 	ss = (struct rpcrdma_pmd_sge){ (uintptr_t)sb, (uint32_t)sizeof(hdr) + nargs, ip->lkey };
 	memset(&sw, 0, sizeof(sw));
 	sw.wr_id = WR_SEND;
