@@ -397,6 +397,26 @@ static uint64_t app_tsc(void)
 	return rte_rdtsc();
 }
 
+int app_svc_drc(struct rpcrdma_svc_registry *reg, uint32_t entries, uint32_t reply_max,
+		struct rpcrdma_svc_drc **drc)
+{
+	struct rpcrdma_svc_drc_params dp;
+	int ret;
+
+	*drc = NULL;
+	if (entries == 0)
+		return 0;
+	rpcrdma_svc_drc_params_init(&dp);
+	dp.entries = entries;
+	dp.reply_max = reply_max;
+	ret = rpcrdma_svc_drc_create(&dp, drc);
+	if (ret == 0)
+		ret = rpcrdma_svc_drc_attach(reg, *drc);
+	if (ret)
+		fprintf(stderr, "%s: duplicate request cache: %s\n", app_name, strerror(-ret));
+	return ret;
+}
+
 int app_svc_registry(const struct rpcrdma_svc_program *prog, uint32_t nb_slots,
 		     struct rpcrdma_svc_registry **reg)
 {

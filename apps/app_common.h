@@ -202,4 +202,14 @@ int app_svc_registry(const struct rpcrdma_svc_program *prog, uint32_t nb_slots,
 /* Take a registry out of telemetry and free it (NULL is ignored). */
 void app_svc_registry_free(struct rpcrdma_svc_registry *reg);
 
+/**
+ * A duplicate request cache of @p entries replies of at most @p reply_max
+ * bytes for @p reg's non-idempotent procedures (RPCRDMA_SVC_PROC_F_
+ * NONIDEMPOTENT); none when entries is 0. Free it with
+ * rpcrdma_svc_drc_free() after the registry.
+ * @return 0 and *drc (NULL without one), or a negative errno, said on stderr.
+ */
+int app_svc_drc(struct rpcrdma_svc_registry *reg, uint32_t entries, uint32_t reply_max,
+		struct rpcrdma_svc_drc **drc);
+
 #endif /* APP_COMMON_H */

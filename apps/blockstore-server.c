@@ -709,20 +709,7 @@ static const struct rpcrdma_svc_version bs_versions[] = {
  */
 static int drc_open(struct bs_server *s)
 {
-	struct rpcrdma_svc_drc_params dp;
-	int ret;
-
-	if (s->o.drc_entries == 0)
-		return 0;
-	rpcrdma_svc_drc_params_init(&dp);
-	dp.entries = s->o.drc_entries;
-	dp.reply_max = 64;
-	ret = rpcrdma_svc_drc_create(&dp, &s->drc);
-	if (ret == 0)
-		ret = rpcrdma_svc_drc_attach(s->reg, s->drc);
-	if (ret)
-		fprintf(stderr, PROG ": duplicate request cache: %s\n", strerror(-ret));
-	return ret;
+	return app_svc_drc(s->reg, s->o.drc_entries, 64, &s->drc);
 }
 
 /*

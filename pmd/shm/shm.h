@@ -270,6 +270,22 @@ struct shm_qp {
 	TAILQ_ENTRY(shm_qp) rq_next;
 };
 
+/* v rounded up to a multiple of a */
+static inline size_t shm_align_up(size_t v, size_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* The smallest power of two at least v (1 for 0): ring sizes. */
+static inline uint32_t shm_pow2_at_least(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
 /* shm_dev.c: shared-memory areas and the device's event FIFO */
 void *shm_memfd_area(const char *name, size_t size, int *fdp);
 void *shm_map_peer_fd(int fd, uint64_t off, uint64_t len);

@@ -71,20 +71,6 @@ struct shm_req {
 
 #define shm_log(...) rpcrdma_pmd_log(SHM_DRIVER, __VA_ARGS__)
 
-static size_t align_up(size_t v, size_t a)
-{
-	return (v + a - 1) / a * a;
-}
-
-static uint32_t pow2_at_least(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
-
 /* ---------------- socket messages ---------------- */
 
 static int msg_send(int sock, uint16_t type, const struct rpcrdma_shm_msg *body, const int *fds,
@@ -487,9 +473,9 @@ static int shm_dev_open(const char *devargs, struct rpcrdma_pmd_dev **devp)
 	TAILQ_INIT(&dev->reqs);
 	TAILQ_INIT(&dev->rdevs);
 
-	dev->area_size = align_up(sizeof(struct rpcrdma_shm_dev_area) +
-					  (size_t)mr_max * sizeof(struct rpcrdma_shm_mr),
-				  4096);
+	dev->area_size = shm_align_up(sizeof(struct rpcrdma_shm_dev_area) +
+					      (size_t)mr_max * sizeof(struct rpcrdma_shm_mr),
+				      4096);
 	dev->area = shm_memfd_area("rpcrdma_shm_dev", dev->area_size, &dev->area_fd);
 	if (dev->area == NULL) {
 		ret = -ENOMEM;
@@ -648,7 +634,7 @@ static int region_add(struct shm_dev *dev, void *addr, size_t len, int fd, uint6
 	if ((pg & (pg - 1)) != 0 || fd_offset + len < fd_offset)
 		return -EINVAL;
 	win_off = fd_offset & ~(pg - 1);
-	win_end = align_up(fd_offset + len, pg);
+	win_end = shm_align_up(fd_offset + len, pg);
 	if (win_end > (uint64_t)st.st_size)
 		return -EINVAL;
 	dupfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
@@ -816,12 +802,12 @@ static int shm_cq_create(struct rpcrdma_pmd_dev *d, uint32_t cqe, struct rpcrdma
 
 	if (cqe > SHM_CQE_MAX)
 		return -EINVAL;
-	size = pow2_at_least(cqe);
-	cq = aligned_alloc(64, align_up(sizeof(*cq), 64));
+	size = shm_pow2_at_least(cqe);
+	cq = aligned_alloc(64, shm_align_up(sizeof(*cq), 64));
 	if (cq == NULL)
 		return -ENOMEM;
 	memset(cq, 0, sizeof(*cq));
-	cq->ring = aligned_alloc(64, align_up((size_t)size * sizeof(*cq->ring), 64));
+	cq->ring = aligned_alloc(64, shm_align_up((size_t)size * sizeof(*cq->ring), 64));
 	if (cq->ring == NULL) {
 		free(cq);
 		return -ENOMEM;
@@ -887,14 +873,14 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	    (attr->srq == NULL &&
 	     (attr->max_recv_wr > SHM_WR_MAX || attr->max_recv_sge > SHM_SGE_MAX)))
 		return -EINVAL;
-	sq_size = pow2_at_least(attr->max_send_wr);
+	sq_size = shm_pow2_at_least(attr->max_send_wr);
 	/* with an SRQ, one slot that is never posted: the peer checks the area as any */
-	rq_size = attr->srq != NULL ? 1 : pow2_at_least(attr->max_recv_wr);
-	slot_size = align_up(sizeof(struct rpcrdma_shm_rq_slot) +
-				     max_recv_sge * sizeof(struct rpcrdma_shm_sge),
-			     RPCRDMA_SHM_CACHE_LINE);
+	rq_size = attr->srq != NULL ? 1 : shm_pow2_at_least(attr->max_recv_wr);
+	slot_size = shm_align_up(sizeof(struct rpcrdma_shm_rq_slot) +
+					 max_recv_sge * sizeof(struct rpcrdma_shm_sge),
+				 RPCRDMA_SHM_CACHE_LINE);
 
-	qp = aligned_alloc(64, align_up(sizeof(*qp), 64));
+	qp = aligned_alloc(64, shm_align_up(sizeof(*qp), 64));
 	if (qp == NULL)
 		return -ENOMEM;
 	memset(qp, 0, sizeof(*qp));
@@ -906,9 +892,9 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	qp->ep.kind = SHM_EP_QP;
 	qp->ep.obj = qp;
 
-	qp->sq_stride = align_up(
+	qp->sq_stride = shm_align_up(
 		sizeof(struct shm_swqe) + attr->max_send_sge * sizeof(struct rpcrdma_pmd_sge), 16);
-	qp->sq = aligned_alloc(64, align_up((size_t)sq_size * qp->sq_stride, 64));
+	qp->sq = aligned_alloc(64, shm_align_up((size_t)sq_size * qp->sq_stride, 64));
 	if (qp->sq == NULL)
 		goto err_qp;
 	qp->sq_mask = sq_size - 1;
@@ -916,7 +902,7 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	qp->rnr_retry = attr->rnr_retry;
 	qp->rnr_timer = (uint64_t)attr->rnr_timer_us * tsc_hz() / 1000000;
 
-	qp->area_size = align_up(sizeof(*a) + (size_t)rq_size * slot_size, 4096);
+	qp->area_size = shm_align_up(sizeof(*a) + (size_t)rq_size * slot_size, 4096);
 	a = shm_memfd_area("rpcrdma_shm_qp", qp->area_size, &qp->area_fd);
 	if (a == NULL)
 		goto err_sq;

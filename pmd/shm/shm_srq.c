@@ -22,20 +22,6 @@
 
 #include "shm.h"
 
-static size_t align_up(size_t v, size_t a)
-{
-	return (v + a - 1) / a * a;
-}
-
-static uint32_t pow2_at_least(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
-
 int shm_srq_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_srq_attr *attr,
 		   struct rpcrdma_pmd_srq **srqp)
 {
@@ -44,17 +30,17 @@ int shm_srq_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_srq_attr 
 	uint32_t rq_size, slot_size;
 	struct shm_srq *srq;
 
-	rq_size = pow2_at_least(attr->max_wr);
-	slot_size = align_up(sizeof(struct rpcrdma_shm_rq_slot) +
-				     attr->max_sge * sizeof(struct rpcrdma_shm_sge),
-			     RPCRDMA_SHM_CACHE_LINE);
-	srq = aligned_alloc(64, align_up(sizeof(*srq), 64));
+	rq_size = shm_pow2_at_least(attr->max_wr);
+	slot_size = shm_align_up(sizeof(struct rpcrdma_shm_rq_slot) +
+					 attr->max_sge * sizeof(struct rpcrdma_shm_sge),
+				 RPCRDMA_SHM_CACHE_LINE);
+	srq = aligned_alloc(64, shm_align_up(sizeof(*srq), 64));
 	if (srq == NULL)
 		return -ENOMEM;
 	memset(srq, 0, sizeof(*srq));
 	srq->dev = dev;
 	srq->pd_id = pd->pd_id;
-	srq->area_size = align_up(sizeof(*a) + (size_t)rq_size * slot_size, 4096);
+	srq->area_size = shm_align_up(sizeof(*a) + (size_t)rq_size * slot_size, 4096);
 	a = shm_memfd_area("rpcrdma_shm_srq", srq->area_size, &srq->area_fd);
 	if (a == NULL)
 		goto err_srq;
