@@ -124,6 +124,68 @@ static inline bool ep_is_shm(const struct ep *ep)
 bool pdata_is(const struct ep *ep, const struct rpcrdma_pmd_event *ev, const uint8_t *want,
 	      unsigned int len);
 
+/* conformance_cases.c: what the cases share */
+/* A remote buffer, as a real protocol would advertise it. */
+struct rbuf {
+	uint64_t addr;
+	uint64_t len;
+	uint32_t rkey;
+	uint32_t pad;
+};
+void fill(void *buf, uint32_t len, unsigned int seed);
+bool same(const void *buf, uint32_t len, unsigned int seed, uint32_t from);
+/* One QP pair, connected, for the cases that use one. */
+struct rpcrdma_pmd_qp *connect_one(struct ep *ep, const struct rpcrdma_pmd_qp_attr *attr);
+/* Tear one connection down from both sides, giving back what the flush returns. */
+void drain_and_destroy(struct ep *ep, struct rpcrdma_pmd_qp *qp, unsigned int posted);
+
+/* conformance_data.c: SEND and receive, RDMA Write and Read, access errors, RNR */
+void send_recv_server(struct ep *ep);
+void send_recv_client(struct ep *ep);
+void unsignaled_server(struct ep *ep);
+void unsignaled_client(struct ep *ep);
+void send_inv_server(struct ep *ep);
+void send_inv_client(struct ep *ep);
+void rdma_write_server(struct ep *ep);
+void rdma_write_client(struct ep *ep);
+void rdma_read_server(struct ep *ep);
+void rdma_read_client(struct ep *ep);
+void access_server(struct ep *ep);
+void access_client(struct ep *ep);
+void rnr_exceeded_server(struct ep *ep);
+void rnr_exceeded_client(struct ep *ep);
+void rnr_retry_server(struct ep *ep);
+void rnr_retry_client(struct ep *ep);
+
+/* conformance_conn.c: completion errors, connections, many QPs, a stream, tables, faults */
+void small_recv_server(struct ep *ep);
+void small_recv_client(struct ep *ep);
+void bad_recv_server(struct ep *ep);
+void bad_recv_client(struct ep *ep);
+void local_errors_server(struct ep *ep);
+void local_errors_client(struct ep *ep);
+void disc_server(struct ep *ep);
+void disc_client(struct ep *ep);
+void pdata_server(struct ep *ep);
+void pdata_client(struct ep *ep);
+void refused_server(struct ep *ep);
+void refused_client(struct ep *ep);
+void qp100_server(struct ep *ep);
+void qp100_client(struct ep *ep);
+void stream_server(struct ep *ep);
+void stream_client(struct ep *ep);
+void mr_table_half(struct ep *ep);
+void cq_overrun_half(struct ep *ep);
+void devargs_half(struct ep *ep);
+void fail_wr_server(struct ep *ep);
+void fail_wr_client(struct ep *ep);
+void drop_server(struct ep *ep);
+void drop_client(struct ep *ep);
+void delay_server(struct ep *ep);
+void delay_client(struct ep *ep);
+void killed_server(struct ep *ep);
+void killed_client(struct ep *ep);
+
 /* conformance_srq.c: shared receive queues, completion queues shared by many QPs */
 void srq_send_recv_server(struct ep *ep);
 void srq_send_recv_client(struct ep *ep);
