@@ -397,6 +397,19 @@ static uint64_t app_tsc(void)
 	return rte_rdtsc();
 }
 
+void app_xprt_reconnects(const struct rpcrdma_xprt *xprt)
+{
+	struct rpcrdma_xprt_stats st;
+
+	rpcrdma_xprt_stats(xprt, &st);
+	if (st.reconnect_attempts)
+		fprintf(stderr,
+			"%s: the connection was made again %lu time(s) in %lu attempt(s); "
+			"%lu call(s) sent again\n",
+			app_name, (unsigned long)st.reconnects,
+			(unsigned long)st.reconnect_attempts, (unsigned long)st.retransmits);
+}
+
 int app_svc_drc(struct rpcrdma_svc_registry *reg, uint32_t entries, uint32_t reply_max,
 		struct rpcrdma_svc_drc **drc)
 {

@@ -203,6 +203,12 @@ int app_svc_registry(const struct rpcrdma_svc_program *prog, uint32_t nb_slots,
 void app_svc_registry_free(struct rpcrdma_svc_registry *reg);
 
 /**
+ * On stderr, when @p xprt tried to reconnect by itself: how often it made
+ * the connection again, in how many attempts, and the calls it sent again.
+ */
+void app_xprt_reconnects(const struct rpcrdma_xprt *xprt);
+
+/**
  * A duplicate request cache of @p entries replies of at most @p reply_max
  * bytes for @p reg's non-idempotent procedures (RPCRDMA_SVC_PROC_F_
  * NONIDEMPOTENT); none when entries is 0. Free it with

@@ -1039,18 +1039,8 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (o.reconnect && c.xprt != NULL) {
-		struct rpcrdma_xprt_stats st;
-
-		rpcrdma_xprt_stats(c.xprt, &st);
-		if (st.reconnect_attempts)
-			fprintf(stderr,
-				PROG
-				": the connection was made again %lu time(s) in %lu attempt(s); "
-				"%lu call(s) sent again\n",
-				(unsigned long)st.reconnects, (unsigned long)st.reconnect_attempts,
-				(unsigned long)st.retransmits);
-	}
+	if (o.reconnect && c.xprt != NULL)
+		app_xprt_reconnects(c.xprt);
 	client_close(&c);
 	rte_eal_cleanup();
 	return ret || stop_signal ? APP_EXIT_FAIL : 0;

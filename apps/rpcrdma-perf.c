@@ -1264,18 +1264,8 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 			ret = t;
 	}
 	cli_result(&cli, r);
-	if (o->reconnect) {
-		struct rpcrdma_xprt_stats st;
-
-		rpcrdma_xprt_stats(cli.ep.xprt, &st);
-		if (st.reconnect_attempts)
-			fprintf(stderr,
-				PROG
-				": the connection was made again %lu time(s) in %lu attempt(s); "
-				"%lu call(s) sent again\n",
-				(unsigned long)st.reconnects, (unsigned long)st.reconnect_attempts,
-				(unsigned long)st.retransmits);
-	}
+	if (o->reconnect)
+		app_xprt_reconnects(cli.ep.xprt);
 	cli_disconnect(&cli, inproc ? &srv : NULL);
 err_cli:
 	if (rt) {
