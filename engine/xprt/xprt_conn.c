@@ -275,30 +275,36 @@ struct rpcrdma_xdr_region xprt_pool_region(struct rpcrdma_mempool *pool, void *b
 	return rpcrdma_xdr_region_va(buf, len, pool->lkey, pool->rkey);
 }
 
-/* Carve n header areas and the pad from inline buffers. */
-static int hdr_areas(struct rpcrdma_xprt *x, uint32_t n, struct rpcrdma_xdr_region *out)
+/*
+ * Carve @n header areas and the pad from inline buffers of @pool, taken
+ * into *@bufs (*@nbufs of them, to give back when done).
+ */
+int xprt_hdr_areas(struct rpcrdma_mempool *pool, uint32_t n, struct rpcrdma_xdr_region *out,
+		   void ***bufs, uint32_t *nbufs, struct rpcrdma_xdr_region *pad)
 {
-	uint32_t bsz = x->ipool->buf_size, per = bsz / XPRT_HDR_AREA, i;
+	uint32_t bsz = pool->buf_size, per = bsz / XPRT_HDR_AREA, i;
 
 	/* one more area for the pad */
-	x->nhdr_bufs = (n + 1 + per - 1) / per;
-	x->hdr_bufs = calloc(x->nhdr_bufs, sizeof(void *));
-	if (x->hdr_bufs == NULL)
+	*nbufs = (n + 1 + per - 1) / per;
+	*bufs = calloc(*nbufs, sizeof(void *));
+	if (*bufs == NULL) {
+		*nbufs = 0;
 		return -ENOMEM;
-	if (rpcrdma_mempool_get_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs) != 0) {
-		free(x->hdr_bufs);
-		x->hdr_bufs = NULL;
-		x->nhdr_bufs = 0;
+	}
+	if (rpcrdma_mempool_get_bulk(pool, *bufs, *nbufs) != 0) {
+		free(*bufs);
+		*bufs = NULL;
+		*nbufs = 0;
 		return -ENOBUFS;
 	}
 	for (i = 0; i <= n; i++) {
-		uint8_t *b = (uint8_t *)x->hdr_bufs[i / per] + (i % per) * XPRT_HDR_AREA;
+		uint8_t *b = (uint8_t *)(*bufs)[i / per] + (i % per) * XPRT_HDR_AREA;
 
 		if (i == n) {
 			memset(b, 0, 4);
-			x->pad = xprt_pool_region(x->ipool, b, 4);
+			*pad = xprt_pool_region(pool, b, 4);
 		} else {
-			out[i] = xprt_pool_region(x->ipool, b, XPRT_HDR_AREA);
+			out[i] = xprt_pool_region(pool, b, XPRT_HDR_AREA);
 		}
 	}
 	return 0;
@@ -309,6 +315,7 @@ void xprt_free(struct rpcrdma_xprt *x)
 	uint32_t i;
 
 	xprt_list_del(x);
+	xprt_group_leave(x);
 	/* receive, message and reply buffers stay with their slots for the connection's life */
 	for (i = 0; x->rxs != NULL && i < x->nrx; i++)
 		if (x->rxs[i].buf != NULL)
@@ -328,9 +335,10 @@ void xprt_free(struct rpcrdma_xprt *x)
 	if (x->nhdr_bufs)
 		rpcrdma_mempool_put_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs);
 	free(x->hdr_bufs);
-	if (x->cq != NULL)
+	if (x->cq != NULL && x->p.group == NULL)
 		rpcrdma_pmd_cq_destroy(x->cq);
 	free(x->rxs);
+	free(x->stage);
 	free(x->sq_ring);
 	free(x->sq_sge);
 	free(x->calls);
@@ -375,7 +383,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 {
 	struct rpcrdma_xdr_region *areas = NULL;
 	struct rpcrdma_xprt *x;
-	uint32_t i, nslots;
+	uint32_t i, nslots, nctrl;
 	int ret;
 
 	ret = check_params(p);
@@ -467,6 +475,31 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	}
 	if (ret)
 		goto err_free;
+	x->responder = x->nsvcs != 0;
+	x->svc_freep = &x->svc_free;
+	x->rbuf_freep = &x->rbuf_free;
+	nctrl = XPRT_CTRL_SLOTS;
+	if (p->group != NULL) {
+		/*
+		 * The group's SRQ holds the receives, its CQ the completions; a
+		 * server takes the group's responder slots (xprt_group_join())
+		 * and signals every Send (below), as Linux svcrdma does: an
+		 * unsignaled reply keeps its buffer until a later signaled WR of
+		 * its connection retires it, and across many mostly idle
+		 * connections those buffers would drain the pool. Control
+		 * messages are version 2's only.
+		 */
+		x->sq_depth = p->group->p.sq_depth - 1;
+		x->nrx = 0;
+		x->recv_len = p->group->recv_len;
+		if (p->role == RPCRDMA_XPRT_SERVER) {
+			x->nsvcs = 0;
+			nslots = 0;
+			x->responder = true;
+		}
+		if (p->vers == RPCRDMA_VERS_1)
+			nctrl = 0;
+	}
 	/* a call's XID is its slot index below call_shift bits */
 	while ((1u << x->call_shift) < x->ncalls)
 		x->call_shift++;
@@ -480,11 +513,14 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	x->sq_mask--;
 	/* with at most half the queue unsignaled, a full queue always has a signaled WR */
 	x->sig_every = RTE_MIN((uint32_t)XPRT_SIGNAL_EVERY, x->sq_depth / 2);
-	if (x->sig_every == 0)
+	if (x->sig_every == 0 || (p->group != NULL && p->role == RPCRDMA_XPRT_SERVER))
 		x->sig_every = 1;
+	x->stage_max = RTE_MIN((uint32_t)XPRT_STAGE_MAX, x->sq_depth);
+	x->stage = calloc(x->stage_max + 1, sizeof(*x->stage));
 	x->rxs = calloc(x->nrx, sizeof(*x->rxs));
-	areas = calloc(nslots + XPRT_CTRL_SLOTS, sizeof(*areas));
-	if (x->rxs == NULL || areas == NULL || x->sq_ring == NULL || x->sq_sge == NULL)
+	areas = calloc(nslots + nctrl + 1, sizeof(*areas));
+	if ((x->nrx && x->rxs == NULL) || areas == NULL || x->sq_ring == NULL ||
+	    x->sq_sge == NULL || x->stage == NULL)
 		goto err_free;
 	for (i = 0; i < x->nrx; i++) {
 		x->rxs[i].tag.type = WR_RECV;
@@ -512,10 +548,13 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		for (i = 0; i < x->nsvcs; i++)
 			x->svcs[i].upper = (uint8_t *)x->svc_upper + sz * i;
 	}
-	ret = hdr_areas(x, nslots + XPRT_CTRL_SLOTS, areas);
-	if (ret)
-		goto err_free;
-	for (i = XPRT_CTRL_SLOTS; i-- > 0;) {
+	if (nslots + nctrl != 0 || p->group == NULL) {
+		ret = xprt_hdr_areas(x->ipool, nslots + nctrl, areas, &x->hdr_bufs, &x->nhdr_bufs,
+				     &x->pad);
+		if (ret)
+			goto err_free;
+	}
+	for (i = nctrl; i-- > 0;) {
 		x->ctrl[i].area = areas[nslots + i];
 		x->ctrl[i].next = x->ctrl_free;
 		x->ctrl_free = &x->ctrl[i];
@@ -542,11 +581,34 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	}
 	free(areas);
 	areas = NULL;
-	ret = rpcrdma_pmd_cq_create(p->dev, x->sq_depth + 1 + x->rq_depth + XPRT_BURST, &x->cq);
-	if (ret) {
-		x->cq = NULL;
-		goto err_free;
+	if (p->group != NULL) {
+		ret = xprt_group_join(x);
+		if (ret)
+			goto err_free;
+		x->cq = x->grp->cq;
+		if (x->nhdr_bufs == 0)
+			x->pad = x->grp->pad;
+		if (p->role == RPCRDMA_XPRT_SERVER) {
+			x->svc_freep = &x->grp->svc_free;
+			x->rbuf_freep = &x->grp->rbuf_free;
+		}
+	} else {
+		ret = rpcrdma_pmd_cq_create(p->dev, x->sq_depth + 1 + x->rq_depth + XPRT_BURST,
+					    &x->cq);
+		if (ret) {
+			x->cq = NULL;
+			goto err_free;
+		}
 	}
+	x->mem_bytes = sizeof(*x) + (x->stage_max + 1) * sizeof(*x->stage) +
+		       (x->sq_mask + 1) * (sizeof(*x->sq_ring) + sizeof(*x->sq_sge)) +
+		       x->nrx * (sizeof(*x->rxs) + x->ipool->buf_size) +
+		       x->ncalls * (sizeof(*x->calls) + x->ipool->buf_size) +
+		       x->nsvcs * (sizeof(*x->svcs) + x->ipool->buf_size +
+				   RTE_ALIGN_CEIL(p->svc_upper_size, RTE_CACHE_LINE_SIZE)) +
+		       x->nhdr_bufs * (sizeof(void *) + x->ipool->buf_size);
+	if (x->grp != NULL)
+		x->grp->st.conn_bytes += x->mem_bytes;
 	xprt_list_add(x);
 	*xp = x;
 	return 0;
@@ -572,6 +634,7 @@ static int qp_create(struct rpcrdma_xprt *x)
 	rpcrdma_pmd_qp_attr_init(&attr);
 	attr.send_cq = x->cq;
 	attr.recv_cq = x->cq;
+	attr.srq = x->grp != NULL ? x->grp->srq : NULL;
 	attr.context = x;
 	attr.max_send_wr = x->sq_depth + 1; /* + the drain marker */
 	attr.max_recv_wr = x->rq_depth;
@@ -761,6 +824,7 @@ int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
 		xprt_rc_restart(x);
 	}
 	x->rc_next = 0;
+	xprt_kick(x);
 	rpcrdma_credit_req_reset(&x->creq);
 	/* the old connection's calls are gone with it, and their credits */
 	x->tmo_credits = 0;
@@ -794,6 +858,7 @@ int rpcrdma_xprt_accept(const struct rpcrdma_xprt_params *p, const struct rpcrdm
 	if (ret)
 		goto err_qp;
 	x->state = RPCRDMA_XPRT_CONNECTING;
+	xprt_kick(x);
 	*xp = x;
 	return 0;
 
@@ -845,6 +910,7 @@ int rpcrdma_xprt_event(const struct rpcrdma_pmd_event *ev)
 		return 0;
 	}
 	rpcrdma_xprt_process(x);
+	xprt_kick(x);
 	return 1;
 }
 
@@ -855,6 +921,7 @@ int rpcrdma_xprt_disconnect(struct rpcrdma_xprt *x)
 	    x->state != RPCRDMA_XPRT_NEGOTIATING)
 		return -ENOTCONN;
 	xprt_conn_lost(x);
+	xprt_kick(x);
 	return 0;
 }
 
@@ -879,6 +946,7 @@ int rpcrdma_xprt_set_credits(struct rpcrdma_xprt *x, uint32_t credits)
 	if (x->p.role != RPCRDMA_XPRT_SERVER)
 		return -EINVAL;
 	x->recv_short = true; /* the next poll posts for the new grant */
+	xprt_kick(x);
 	return rpcrdma_credit_resp_set_target(&x->cresp, credits);
 }
 
@@ -913,6 +981,7 @@ void rpcrdma_xprt_info(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_info *i
 	info->sends_out = x->sq_out;
 	info->recvs_posted = x->rx_posted;
 	info->svc_unreleased = x->svc_active;
+	info->mem_bytes = x->mem_bytes;
 }
 
 void rpcrdma_xprt_stats(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_stats *st)

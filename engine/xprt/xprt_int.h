@@ -248,6 +248,59 @@ struct rpcrdma_xprt_svc_call {
 
 TAILQ_HEAD(call_fifo, rpcrdma_xprt_call);
 TAILQ_HEAD(svc_fifo, rpcrdma_xprt_svc_call);
+TAILQ_HEAD(xprt_list, rpcrdma_xprt);
+
+#define GROUP_MAGIC 0x67727570u /* "grup" */
+/* receives of the SRQ beyond the reservable ones: messages unasked, a grant that shrinks */
+#define GROUP_SRQ_SPARE 64
+
+/*
+ * A poll group (rpcrdma_xprt.h "Poll groups", xprt_group.c): the CQ and
+ * the SRQ of its connections, and the receives of the SRQ. A receive of
+ * the group is reserved by one connection before that connection grants
+ * (or, a client, sends) what it needs it for: the connection's rx_posted
+ * counts its reservations, the group's reserved their sum; each
+ * connection's first is its floor, the others come from p.recvs (shared),
+ * and the SRQ holds a floor for every connection it may have plus p.recvs,
+ * so every grant finds a receive as on a QP of its own.
+ */
+struct rpcrdma_xprt_group {
+	uint32_t magic;
+	struct rpcrdma_xprt_group_params p;
+	struct rpcrdma_pmd_cq *cq;
+	struct rpcrdma_pmd_srq *srq;
+	struct rpcrdma_mempool *ipool;
+	uint32_t recv_len;
+	struct xprt_rx *rxs; /* the receives' descriptors, nrx of them */
+	uint32_t nrx;
+	struct xprt_rx *rx_free;
+	uint32_t srq_depth;  /* receives kept posted: p.max_conns + p.recvs + GROUP_SRQ_SPARE */
+	uint32_t srq_posted; /* posted and not completed */
+	uint32_t reserved;   /* reserved by connections (sum of their rx_posted) */
+	uint32_t shared;     /* ... beyond each one's first: at most p.recvs */
+	uint32_t share;	     /* each server connection's grant */
+	uint32_t nservers;   /* server connections (the share's divisor) */
+	/*
+	 * The responder slots of its server connections, shared (a slot is
+	 * a connection's from the call it takes until its release), with
+	 * their header areas and the upper layer's areas; and the buffers
+	 * of fast replies whose Sends have retired (rbuf_free).
+	 */
+	struct rpcrdma_xprt_svc_call *svcs;
+	uint32_t nsvcs;
+	struct rpcrdma_xprt_svc_call *svc_free;
+	void *svc_upper;
+	void **hdr_bufs;
+	uint32_t nhdr_bufs;
+	uint32_t upper_size; /* each slot's upper area: the first server's svc_upper_size */
+	void *rbuf_free;
+	struct rpcrdma_xdr_region pad; /* the XDR pad of every connection without header areas */
+	void **pad_bufs;
+	uint32_t npad_bufs;
+	struct xprt_list conns;	  /* every connection of the group */
+	struct xprt_list pending; /* connections to advance at the next poll */
+	struct rpcrdma_xprt_group_stats st;
+};
 
 struct rpcrdma_xprt {
 	uint32_t magic;
@@ -297,6 +350,10 @@ struct rpcrdma_xprt {
 	 * call finds it warm; the slot takes another buffer from here.
 	 */
 	void *rbuf_free;
+	/* where this connection's free responder slots and fast reply buffers are: its own, or its group's */
+	struct rpcrdma_xprt_svc_call **svc_freep;
+	void **rbuf_freep;
+	bool responder; /* takes calls: svc slots of its own, or its group's (a server in a group) */
 	/* the send ring: WRs staged or posted and not yet retired (sq_out of them) */
 	struct xprt_wr *sq_ring;
 	/* a gather entry per ring entry, for WRs whose owner does not outlive them */
@@ -308,7 +365,9 @@ struct rpcrdma_xprt {
 	uint32_t sq_unsig;  /* unsignaled WRs since the last signaled one */
 	uint32_t sig_every; /* signal one WR in this many */
 	uint32_t nstage;    /* staged for the next doorbell */
-	struct rpcrdma_pmd_send_wr stage[XPRT_STAGE_MAX + 1]; /* + the drain marker */
+	/* stage_max WRs and the drain marker: at most XPRT_STAGE_MAX, the send queue's depth */
+	struct rpcrdma_pmd_send_wr *stage;
+	uint32_t stage_max;
 	/* requester */
 	struct rpcrdma_vers_req vreq;
 	struct rpcrdma_vers_peers peers;  /* when p.vers_peers is NULL */
@@ -362,6 +421,14 @@ struct rpcrdma_xprt {
 	void **hdr_bufs;
 	struct rpcrdma_xdr_region pad;
 	int work;
+	/* the poll group (rpcrdma_xprt_group), or NULL */
+	struct rpcrdma_xprt_group *grp;
+	TAILQ_ENTRY(rpcrdma_xprt) grp_link;  /* in grp->conns */
+	TAILQ_ENTRY(rpcrdma_xprt) pend_link; /* in grp->pending, while pending */
+	bool pending;
+	uint16_t grp_wcs;
+	uint64_t mem_bytes;
+	/* rpcrdma_xprt_info() */ /* completions of the group's poll now (0: not yet visited) */
 	struct rpcrdma_xprt_stats st;
 };
 
@@ -399,7 +466,7 @@ static inline uint64_t us_to_tsc(uint64_t us)
 /* Send-queue room for n more WRs this poll. */
 static inline bool sq_room(const struct rpcrdma_xprt *x, uint32_t n)
 {
-	return x->nstage + n <= XPRT_STAGE_MAX && x->sq_out + n <= x->sq_depth;
+	return x->nstage + n <= x->stage_max && x->sq_out + n <= x->sq_depth;
 }
 /*
  * Stage a send-queue WR of @owner into the send ring. It is signaled when
@@ -432,8 +499,26 @@ static inline struct rpcrdma_pmd_send_wr *stage(struct rpcrdma_xprt *x, uint8_t 
  */
 static inline void rx_put(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
+	if (x->grp != NULL) {
+		/* the group's: its buffer goes back on the SRQ at the group's next top-up */
+		rx->next = x->grp->rx_free;
+		x->grp->rx_free = rx;
+		return;
+	}
 	rx->next = x->rx_free;
 	x->rx_free = rx;
+}
+
+void xprt_group_pend(struct rpcrdma_xprt *x);
+
+/*
+ * A connection of a group has work its group's next poll must see (a call
+ * submitted, a reply staged, a state change, outside the group's poll).
+ */
+static inline void xprt_kick(struct rpcrdma_xprt *x)
+{
+	if (x->grp != NULL && !x->pending)
+		xprt_group_pend(x);
 }
 /* ------------------------------------------------------------ Short messages */
 
@@ -549,6 +634,8 @@ static inline uint16_t short_sgl(struct rpcrdma_marshal_sge *sge, const struct r
 
 /* xprt_conn.c: set-up, negotiation, teardown */
 struct rpcrdma_xdr_region xprt_pool_region(struct rpcrdma_mempool *pool, void *buf, uint32_t len);
+int xprt_hdr_areas(struct rpcrdma_mempool *pool, uint32_t n, struct rpcrdma_xdr_region *out,
+		   void ***bufs, uint32_t *nbufs, struct rpcrdma_xdr_region *pad);
 void xprt_free(struct rpcrdma_xprt *x);
 void xprt_set_thresholds(struct rpcrdma_xprt *x);
 const struct rpcrdma_marshal_conn *xprt_call_mconn(const struct rpcrdma_xprt *x);
@@ -583,6 +670,20 @@ void xprt_svc_run_waiters(struct rpcrdma_xprt *x);
 void xprt_stage_marker(struct rpcrdma_xprt *x);
 void xprt_server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx);
 void xprt_server_run_backlog(struct rpcrdma_xprt *x);
+
+/* xprt_group.c: poll groups */
+int xprt_group_join(struct rpcrdma_xprt *x);
+void xprt_group_leave(struct rpcrdma_xprt *x);
+uint32_t xprt_group_reserve(struct rpcrdma_xprt *x, uint32_t want);
+void xprt_group_unreserve(struct rpcrdma_xprt *x);
+void xprt_group_trim(struct rpcrdma_xprt *x);
+bool xprt_group_recv(struct rpcrdma_xprt *x);
+
+/* xprt_poll.c, for the group's poll */
+void xprt_poll_begin(struct rpcrdma_xprt *x);
+void xprt_handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc);
+void xprt_poll_end(struct rpcrdma_xprt *x, uint16_t n);
+bool xprt_needs_poll(const struct rpcrdma_xprt *x);
 
 /* xprt_xchar.c: transport characteristics and control messages */
 int xprt_xchar_init(struct rpcrdma_xprt *x);

@@ -64,6 +64,30 @@ uint32_t xprt_post_recvs(struct rpcrdma_xprt *x)
 	x->recv_short = false;
 	if (!can_post(x))
 		return 0;
+	if (x->grp != NULL) {
+		/*
+		 * A group's connection reserves receives of the SRQ: a server
+		 * what its grant needs, a client one for each call out and one
+		 * for a message unasked (xprt_group.c).
+		 */
+		if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+			want = x->creq.outstanding + 1 > x->rx_posted
+				       ? x->creq.outstanding + 1 - x->rx_posted
+				       : 0;
+		} else {
+			want = rpcrdma_credit_resp_to_post(&x->cresp);
+			if (want == 0)
+				xprt_group_trim(x);
+		}
+		if (want == 0)
+			return 0;
+		got = (uint16_t)xprt_group_reserve(x, want);
+		if (got < want)
+			x->recv_short = true;
+		if (x->p.role == RPCRDMA_XPRT_SERVER)
+			rpcrdma_credit_resp_posted(&x->cresp, got);
+		return got;
+	}
 	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
 		want = x->rq_depth > x->rx_posted ? x->rq_depth - x->rx_posted : 0;
 	} else {
@@ -230,7 +254,7 @@ static void recv_dispatch(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		xprt_client_recv(x, rx);
 		return;
 	case RX_CALL:
-		if (x->svcs == NULL) {
+		if (!x->responder) {
 			/* a client without backward service: a call it cannot take */
 			x->st.bad_direction++;
 			rx_put(x, rx);
@@ -297,8 +321,8 @@ void xprt_sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint32_
 		break;
 	case WR_SVC_SEND_BUF:
 		/* a fast reply's buffer (a failed Send has taken the connection down) */
-		*(void **)owner = x->rbuf_free;
-		x->rbuf_free = owner;
+		*(void **)owner = *x->rbuf_freep;
+		*x->rbuf_freep = owner;
 		break;
 	case WR_CTRL_SEND: {
 		struct xprt_ctrl *k = owner;
@@ -375,7 +399,7 @@ static void sq_retire(struct rpcrdma_xprt *x, struct xprt_wr *e, bool ok)
 	} while (k-- > 0);
 }
 
-static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
+void xprt_handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 {
 	struct xprt_wr *t = (struct xprt_wr *)(uintptr_t)wc->wr_id;
 	bool ok = wc->status == RPCRDMA_PMD_WC_SUCCESS;
@@ -390,7 +414,10 @@ static void handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 	if (t->type == WR_RECV) {
 		struct xprt_rx *rx = t->owner;
 
-		x->rx_posted--;
+		if (x->grp == NULL)
+			x->rx_posted--;
+		else if (!xprt_group_recv(x) && x->p.role == RPCRDMA_XPRT_SERVER)
+			rpcrdma_credit_resp_posted(&x->cresp, 1); /* came unreserved */
 		rx->posted = false;
 		if (x->p.role == RPCRDMA_XPRT_SERVER && !ok)
 			x->cresp.posted -= x->cresp.posted ? 1 : 0;
@@ -427,6 +454,12 @@ void xprt_conn_lost(struct rpcrdma_xprt *x)
 		x->vers_settled = false;
 	}
 	xprt_xchar_stop(x);
+	if (x->grp != NULL) {
+		/* the SRQ's receives stay with the group: nothing of ours will flush */
+		xprt_group_unreserve(x);
+		if (x->p.role == RPCRDMA_XPRT_SERVER)
+			x->cresp.posted = 0;
+	}
 	if (x->qp != NULL) {
 		rpcrdma_pmd_disconnect(x->qp); /* -ENOTCONN when the peer left first */
 		/*
@@ -452,6 +485,15 @@ void xprt_conn_lost(struct rpcrdma_xprt *x)
 
 		if (s->state != SVC_FREE)
 			s->lost = true;
+	}
+	if (x->grp != NULL && x->responder) {
+		/* the group's slots that are this connection's now */
+		for (i = 0; i < x->grp->nsvcs; i++) {
+			struct rpcrdma_xprt_svc_call *s = &x->grp->svcs[i];
+
+			if (s->state != SVC_FREE && s->xprt == x)
+				s->lost = true;
+		}
 	}
 	/* calls that waited for a slot: no reply will go */
 	while (x->backlog != NULL) {
@@ -502,7 +544,7 @@ int rpcrdma_xprt_process(struct rpcrdma_xprt *x)
 			x->qp = NULL;
 			x->nstage = 0;
 			x->reads_out = 0;
-			if (x->svcs != NULL)
+			if (x->responder)
 				rpcrdma_credit_resp_init(&x->cresp, x->cresp.target, x->cresp.max);
 			x->state = RPCRDMA_XPRT_CLOSED;
 			break;
@@ -567,11 +609,9 @@ static void reconnect_tick(struct rpcrdma_xprt *x)
 	x->work++;
 }
 
-int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
+/* A poll's start: the state machine, the reconnect, a batch of receives due. */
+void xprt_poll_begin(struct rpcrdma_xprt *x)
 {
-	struct rpcrdma_pmd_wc wc[XPRT_BURST];
-	uint16_t n = 0, i;
-
 	x->work = 0;
 	x->st.polls++;
 	if (x->state != RPCRDMA_XPRT_ESTABLISHED) {
@@ -586,19 +626,15 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		x->recv_due = false;
 		x->work += (int)xprt_post_recvs(x);
 	}
-	if (x->qp != NULL) {
-		n = rpcrdma_pmd_poll_cq_burst(x->cq, wc, XPRT_BURST);
-		/* the first line of each message received: decoded next */
-		for (i = 0; i < n; i++) {
-			const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc[i].wr_id;
+}
 
-			if (t->type == WR_RECV)
-				rte_prefetch0(((const struct xprt_rx *)t->owner)->buf);
-		}
-		for (i = 0; i < n; i++)
-			handle_wc(x, &wc[i]);
-		x->work += n;
-	}
+/*
+ * A poll's end, after its @n completions: waiters, the doorbell, the
+ * releases and the receives, the drain.
+ */
+void xprt_poll_end(struct rpcrdma_xprt *x, uint16_t n)
+{
+	x->work += n;
 	/* requester slots (a server's: backward calls), responder slots (a client's) */
 	if (x->tmo_next != UINT64_MAX)
 		xprt_call_timeouts(x);
@@ -634,7 +670,7 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		 * when its reply would find no receive (xprt_call_process). With
 		 * backward calls, at once: theirs are reserved.
 		 */
-		if ((n && x->svcs != NULL) || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED)
+		if ((n && x->responder) || x->recv_short || x->state != RPCRDMA_XPRT_ESTABLISHED)
 			x->work += (int)xprt_post_recvs(x);
 		else if (n && x->rx_posted + XPRT_RECV_SPARE <= x->rq_depth)
 			x->recv_due = true;
@@ -645,5 +681,53 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
 		x->work += rpcrdma_xprt_process(x);
 	if (x->work == 0)
 		x->st.idle_polls++;
+}
+
+/*
+ * A connection of a group that its group's next poll must advance even
+ * without a completion: something waits, is staged or due, or the
+ * connection is on its way somewhere.
+ */
+bool xprt_needs_poll(const struct rpcrdma_xprt *x)
+{
+	switch (x->state) {
+	case RPCRDMA_XPRT_ESTABLISHED:
+		break;
+	case RPCRDMA_XPRT_IDLE:
+		return false;
+	case RPCRDMA_XPRT_CLOSED:
+	case RPCRDMA_XPRT_ERROR:
+		if (!x->rc_on)
+			return false;
+		return true;
+	default:
+		return true;
+	}
+	return x->nstage != 0 || x->recv_due || x->recv_short || x->tmo_next != UINT64_MAX ||
+	       !TAILQ_EMPTY(&x->call_wait) || x->backlog != NULL || !TAILQ_EMPTY(&x->svc_wait) ||
+	       x->svc_done != NULL || (x->xs.rbsiz_target != 0 && x->xchar_on);
+}
+
+int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_pmd_wc wc[XPRT_BURST];
+	uint16_t n = 0, i;
+
+	if (x->grp != NULL)
+		return rpcrdma_xprt_group_poll(x->grp);
+	xprt_poll_begin(x);
+	if (x->qp != NULL) {
+		n = rpcrdma_pmd_poll_cq_burst(x->cq, wc, XPRT_BURST);
+		/* the first line of each message received: decoded next */
+		for (i = 0; i < n; i++) {
+			const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc[i].wr_id;
+
+			if (t->type == WR_RECV)
+				rte_prefetch0(((const struct xprt_rx *)t->owner)->buf);
+		}
+		for (i = 0; i < n; i++)
+			xprt_handle_wc(x, &wc[i]);
+	}
+	xprt_poll_end(x, n);
 	return x->work;
 }

@@ -261,6 +261,7 @@ int rpcrdma_xprt_call_submit(struct rpcrdma_xprt_call *c, uint32_t flags, rpcrdm
 		xprt_call_process(c);
 	else
 		call_wait(c);
+	xprt_kick(x); /* its Send is staged, or it waits: the group's next poll goes on */
 	return 0;
 }
 

@@ -102,9 +102,9 @@ struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_
 		return &s->reply;
 	}
 	if (!s->has_reply) {
-		if (s->reply_buf == NULL && s->xprt->rbuf_free != NULL) {
-			s->reply_buf = s->xprt->rbuf_free;
-			s->xprt->rbuf_free = *(void **)s->reply_buf;
+		if (s->reply_buf == NULL && *s->xprt->rbuf_freep != NULL) {
+			s->reply_buf = *s->xprt->rbuf_freep;
+			*s->xprt->rbuf_freep = *(void **)s->reply_buf;
 		}
 		if (s->reply_buf == NULL)
 			s->reply_buf = rpcrdma_mempool_get(pool);
@@ -152,6 +152,7 @@ int rpcrdma_xprt_svc_call_reply(struct rpcrdma_xprt_svc_call *s)
 	s->state = SVC_REPLY_READY;
 	if (!s->in_cb)
 		xprt_svc_process(s);
+	xprt_kick(s->xprt);
 	return 0;
 }
 
@@ -163,6 +164,7 @@ void rpcrdma_xprt_svc_call_drop(struct rpcrdma_xprt_svc_call *s)
 	s->state = SVC_DONE;
 	if (!s->in_cb)
 		xprt_svc_process(s);
+	xprt_kick(s->xprt);
 }
 
 static void svc_error(struct rpcrdma_xprt_svc_call *s, uint32_t code)
@@ -504,8 +506,8 @@ void xprt_svc_release(struct rpcrdma_xprt_svc_call *s)
 	s->fast = false;
 	s->hlen = 0;
 	s->state = SVC_FREE;
-	s->next_free = x->svc_free;
-	x->svc_free = s;
+	s->next_free = *x->svc_freep;
+	*x->svc_freep = s;
 	x->svc_active--;
 	x->recv_short = true; /* the grant may want a receive now (a drop outside a poll) */
 }
@@ -676,7 +678,7 @@ void xprt_server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		rx_put(x, rx);
 		return;
 	}
-	if (x->svc_free == NULL || x->backlog != NULL) {
+	if (*x->svc_freep == NULL || x->backlog != NULL) {
 		/*
 		 * Every slot is busy (a requester over its grant, or replies
 		 * whose unsignaled Sends have not retired yet): the call waits,
@@ -699,7 +701,7 @@ void xprt_server_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 /* Received calls that waited for a slot, in order. */
 void xprt_server_run_backlog(struct rpcrdma_xprt *x)
 {
-	while (x->backlog != NULL && x->svc_free != NULL) {
+	while (x->backlog != NULL && *x->svc_freep != NULL) {
 		struct xprt_rx *rx = x->backlog;
 
 		x->backlog = rx->next;
@@ -743,8 +745,9 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	uint32_t vers;
 	int ret;
 
-	s = x->svc_free;
-	x->svc_free = s->next_free;
+	s = *x->svc_freep;
+	*x->svc_freep = s->next_free;
+	s->xprt = x; /* a group's slot is the connection's until its release */
 	x->svc_active++;
 	x->st.calls_recv++;
 	/* the other per-call fields were reset when it was released (xprt_svc_release()) */

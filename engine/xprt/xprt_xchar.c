@@ -327,6 +327,7 @@ int rpcrdma_xprt_xchar_request(struct rpcrdma_xprt *x, const struct rpcrdma_xcha
 		xchar_refused(x, xid, want->n); /* not sent */
 	else
 		xprt_set_thresholds(x);
+	xprt_kick(x);
 	return ret;
 }
 
@@ -340,6 +341,7 @@ int rpcrdma_xprt_xchar_set(struct rpcrdma_xprt *x, uint32_t id, uint32_t value)
 	ret = rpcrdma_xchar_state_local_set(&x->xs, id, value, &upd);
 	if (ret < 0)
 		return ret;
+	xprt_kick(x);
 	if (id == RPCRDMA_XCHAR_RBSIZ) {
 		/* post at the new size from now on; announced by xprt_xchar_raise_check() */
 		x->recv_len = rpcrdma_xchar_state_post_size(&x->xs);

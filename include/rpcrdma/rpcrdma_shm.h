@@ -236,7 +236,13 @@ struct rpcrdma_shm_srq_area {
 	/* line 2: the peers' claim index (CAS) */
 	uint64_t rq_tail __attribute__((aligned(64))); /**< consumer index: receives claimed */
 	uint32_t limit_hit;			       /**< set by a peer, cleared by the owner */
-	uint8_t pad2[52];
+	/**
+	 * Bumped by a peer after it wrote the fault word of a QP attached
+	 * here (struct rpcrdma_shm_qp_area): the owner, which does not look
+	 * at each attached QP on every poll, looks when this moves.
+	 */
+	uint32_t faults;
+	uint8_t pad2[48];
 };
 static_assert(offsetof(struct rpcrdma_shm_srq_area, rq_head) == 64, "srq producer line");
 static_assert(offsetof(struct rpcrdma_shm_srq_area, rq_tail) == 128, "srq consumer line");

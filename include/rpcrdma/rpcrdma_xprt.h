@@ -362,6 +362,15 @@ struct rpcrdma_xprt_params {
 	 * Default 0: none.
 	 */
 	uint32_t xchar_nochg;
+	/**
+	 * The poll group the connection joins (rpcrdma_xprt_group_create()),
+	 * or NULL (default): a connection with its own CQ and receive queue.
+	 * In a group the connection's QP completes on the group's CQ and
+	 * receives from the group's SRQ; its grant follows the group's credit
+	 * policy (a server's credits and max_credits bound it); pools must be
+	 * the group's; bk_credits must be 0.
+	 */
+	struct rpcrdma_xprt_group *group;
 };
 
 /** Defaults for a role (see each field). */
@@ -469,6 +478,118 @@ int rpcrdma_xprt_poll(struct rpcrdma_xprt *xprt);
 uint32_t rpcrdma_xprt_flush(struct rpcrdma_xprt *xprt);
 
 /**
+ * @name Poll groups
+ * Many connections polled by one lcore (SPDK's poll group): one CQ that
+ * all their work requests complete on and one shared receive queue that
+ * all their messages land in, whatever the number of connections. A poll
+ * reaps one burst of the group's completions, advances the connections
+ * they name and those with work pending (calls waiting for a credit,
+ * staged sends, timeouts, connections not established), and tops the SRQ
+ * up: its cost follows the connections that have work, not how many are
+ * open. Connections join at rpcrdma_xprt_create() or
+ * rpcrdma_xprt_accept() (rpcrdma_xprt_params.group) and leave at
+ * rpcrdma_xprt_destroy(); the group runs meanwhile. One lcore owns a
+ * group and all its connections (not thread-safe).
+ *
+ * Credits (rfc5666bis 4.3): the SRQ holds @c recvs receives for the whole
+ * group, and every receive a server connection may grant is reserved for
+ * it there, so a call the grant allows always finds one. Each server
+ * connection's grant is an equal share of @c recvs, at least 1 (a grant
+ * of 0 would deadlock the requester) and at most its max_credits, set
+ * again as connections come and go; a grant that shrinks takes effect
+ * with the next reply. A client connection reserves a receive for each
+ * call it has out.
+ * @{
+ */
+
+/** A poll group (opaque). */
+struct rpcrdma_xprt_group;
+
+/** Poll group parameters; initialise with rpcrdma_xprt_group_params_init(). */
+struct rpcrdma_xprt_group_params {
+	struct rpcrdma_pmd_dev *dev;	   /**< the device */
+	struct rpcrdma_pmd_pd *pd;	   /**< the PD of the SRQ and of the connections */
+	struct rpcrdma_mempool_set *pools; /**< the connections' pools (receives: inline pool) */
+	/** Connections at once, at most (default 1024): sizes the CQ. */
+	uint32_t max_conns;
+	/**
+	 * Receives the group's SRQ holds for calls and replies: the credits
+	 * granted across the group (default 1024). At least max_conns (a
+	 * grant of 1 each).
+	 */
+	uint32_t recvs;
+	/**
+	 * Send-queue work requests of each connection's QP, its drain marker
+	 * included (default 96): at least 66 (a reply with the most RDMA
+	 * Writes, and the marker).
+	 */
+	uint32_t sq_depth;
+};
+
+/** Counters of a poll group. */
+struct rpcrdma_xprt_group_stats {
+	uint64_t polls;		/**< rpcrdma_xprt_group_poll() calls */
+	uint64_t idle_polls;	/**< ... that found nothing to do */
+	uint64_t wcs;		/**< completions reaped */
+	uint64_t conn_visits;	/**< connections advanced (named by a completion, or pending) */
+	uint64_t recvs_posted;	/**< receives posted on the SRQ */
+	uint64_t recv_short;	/**< SRQ top-ups that fell short (no buffer) */
+	uint64_t reserve_short; /**< reservations refused: the SRQ was all reserved */
+	uint64_t share_changes; /**< server grants set again (connections came or went) */
+	uint32_t conns;		/**< connections in the group now */
+	uint32_t share;		/**< each server connection's grant now */
+	uint32_t srq_posted;	/**< receives on the SRQ now */
+	uint32_t reserved;	/**< ... of them reserved by connections */
+	/** Bytes the group's connections hold (rpcrdma_xprt_info() mem_bytes, summed). */
+	uint64_t conn_bytes;
+};
+
+/** Defaults (see each field); dev, pd and pools must be set. */
+void rpcrdma_xprt_group_params_init(struct rpcrdma_xprt_group_params *p);
+
+/**
+ * Create a poll group: its CQ (max_conns * (sq_depth + 1) + recvs + a
+ * burst entries, within the device's max_cqe) and SRQ (recvs receives of
+ * the inline pool's buffer size), and the receives' descriptors.
+ *
+ * @return
+ *   0 and *group; -EINVAL: bad parameters (recvs below max_conns,
+ *   sq_depth below 66); -ENOTSUP: the device has no SRQ; -E2BIG: the CQ
+ *   would exceed the device's max_cqe or the SRQ its max_srq_wr (lower
+ *   max_conns, sq_depth or recvs); -ENOMEM; the PMD's error.
+ */
+int rpcrdma_xprt_group_create(const struct rpcrdma_xprt_group_params *p,
+			      struct rpcrdma_xprt_group **group);
+
+/**
+ * Destroy an empty group; the receives still posted go back to the pool.
+ *
+ * @return
+ *   0; -EBUSY: connections are still in it (nothing done).
+ */
+int rpcrdma_xprt_group_destroy(struct rpcrdma_xprt_group *group);
+
+/**
+ * Poll the group: one burst of completions, the connections they name and
+ * those with work pending, one doorbell per connection with sends staged,
+ * then the SRQ topped up. rpcrdma_xprt_poll() on a connection of a group
+ * polls its group.
+ *
+ * @return
+ *   The work done; 0 when idle.
+ */
+int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *group);
+
+/** The group's counters. */
+void rpcrdma_xprt_group_stats(const struct rpcrdma_xprt_group *group,
+			      struct rpcrdma_xprt_group_stats *st);
+
+/** The group a connection is in, or NULL. */
+struct rpcrdma_xprt_group *rpcrdma_xprt_group_of(const struct rpcrdma_xprt *xprt);
+
+/** @} */
+
+/**
  * Responder: change the grant (shrink under memory pressure, grow back),
  * 1..max_credits. Takes effect with the next reply; never strands a call.
  *
@@ -515,6 +636,13 @@ struct rpcrdma_xprt_info {
 	uint32_t sends_out;
 	uint32_t recvs_posted;	 /**< receives posted and not yet completed */
 	uint32_t svc_unreleased; /**< server calls not yet released */
+	/**
+	 * Bytes the connection holds: its heap (the connection, its slots,
+	 * rings and receive descriptors) and the pool buffers it keeps for its
+	 * life (header areas; its receives' buffers when it has its own
+	 * receive queue, at most nrx of them). Not the PMD's QP.
+	 */
+	uint64_t mem_bytes;
 };
 
 /** Fill @p info. */

@@ -85,9 +85,24 @@ struct shm_req;
 struct shm_listener;
 struct shm_srq;
 
+/*
+ * A peer's SRQ area, mapped once for all our QPs connected to QPs attached
+ * to it (by the memfd's identity): many QPs claim its receives through one
+ * mapping, so through the same TLB entries.
+ */
+struct shm_peer_srq {
+	LIST_ENTRY(shm_peer_srq) next;
+	dev_t st_dev;
+	ino_t st_ino;
+	struct rpcrdma_shm_srq_area *area;
+	size_t size;
+	unsigned int refs;
+};
+
 struct shm_dev {
 	struct rpcrdma_pmd_dev common;
 	uint64_t dev_id;
+	LIST_HEAD(, shm_peer_srq) peer_srqs; /* mapped peer SRQ areas (shm_peer_srq_map()) */
 	int area_fd;
 	struct rpcrdma_shm_dev_area *area;
 	size_t area_size;
@@ -185,7 +200,8 @@ struct shm_srq {
 	uint32_t rq_post; /* posted */
 	uint32_t rq_reap; /* reaped (completed, or discarded) */
 	struct shm_rq_ent *rq_ent;
-	uint32_t limit; /* armed limit; 0: disarmed */
+	uint32_t limit;	      /* armed limit; 0: disarmed */
+	uint32_t faults_seen; /* area->faults when the attached QPs' fault words were last read */
 	/* the QPs attached, by their SRQ index (what a peer writes in a slot word) */
 	struct shm_qp **qps;
 	uint32_t qps_cap;
@@ -249,7 +265,7 @@ struct shm_qp {
 	uint32_t peer_cons; /* next slot of the peer's RQ we consume */
 	/* the peer's SRQ, when its QP is attached to one: our SENDs consume from it */
 	struct rpcrdma_shm_srq_area *peer_srq;
-	size_t peer_srq_size;
+	struct shm_peer_srq *peer_srq_map; /* the mapping peer_srq is in */
 	uint8_t *peer_srq_rq;
 	uint32_t peer_srq_mask;
 	uint32_t peer_srq_slot_size;

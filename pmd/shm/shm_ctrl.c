@@ -938,7 +938,9 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	a->qp_num = qp->common.qp_num;
 	qp->common.state = RPCRDMA_PMD_QPS_INIT;
 	TAILQ_INSERT_TAIL(&dev->qps, qp, dev_next);
-	TAILQ_INSERT_TAIL(&qp->rcq->rqs, qp, rq_next);
+	/* a QP on an SRQ has no receives of its own: the CQ's poll harvests the SRQ */
+	if (qp->srq == NULL)
+		TAILQ_INSERT_TAIL(&qp->rcq->rqs, qp, rq_next);
 	shm_qp_set_fast_path(qp);
 	*qpp = &qp->common;
 	return 0;
@@ -988,7 +990,8 @@ static void shm_qp_destroy(struct rpcrdma_pmd_qp *q)
 	conn_close_socket(qp);
 	if (qp->stalled)
 		TAILQ_REMOVE(&qp->scq->stalled, qp, stall_next);
-	TAILQ_REMOVE(&qp->rcq->rqs, qp, rq_next);
+	if (qp->srq == NULL)
+		TAILQ_REMOVE(&qp->rcq->rqs, qp, rq_next);
 	TAILQ_REMOVE(&dev->qps, qp, dev_next);
 	shm_ev_forget(dev, qp, NULL);
 	if (qp->srq != NULL)

@@ -152,6 +152,9 @@ static inline bool remote_invalidate(const struct shm_qp *qp, uint32_t rkey)
 static inline void peer_fault(struct shm_qp *qp, uint8_t status)
 {
 	__atomic_store_n(&qp->peer->fault, status, __ATOMIC_RELEASE);
+	/* a QP on an SRQ is not polled by itself: its owner looks when the SRQ's count moves */
+	if (qp->peer_srq != NULL)
+		__atomic_fetch_add(&qp->peer_srq->faults, 1, __ATOMIC_RELEASE);
 }
 
 /* Check the local SGL of @w; its total length in *total. */
@@ -718,6 +721,16 @@ static inline void rq_harvest(struct shm_cq *cq, struct shm_qp *qp)
  */
 static void srq_harvest(struct shm_srq *srq)
 {
+	uint32_t faults = __atomic_load_n(&srq->area->faults, __ATOMIC_ACQUIRE);
+
+	if (unlikely(faults != srq->faults_seen)) {
+		/* a peer moved an attached QP to error (peer_fault()): which one */
+		srq->faults_seen = faults;
+		for (uint32_t i = 0; i < srq->qps_cap; i++)
+			if (srq->qps[i] != NULL &&
+			    __atomic_load_n(&srq->qps[i]->area->fault, __ATOMIC_RELAXED) != 0)
+				shm_qp_to_error(srq->qps[i]);
+	}
 	while (srq->rq_reap != srq->rq_post) {
 		uint32_t idx = srq->rq_reap & srq->rq_mask;
 		struct rpcrdma_shm_rq_slot *slot = shm_slot(srq->rq, srq->rq_slot_size, idx);

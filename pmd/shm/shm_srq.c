@@ -223,10 +223,25 @@ void shm_srq_detach(struct shm_qp *qp)
 }
 
 /* Map and check the SRQ area of the peer's QP. Consumes @fd. */
+/* Is @a, mapped @size bytes, an SRQ area this PMD can use? */
+static bool peer_srq_ok(const struct rpcrdma_shm_srq_area *a, uint64_t size)
+{
+	uint64_t min_slot = sizeof(struct rpcrdma_shm_rq_slot) +
+			    (uint64_t)a->rq_max_sge * sizeof(struct rpcrdma_shm_sge);
+
+	return a->magic == RPCRDMA_SHM_MAGIC && a->version_major == RPCRDMA_SHM_VERSION_MAJOR &&
+	       a->hdr_size == sizeof(*a) && a->rq_size != 0 &&
+	       (a->rq_size & (a->rq_size - 1)) == 0 && a->rq_size <= 2 * SHM_WR_MAX &&
+	       a->rq_max_sge <= SHM_SGE_MAX && a->rq_slot_size >= min_slot &&
+	       a->rq_slot_size % RPCRDMA_SHM_CACHE_LINE == 0 && a->rq_off >= sizeof(*a) &&
+	       a->rq_off % RPCRDMA_SHM_CACHE_LINE == 0 &&
+	       a->rq_off + (uint64_t)a->rq_size * a->rq_slot_size <= size;
+}
+
 int shm_peer_srq_map(struct shm_qp *qp, int fd)
 {
+	struct shm_peer_srq *m;
 	struct rpcrdma_shm_srq_area *a;
-	uint64_t size, min_slot;
 	struct stat st;
 
 	if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(*a) ||
@@ -234,24 +249,41 @@ int shm_peer_srq_map(struct shm_qp *qp, int fd)
 		close(fd);
 		return -EPROTO;
 	}
-	size = (uint64_t)st.st_size;
-	a = shm_map_peer_fd(fd, 0, size);
+	LIST_FOREACH(m, &qp->dev->peer_srqs, next)
+	{
+		if (m->st_dev == st.st_dev && m->st_ino == st.st_ino &&
+		    m->size == (size_t)st.st_size)
+			break;
+	}
+	if (m == NULL) {
+		m = calloc(1, sizeof(*m));
+		a = m != NULL ? shm_map_peer_fd(fd, 0, (uint64_t)st.st_size) : NULL;
+		if (a == NULL || !peer_srq_ok(a, (uint64_t)st.st_size)) {
+			if (a != NULL)
+				munmap(a, (size_t)st.st_size);
+			free(m);
+			close(fd);
+			return -EPROTO;
+		}
+		m->st_dev = st.st_dev;
+		m->st_ino = st.st_ino;
+		m->area = a;
+		m->size = (size_t)st.st_size;
+		LIST_INSERT_HEAD(&qp->dev->peer_srqs, m, next);
+	}
 	close(fd);
-	if (a == NULL)
-		return -EPROTO;
-	min_slot = sizeof(struct rpcrdma_shm_rq_slot) +
-		   (uint64_t)a->rq_max_sge * sizeof(struct rpcrdma_shm_sge);
-	if (a->magic != RPCRDMA_SHM_MAGIC || a->version_major != RPCRDMA_SHM_VERSION_MAJOR ||
-	    a->hdr_size != sizeof(*a) || a->rq_size == 0 || (a->rq_size & (a->rq_size - 1)) != 0 ||
-	    a->rq_size > 2 * SHM_WR_MAX || a->rq_max_sge > SHM_SGE_MAX ||
-	    a->rq_slot_size < min_slot || a->rq_slot_size % RPCRDMA_SHM_CACHE_LINE != 0 ||
-	    a->rq_off < sizeof(*a) || a->rq_off % RPCRDMA_SHM_CACHE_LINE != 0 ||
-	    a->rq_off + (uint64_t)a->rq_size * a->rq_slot_size > size || a->pd != qp->peer_pd) {
-		munmap(a, size);
+	a = m->area;
+	if (a->pd != qp->peer_pd) {
+		if (m->refs == 0) {
+			LIST_REMOVE(m, next);
+			munmap(m->area, m->size);
+			free(m);
+		}
 		return -EPROTO;
 	}
+	m->refs++;
+	qp->peer_srq_map = m;
 	qp->peer_srq = a;
-	qp->peer_srq_size = size;
 	qp->peer_srq_rq = (uint8_t *)a + a->rq_off;
 	qp->peer_srq_mask = a->rq_size - 1;
 	qp->peer_srq_slot_size = a->rq_slot_size;
@@ -261,7 +293,13 @@ int shm_peer_srq_map(struct shm_qp *qp, int fd)
 
 void shm_peer_srq_unmap(struct shm_qp *qp)
 {
-	if (qp->peer_srq != NULL)
-		munmap(qp->peer_srq, qp->peer_srq_size);
+	struct shm_peer_srq *m = qp->peer_srq_map;
+
+	if (m != NULL && --m->refs == 0) {
+		LIST_REMOVE(m, next);
+		munmap(m->area, m->size);
+		free(m);
+	}
+	qp->peer_srq_map = NULL;
 	qp->peer_srq = NULL;
 }

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: BSD-3-Clause
+//
+// Scale benchmarks: N connections on one server lcore (rpcrdma_xprt.h
+// "Poll groups"), a server group on the next lcore answering NULL calls
+// raw, N client connections in a client group on the main lcore, over the
+// shm PMD in this process. Names are stable: the JSON is compared across
+// commits, and the targets are ratios within one run.
+//
+//   scale/null_pipelined/conns:N      64 NULL calls in flight in all, spread
+//                                     over the N connections in turn:
+//                                     calls_per_s (the target: N = 1024 keeps
+//                                     90% of N = 1)
+//   scale/null_one_each/conns:N       one call in flight per connection
+//                                     (N in flight): calls_per_s
+//   scale/idle_poll/conns:N           one poll of the server group with N
+//                                     idle connections, from the main lcore
+//                                     (the server lcore parked): ns per poll
+//                                     (the target: N = 1024 within 10% of
+//                                     N = 1)
+//
+// Every run reports the memory of a connection: engine_bytes_per_conn
+// (what the engine holds for each server connection beyond the shared
+// pools: rpcrdma_xprt_info() mem_bytes), and rss_bytes_per_conn, the
+// process's resident memory grown by connecting them, divided by N; it
+// counts both ends (client and server connections live in this process)
+// and the shm PMD's queue pairs.
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+#include "bench_scale_shim.h"
+
+namespace
+{
+
+constexpr uint32_t kCalls = 8192;
+
+void memory_counters(benchmark::State &state, bench_scale *b, uint32_t conns)
+{
+	double engine;
+	uint64_t before, after;
+
+	bench_scale_memory(b, &engine, &before, &after);
+	state.counters["engine_bytes_per_conn"] = engine;
+	state.counters["rss_bytes_per_conn"] =
+		after > before ? static_cast<double>(after - before) / conns : 0;
+}
+
+void pipelined(benchmark::State &state, uint32_t conns, uint32_t inflight)
+{
+	bench_scale *b = bench_scale_start(conns, inflight);
+	if (b == nullptr) {
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	// a first pass to warm every connection (each has had a call)
+	if (bench_scale_pipelined(b, conns > kCalls ? conns : kCalls) != 0)
+		state.SkipWithError("warm-up calls failed");
+	for (auto _ : state) {
+		if (bench_scale_pipelined(b, kCalls) != 0) {
+			state.SkipWithError("calls failed");
+			break;
+		}
+	}
+	uint64_t lo, hi, cv, cp, sv, sp;
+	bench_scale_visits(b, &cv, &cp, &sv, &sp);
+	double calls = static_cast<double>(state.iterations() * kCalls +
+					   (conns > kCalls ? conns : kCalls));
+	state.counters["cli_visits_per_call"] = static_cast<double>(cv) / calls;
+	state.counters["srv_visits_per_call"] = static_cast<double>(sv) / calls;
+	state.counters["srv_polls_per_call"] = static_cast<double>(sp) / calls;
+	bench_scale_spread(b, &lo, &hi);
+	state.counters["conn_calls_min"] = static_cast<double>(lo);
+	state.counters["conn_calls_max"] = static_cast<double>(hi);
+	memory_counters(state, b, conns);
+	if (bench_scale_stop(b) != 0)
+		state.SkipWithError("tear-down found an error");
+	state.SetItemsProcessed(state.iterations() * kCalls);
+	state.counters["calls_per_s"] = benchmark::Counter(
+		static_cast<double>(state.iterations() * kCalls), benchmark::Counter::kIsRate);
+}
+
+void idle_poll(benchmark::State &state, uint32_t conns)
+{
+	constexpr int kPolls = 1000;
+	bench_scale *b = bench_scale_start(conns, 64);
+	if (b == nullptr) {
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	// every connection has had a call, its receives and sends settled
+	if (bench_scale_pipelined(b, conns > kCalls ? conns : kCalls) != 0)
+		state.SkipWithError("warm-up calls failed");
+	bench_scale_pause(b);
+	for (int i = 0; i < 100000; i++)
+		bench_scale_server_poll(b);
+	int work = 0;
+	auto t0 = std::chrono::steady_clock::now();
+	for (auto _ : state) {
+		for (int i = 0; i < kPolls; i++)
+			work += bench_scale_server_poll(b);
+	}
+	double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
+			    .count();
+	if (work != 0)
+		state.SkipWithError("the group was not idle");
+	memory_counters(state, b, conns);
+	if (bench_scale_stop(b) != 0)
+		state.SkipWithError("tear-down found an error");
+	state.SetItemsProcessed(state.iterations() * kPolls);
+	state.counters["ns_per_poll"] = ns / static_cast<double>(state.iterations() * kPolls);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	static const uint32_t conns[] = { 1, 16, 256, 1024 };
+
+	if (bench_scale_eal_init(argv[0]) != 0) {
+		std::fprintf(stderr, "bench_scale: EAL init failed\n");
+		return 1;
+	}
+	for (uint32_t n : conns)
+		benchmark::RegisterBenchmark(
+			("scale/null_pipelined/conns:" + std::to_string(n)).c_str(), pipelined, n,
+			64)
+			->UseRealTime();
+	for (uint32_t n : conns)
+		benchmark::RegisterBenchmark(
+			("scale/null_one_each/conns:" + std::to_string(n)).c_str(), pipelined, n, n)
+			->UseRealTime();
+	for (uint32_t n : conns)
+		benchmark::RegisterBenchmark(("scale/idle_poll/conns:" + std::to_string(n)).c_str(),
+					     idle_poll, n)
+			->UseRealTime();
+	benchmark::Initialize(&argc, argv);
+	if (benchmark::ReportUnrecognizedArguments(argc, argv))
+		return 1;
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	return 0;
+}

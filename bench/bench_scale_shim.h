@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * C side of bench_scale.cc: many connections on one server lcore. A server
+ * poll group (rpcrdma_xprt.h "Poll groups") on the next lcore answers NULL
+ * calls raw; N client connections in a client group on the calling (main)
+ * lcore keep calls in flight spread over them, over the shm PMD in this
+ * process. Plain C types only.
+ */
+#ifndef BENCH_SCALE_SHIM_H
+#define BENCH_SCALE_SHIM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bench_scale;
+
+/** EAL on two lcores. 0 or a negative errno. */
+int bench_scale_eal_init(const char *prog);
+
+/**
+ * @p conns connections up between the client group and the server group,
+ * sized for @p inflight calls at once; the server lcore polling. NULL on
+ * failure (logged).
+ */
+struct bench_scale *bench_scale_start(uint32_t conns, uint32_t inflight);
+
+/**
+ * Park the server lcore, close every connection, check every buffer came
+ * back and no call failed. 0 or -1.
+ */
+int bench_scale_stop(struct bench_scale *b);
+
+/**
+ * Keep the start's @p inflight NULL calls in flight, each reply's callback
+ * sending the next call on the next connection in turn, until @p n replies
+ * have come. 0 or -1.
+ */
+int bench_scale_pipelined(struct bench_scale *b, uint32_t n);
+
+/** Park the server lcore (for the idle poll: the main lcore polls its group). */
+void bench_scale_pause(struct bench_scale *b);
+
+/** One poll of the server group from the calling lcore; its work (0: idle). */
+int bench_scale_server_poll(struct bench_scale *b);
+
+/**
+ * Memory: the engine's bytes per server connection (rpcrdma_xprt_info()
+ * mem_bytes, averaged), and the process's resident bytes before the
+ * connections were made and after.
+ */
+void bench_scale_memory(struct bench_scale *b, double *engine_per_conn, uint64_t *rss_before,
+			uint64_t *rss_after);
+
+/**
+ * Connections each group's polls advanced (completions or pending work),
+ * and polls, since start: client group first, then the server's.
+ */
+void bench_scale_visits(struct bench_scale *b, uint64_t *cli_visits, uint64_t *cli_polls,
+			uint64_t *srv_visits, uint64_t *srv_polls);
+
+/** The connections' calls: fewest, most (to check the spread). */
+void bench_scale_spread(struct bench_scale *b, uint64_t *min_calls, uint64_t *max_calls);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

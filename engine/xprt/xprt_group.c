@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Poll groups (rpcrdma_xprt.h "Poll groups"): many connections on one
+ * lcore, one CQ and one SRQ for all of them, as SPDK's NVMe-oF RDMA target
+ * serves the queue pairs of a poll group.
+ *
+ * The poll reaps one burst of the group's completions and hands each to
+ * the connection its QP names (the QP's context), then ends the poll of
+ * every connection it touched and of every connection pending, the ones
+ * with work a completion would not bring (xprt_needs_poll(): calls waiting
+ * for a credit or for room, sends staged outside a poll, timeouts, a
+ * connection that is not established); a connection stays pending while
+ * it needs to. The public calls that give a connection such work outside
+ * a poll put it on the pending list (xprt_kick()). An idle group's poll
+ * is one empty CQ poll, whatever its number of connections.
+ *
+ * Credits (rfc5666bis 4.3): the SRQ is kept at srq_depth receives, of
+ * which p.recvs can be reserved. A server connection reserves what its
+ * grant needs before it grants it (xprt_post_recvs()), so a call its
+ * grant allows always finds a receive; the grant, an equal share of
+ * p.recvs (at least 1, at most the connection's max_credits), is set again
+ * as connections come and go (share_update()). A client connection
+ * reserves one receive per call out. A message that arrives on a
+ * connection without a reservation (a requester over its grant) still
+ * lands in the SRQ, in the spare: it is counted as its connection's.
+ */
+#include "xprt_int.h"
+
+void rpcrdma_xprt_group_params_init(struct rpcrdma_xprt_group_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->max_conns = 1024;
+	p->recvs = 1024;
+	p->sq_depth = 96;
+}
+
+static void group_free(struct rpcrdma_xprt_group *g)
+{
+	uint32_t i;
+
+	for (i = 0; g->svcs != NULL && i < g->nsvcs; i++)
+		if (g->svcs[i].reply_buf != NULL)
+			rpcrdma_mempool_put(g->ipool, g->svcs[i].reply_buf);
+	while (g->rbuf_free != NULL) {
+		void *b = g->rbuf_free;
+
+		g->rbuf_free = *(void **)b;
+		rpcrdma_mempool_put(g->ipool, b);
+	}
+	if (g->nhdr_bufs)
+		rpcrdma_mempool_put_bulk(g->ipool, g->hdr_bufs, g->nhdr_bufs);
+	if (g->npad_bufs)
+		rpcrdma_mempool_put_bulk(g->ipool, g->pad_bufs, g->npad_bufs);
+	free(g->hdr_bufs);
+	free(g->pad_bufs);
+	free(g->svcs);
+	free(g->svc_upper);
+	if (g->srq != NULL)
+		rpcrdma_pmd_srq_destroy(g->srq);
+	for (i = 0; g->rxs != NULL && i < g->nrx; i++)
+		if (g->rxs[i].buf != NULL)
+			rpcrdma_mempool_put(g->ipool, g->rxs[i].buf);
+	if (g->cq != NULL)
+		rpcrdma_pmd_cq_destroy(g->cq);
+	free(g->rxs);
+	g->magic = 0;
+	free(g);
+}
+
+int rpcrdma_xprt_group_create(const struct rpcrdma_xprt_group_params *p,
+			      struct rpcrdma_xprt_group **gp)
+{
+	struct rpcrdma_pmd_srq_attr sa;
+	struct rpcrdma_pmd_dev_info di;
+	struct rpcrdma_xprt_group *g;
+	uint64_t cqe, depth;
+	uint32_t i;
+	int ret;
+
+	if (p == NULL || gp == NULL || p->dev == NULL || p->pd == NULL || p->pools == NULL ||
+	    p->pools->inline_pool == NULL || p->max_conns == 0 || p->max_conns > (1u << 20) ||
+	    p->recvs > (1u << 20) || p->sq_depth < XPRT_REPLY_WRS + 1 || p->sq_depth > 4096)
+		return -EINVAL;
+	ret = rpcrdma_pmd_dev_info_get(p->dev, &di);
+	if (ret)
+		return ret;
+	if (di.max_srq == 0)
+		return -ENOTSUP;
+	/* a floor for each connection, the receives they share, and the spare */
+	depth = (uint64_t)p->max_conns + p->recvs + GROUP_SRQ_SPARE;
+	/* every connection's send queue (its drain marker included), and the SRQ's receives */
+	cqe = (uint64_t)p->max_conns * p->sq_depth + depth + XPRT_BURST;
+	if (cqe > di.max_cqe || depth > di.max_srq_wr)
+		return -E2BIG;
+	g = calloc(1, sizeof(*g));
+	if (g == NULL)
+		return -ENOMEM;
+	g->magic = GROUP_MAGIC;
+	g->p = *p;
+	g->ipool = p->pools->inline_pool;
+	g->recv_len = g->ipool->buf_size;
+	g->srq_depth = (uint32_t)depth;
+	TAILQ_INIT(&g->conns);
+	TAILQ_INIT(&g->pending);
+	/* the SRQ's receives, and as many again held by calls in progress */
+	g->nrx = 2 * g->srq_depth;
+	g->rxs = calloc(g->nrx, sizeof(*g->rxs));
+	if (g->rxs == NULL) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	for (i = g->nrx; i-- > 0;) {
+		g->rxs[i].tag.type = WR_RECV;
+		g->rxs[i].tag.owner = &g->rxs[i];
+		g->rxs[i].next = g->rx_free;
+		g->rx_free = &g->rxs[i];
+	}
+	ret = xprt_hdr_areas(g->ipool, 0, NULL, &g->pad_bufs, &g->npad_bufs, &g->pad);
+	if (ret)
+		goto err;
+	ret = rpcrdma_pmd_cq_create(p->dev, (uint32_t)cqe, &g->cq);
+	if (ret) {
+		g->cq = NULL;
+		goto err;
+	}
+	rpcrdma_pmd_srq_attr_init(&sa);
+	sa.max_wr = g->srq_depth;
+	sa.max_sge = 1;
+	sa.context = g;
+	ret = rpcrdma_pmd_srq_create(p->pd, &sa, &g->srq);
+	if (ret) {
+		g->srq = NULL;
+		goto err;
+	}
+	*gp = g;
+	return 0;
+
+err:
+	group_free(g);
+	return ret;
+}
+
+int rpcrdma_xprt_group_destroy(struct rpcrdma_xprt_group *g)
+{
+	if (g == NULL)
+		return 0;
+	if (!TAILQ_EMPTY(&g->conns))
+		return -EBUSY;
+	group_free(g);
+	return 0;
+}
+
+struct rpcrdma_xprt_group *rpcrdma_xprt_group_of(const struct rpcrdma_xprt *x)
+{
+	return x->grp;
+}
+
+/* ------------------------------------------------------------ credits */
+
+/*
+ * Every server connection's grant: an equal share of the reservable
+ * receives, at least 1, at most its own max_credits. A grant that shrinks
+ * takes effect with the connection's next reply (rpcrdma_credit.h); its
+ * reservations beyond the new share go back as its calls consume them.
+ */
+static void share_update(struct rpcrdma_xprt_group *g)
+{
+	struct rpcrdma_xprt *x;
+	uint32_t share = g->nservers ? g->p.recvs / g->nservers : g->p.recvs;
+
+	if (share == 0)
+		share = 1;
+	if (share == g->share)
+		return;
+	g->share = share;
+	g->st.share_changes++;
+	TAILQ_FOREACH(x, &g->conns, grp_link)
+	{
+		if (x->p.role != RPCRDMA_XPRT_SERVER)
+			continue;
+		rpcrdma_credit_resp_set_target(&x->cresp, RTE_MIN(share, x->cresp.max));
+		xprt_group_trim(x);
+		x->recv_short = true; /* a grown grant reserves at the next poll */
+		xprt_kick(x);
+	}
+}
+
+/*
+ * A connection's reservations are its floor, the first one, which it can
+ * always have (the SRQ holds one per connection it may take), and the
+ * ones beyond, which come from the p.recvs shared by the group.
+ */
+static uint32_t beyond_floor(uint32_t r)
+{
+	return r ? r - 1 : 0;
+}
+
+static void set_reserved(struct rpcrdma_xprt *x, uint32_t r)
+{
+	struct rpcrdma_xprt_group *g = x->grp;
+
+	g->shared -= beyond_floor(x->rx_posted);
+	g->shared += beyond_floor(r);
+	g->reserved -= x->rx_posted;
+	g->reserved += r;
+	x->rx_posted = r;
+}
+
+/* Reserve up to @want receives of the SRQ for @x: its floor, then what the group can share. */
+uint32_t xprt_group_reserve(struct rpcrdma_xprt *x, uint32_t want)
+{
+	struct rpcrdma_xprt_group *g = x->grp;
+	uint32_t n = 0, room;
+
+	if (x->rx_posted == 0 && want > 0)
+		n = 1;
+	room = g->p.recvs > g->shared ? g->p.recvs - g->shared : 0;
+	if (want - n > room) {
+		g->st.reserve_short++;
+		want = n + room;
+	}
+	set_reserved(x, x->rx_posted + want);
+	return want;
+}
+
+/*
+ * A server connection's reservations beyond what its requester may still
+ * send (the calls earlier grants allow, or the grant now if more: the
+ * receives rpcrdma_credit_resp_to_post() keeps) go back to the group: a
+ * share that shrank, or a connection that reserved before the requester
+ * had its first reply (one call allowed).
+ */
+void xprt_group_trim(struct rpcrdma_xprt *x)
+{
+	const struct rpcrdma_credit_resp *c = &x->cresp;
+	uint64_t need = c->limit > c->received ? c->limit - c->received : 0;
+	uint32_t extra;
+
+	if (need < c->target)
+		need = c->target;
+	if (c->posted <= need || x->rx_posted == 0)
+		return;
+	extra = (uint32_t)RTE_MIN((uint64_t)c->posted - need, (uint64_t)x->rx_posted);
+	x->cresp.posted -= extra;
+	set_reserved(x, x->rx_posted - extra);
+}
+
+/* The connection is lost: what it reserved is the group's again. */
+void xprt_group_unreserve(struct rpcrdma_xprt *x)
+{
+	set_reserved(x, 0);
+}
+
+/*
+ * A receive of the SRQ completed for @x: one of its reservations consumed.
+ * @return false: @x had none (the message came over its grant).
+ */
+bool xprt_group_recv(struct rpcrdma_xprt *x)
+{
+	x->grp->srq_posted--;
+	if (x->rx_posted == 0)
+		return false;
+	set_reserved(x, x->rx_posted - 1);
+	return true;
+}
+
+/* ------------------------------------------------------------ members */
+
+/*
+ * The responder slots of the group's server connections, made when the
+ * first one joins (its svc_upper_size sizes every slot's upper area): one
+ * for each receive of the SRQ, and those whose replies' Sends have not
+ * retired yet.
+ */
+static int svcs_init(struct rpcrdma_xprt_group *g, uint32_t upper)
+{
+	size_t usz = RTE_ALIGN_CEIL(upper, RTE_CACHE_LINE_SIZE);
+	struct rpcrdma_xdr_region *areas, pad;
+	uint32_t i;
+	int ret;
+
+	g->nsvcs = g->srq_depth + XPRT_SVC_EXTRA + XPRT_SIGNAL_EVERY;
+	g->svcs = calloc(g->nsvcs, sizeof(*g->svcs));
+	areas = calloc(g->nsvcs, sizeof(*areas));
+	if (usz)
+		g->svc_upper = aligned_alloc(RTE_CACHE_LINE_SIZE, usz * g->nsvcs);
+	ret = -ENOMEM;
+	if (g->svcs == NULL || areas == NULL || (usz && g->svc_upper == NULL))
+		goto err;
+	if (usz)
+		memset(g->svc_upper, 0, usz * g->nsvcs);
+	ret = xprt_hdr_areas(g->ipool, g->nsvcs, areas, &g->hdr_bufs, &g->nhdr_bufs, &pad);
+	if (ret)
+		goto err;
+	for (i = g->nsvcs; i-- > 0;) {
+		struct rpcrdma_xprt_svc_call *s = &g->svcs[i];
+
+		s->hdr = areas[i];
+		s->upper = usz ? (uint8_t *)g->svc_upper + usz * i : NULL;
+		s->next_free = g->svc_free;
+		g->svc_free = s;
+	}
+	g->upper_size = upper;
+	free(areas);
+	return 0;
+err:
+	free(areas);
+	free(g->svcs);
+	free(g->svc_upper);
+	g->svcs = NULL;
+	g->svc_upper = NULL;
+	g->nsvcs = 0;
+	return ret;
+}
+
+int xprt_group_join(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_xprt_group *g = x->p.group;
+	uint32_t conns = 0;
+	struct rpcrdma_xprt *y;
+
+	if (g->magic != GROUP_MAGIC || x->p.bk_credits != 0 || x->p.pd != g->p.pd ||
+	    x->p.dev != g->p.dev || x->p.pools->inline_pool != g->ipool)
+		return -EINVAL;
+	TAILQ_FOREACH(y, &g->conns, grp_link)
+	conns++;
+	if (conns >= g->p.max_conns)
+		return -ENOSPC;
+	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+		int ret = g->svcs == NULL ? svcs_init(g, x->p.svc_upper_size) : 0;
+
+		if (ret)
+			return ret;
+		if (x->p.svc_upper_size > g->upper_size)
+			return -EINVAL; /* the slots' upper areas are the first server's size */
+	}
+	x->grp = g;
+	TAILQ_INSERT_TAIL(&g->conns, x, grp_link);
+	g->st.conns = conns + 1;
+	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+		g->nservers++;
+		share_update(g);
+		rpcrdma_credit_resp_set_target(&x->cresp, RTE_MIN(g->share, x->cresp.max));
+	}
+	return 0;
+}
+
+void xprt_group_leave(struct rpcrdma_xprt *x)
+{
+	struct rpcrdma_xprt_group *g = x->grp;
+
+	if (g == NULL)
+		return;
+	xprt_group_unreserve(x);
+	if (x->pending)
+		TAILQ_REMOVE(&g->pending, x, pend_link);
+	x->pending = false;
+	TAILQ_REMOVE(&g->conns, x, grp_link);
+	g->st.conn_bytes -= x->mem_bytes;
+	g->st.conns--;
+	x->grp = NULL;
+	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+		g->nservers--;
+		share_update(g);
+	}
+}
+
+void xprt_group_pend(struct rpcrdma_xprt *x)
+{
+	x->pending = true;
+	TAILQ_INSERT_TAIL(&x->grp->pending, x, pend_link);
+}
+
+/* ------------------------------------------------------------ the poll */
+
+/* Keep the SRQ at its depth, in bursts. */
+static uint32_t srq_refill(struct rpcrdma_xprt_group *g)
+{
+	struct rpcrdma_pmd_recv_wr wrs[XPRT_BURST];
+	struct rpcrdma_pmd_sge sges[XPRT_BURST];
+	struct xprt_rx *rxs[XPRT_BURST];
+	uint32_t total = 0;
+
+	while (g->srq_posted < g->srq_depth) {
+		uint32_t want = RTE_MIN(g->srq_depth - g->srq_posted, (uint32_t)XPRT_BURST), n = 0,
+			 i;
+		uint16_t got;
+
+		while (n < want && g->rx_free != NULL) {
+			struct xprt_rx *rx = g->rx_free;
+			void *buf = rx->buf != NULL ? rx->buf : rpcrdma_mempool_get(g->ipool);
+
+			if (buf == NULL)
+				break;
+			g->rx_free = rx->next;
+			rx->buf = buf;
+			rxs[n] = rx;
+			sges[n].addr = (uintptr_t)buf;
+			sges[n].length = g->recv_len;
+			sges[n].lkey = g->ipool->lkey;
+			wrs[n].wr_id = (uintptr_t)&rx->tag;
+			wrs[n].sg_list = &sges[n];
+			wrs[n].num_sge = 1;
+			n++;
+		}
+		got = n ? rpcrdma_pmd_srq_post_recv_burst(g->srq, wrs, (uint16_t)n) : 0;
+		for (i = 0; i < got; i++) {
+			rxs[i]->posted = true;
+			rxs[i]->plen = g->recv_len;
+		}
+		for (i = got; i < n; i++) {
+			rxs[i]->next = g->rx_free;
+			g->rx_free = rxs[i];
+		}
+		g->srq_posted += got;
+		total += got;
+		g->st.recvs_posted += got;
+		if (got < want) {
+			g->st.recv_short++;
+			break;
+		}
+	}
+	return total;
+}
+
+/* End a connection's turn; it stays pending while it has work no completion brings. */
+static void conn_end(struct rpcrdma_xprt_group *g, struct rpcrdma_xprt *x, int *work)
+{
+	xprt_poll_end(x, x->grp_wcs);
+	x->grp_wcs = 0;
+	*work += x->work;
+	g->st.conn_visits++;
+	if (x->grp == NULL)
+		return; /* left the group in a callback */
+	if (xprt_needs_poll(x)) {
+		if (!x->pending)
+			xprt_group_pend(x);
+	} else if (x->pending) {
+		TAILQ_REMOVE(&g->pending, x, pend_link);
+		x->pending = false;
+	}
+}
+
+int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
+{
+	struct rpcrdma_pmd_wc wc[XPRT_BURST];
+	struct rpcrdma_xprt *touched[XPRT_BURST];
+	struct xprt_list todo;
+	struct rpcrdma_xprt *x;
+	uint16_t n, i, nt = 0;
+	int work = 0;
+
+	g->st.polls++;
+	n = rpcrdma_pmd_poll_cq_burst(g->cq, wc, XPRT_BURST);
+	/*
+	 * With many connections, each completion likely names one whose
+	 * state is out of the cache: start every load of the burst before
+	 * the first is needed (the QP, then its connection's first lines and
+	 * the message received).
+	 */
+	for (i = 0; i < n; i++)
+		rte_prefetch0(&wc[i].qp->context);
+	for (i = 0; i < n; i++) {
+		const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc[i].wr_id;
+
+		x = wc[i].qp->context;
+		rte_prefetch0(x);
+		rte_prefetch0((const uint8_t *)x + RTE_CACHE_LINE_SIZE);
+		if (t->type == WR_RECV)
+			rte_prefetch0(((const struct xprt_rx *)t->owner)->buf);
+	}
+	for (i = 0; i < n; i++) {
+		x = wc[i].qp->context;
+		if (x->grp_wcs == 0) {
+			touched[nt++] = x;
+			xprt_poll_begin(x);
+		}
+		x->grp_wcs++;
+		xprt_handle_wc(x, &wc[i]);
+	}
+	g->st.wcs += n;
+	for (i = 0; i < nt; i++)
+		conn_end(g, touched[i], &work);
+	/* the connections pending before this turn; those that still need it go again */
+	if (!TAILQ_EMPTY(&g->pending)) {
+		TAILQ_INIT(&todo);
+		TAILQ_CONCAT(&todo, &g->pending, pend_link);
+		while ((x = TAILQ_FIRST(&todo)) != NULL) {
+			TAILQ_REMOVE(&todo, x, pend_link);
+			x->pending = false;
+			xprt_poll_begin(x);
+			conn_end(g, x, &work);
+		}
+	}
+	if (g->srq_posted < g->srq_depth)
+		work += (int)srq_refill(g);
+	if (work == 0)
+		g->st.idle_polls++;
+	return work;
+}
+
+void rpcrdma_xprt_group_stats(const struct rpcrdma_xprt_group *g,
+			      struct rpcrdma_xprt_group_stats *st)
+{
+	*st = g->st;
+	st->share = g->share;
+	st->srq_posted = g->srq_posted;
+	st->reserved = g->reserved;
+}
