@@ -6,7 +6,7 @@
  *   test_capture_xprt RPCRDMA-DECODE [TSHARK]
  *
  * A client and a server connection over the shm PMD in this thread (the
- * harness of tests/integration/engine/test_xprt.c, included), both ends
+ * harness of tests/integration/engine/test_xprt.h, linked), both ends
  * captured as one connection, run: a short call, a chunked call with a
  * read chunk, calls with 1 and with 3 write chunks, a Long Call, and a Long
  * Reply (the client offers Send With Invalidate).
@@ -21,13 +21,16 @@
  * --pcap must decode every Send of the capture. Without tshark the tshark
  * part is skipped (the test still checks rpcrdma-decode).
  */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_roce.h>
 
-int test_xprt_main(int argc, char **argv);
-#define main test_xprt_main
-#include "../engine/test_xprt.c"
-#undef main
+#include "test_xprt.h"
 
 #define NCASES 6
 
