@@ -9,7 +9,7 @@
 # 1. Configures BUILD if it is not: gcc, -Db_sanitize=address,undefined,
 #    -fno-sanitize-recover=all (every UBSan report ends the program, as
 #    ASan's do), -Db_lundef=false (the sanitizer runtimes are shared
-#    libraries), -O1 (as ASan advises; test_xprt.c compiles in a third of
+#    libraries), -O1 (as ASan advises; the engine tests compile in a third of
 #    the time of -O3), -Dbench=false (no benchmark runs under a sanitizer:
 #    bench/ and its bench_smoke_* tests are left out). Builds it.
 # 2. Runs the fast suite there: the library with the engine, the PMDs, the
