@@ -74,12 +74,13 @@
 #define PERF_PROC_NULL	     0u
 #define PERF_PROC_READ	     1u
 #define PERF_PROC_WRITE	     2u
-#define PERF_SRV_CREDITS     PERF_DEPTH_MAX /* a connection's, up to 8 (--max-connections) */
-#define PERF_SRV_CREDITS_MIN 16u	    /* ... and at most, with many */
-#define PERF_SRV_CREDIT_POOL 2048u	    /* credits of all connections, past 8 of them */
+#define PERF_SRV_CREDITS     PERF_DEPTH_MAX /* a connection's credits, at most */
+#define PERF_SRV_CREDITS_MIN 16u	    /* ... and at least, the server full */
 #define PERF_SRV_CONN_BUFS   64u /* inline buffers a connection holds beyond its credits' */
-#define RPC_REPLY_HDR	     24	 /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
-#define PERF_LISTING_MAX     (64u << 10) /* nfs3 readdir: a slot's buffer for a reply chunk */
+/* inline buffers a connection of c credits may hold */
+#define PERF_SRV_BUFS(c) (3 * (c) + PERF_SRV_CONN_BUFS)
+#define RPC_REPLY_HDR	 24	     /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
+#define PERF_LISTING_MAX (64u << 10) /* nfs3 readdir: a slot's buffer for a reply chunk */
 
 static struct perf_json old_res; /* --compare OLD.json, read before anything runs */
 
@@ -205,6 +206,8 @@ struct perf_srv {
 	struct rpcrdma_xprt_params params;
 	struct rpcrdma_xprt **conns; /* max_conns slots; NULL: free */
 	uint64_t *conn_no;	     /* conns[i]'s number among the accepted, from 1 */
+	uint32_t *conn_bufs;	     /* conns[i]'s share of the inline pool: PERF_SRV_BUFS() */
+	uint64_t bufs_free;	     /* inline buffers no connection counts on */
 	uint32_t max_conns, nconns;
 	uint32_t clients; /* done once this many have left and none is open; 0: never */
 	uint64_t accepted, left;
@@ -279,6 +282,31 @@ static void srv_counts(const struct perf_srv *s, uint64_t *calls, uint64_t *bad)
 	*bad = *calls - (ok < *calls ? ok : *calls) + s->glue.st.reply_fails;
 }
 
+/*
+ * A new connection's credits: as many as the inline pool has room for, up
+ * to PERF_SRV_CREDITS, once every other free slot keeps room for a
+ * connection of PERF_SRV_CREDITS_MIN. A connection of c credits holds up to
+ * PERF_SRV_BUFS(c) inline buffers (3 per credit: its receives, the calls
+ * being answered, their replies; and header areas, spares). The pool has
+ * room for max_conns connections of PERF_SRV_CREDITS_MIN and one of
+ * PERF_SRV_CREDITS (srv_open()): a client alone gets every credit it may
+ * use, as with one connection per run, and the last of max_conns at least
+ * PERF_SRV_CREDITS_MIN. Chunk buffers (WRITE's data) are waited for when
+ * their pool is empty.
+ */
+static uint32_t srv_credits(const struct perf_srv *s)
+{
+	uint64_t keep =
+		(uint64_t)(s->max_conns - s->nconns - 1) * PERF_SRV_BUFS(PERF_SRV_CREDITS_MIN);
+	uint64_t c = s->bufs_free > keep + PERF_SRV_CONN_BUFS
+			     ? (s->bufs_free - keep - PERF_SRV_CONN_BUFS) / 3
+			     : 0;
+
+	return c > PERF_SRV_CREDITS	  ? PERF_SRV_CREDITS
+	       : c < PERF_SRV_CREDITS_MIN ? PERF_SRV_CREDITS_MIN
+					  : (uint32_t)c;
+}
+
 /* A client asks to connect: accept it in a free slot, or refuse it with a line. */
 static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev)
 {
@@ -295,6 +323,7 @@ static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev)
 		rpcrdma_pmd_reject(ev->req, NULL, 0);
 		return;
 	}
+	s->params.max_credits = s->params.credits = srv_credits(s);
 	/* the engine rejects the request itself on every error but -EINVAL */
 	ret = rpcrdma_xprt_accept(&s->params, ev, &s->conns[i]);
 	if (ret) {
@@ -306,6 +335,8 @@ static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev)
 			ret == -ENOBUFS ? "no buffers left in the pools" : strerror(-ret));
 		return;
 	}
+	s->conn_bufs[i] = PERF_SRV_BUFS(s->params.credits);
+	s->bufs_free -= s->conn_bufs[i] < s->bufs_free ? s->conn_bufs[i] : s->bufs_free;
 	s->nconns++;
 	s->conn_no[i] = ++s->accepted;
 	if (s->verbose)
@@ -322,6 +353,7 @@ static void srv_reap(struct perf_srv *s, uint32_t i)
 	if (rpcrdma_xprt_destroy(s->conns[i]) != 0)
 		return; /* calls not given back yet: next time */
 	s->conns[i] = NULL;
+	s->bufs_free += s->conn_bufs[i];
 	s->nconns--;
 	s->left++;
 	if (s->verbose)
@@ -376,23 +408,6 @@ static void srv_capture_qp(void *ctx, struct rpcrdma_pmd_qp *qp)
 		fprintf(stderr, PROG ": --capture: cannot capture the QP\n");
 }
 
-/*
- * The server's pools and credits for max_conns connections: a connection
- * holds up to about 3 inline buffers per credit (its receives, the calls
- * being answered, their replies) and PERF_SRV_CONN_BUFS more (header areas,
- * spares); past 8 connections each gets fewer credits, so that the inline
- * pool stays near PERF_SRV_CREDIT_POOL * 3 buffers (24 MiB of 4 KiB).
- * Chunk buffers (WRITE's data) are waited for when the pool is empty.
- */
-static uint32_t srv_credits(uint32_t max_conns)
-{
-	uint32_t c = PERF_SRV_CREDIT_POOL / max_conns;
-
-	return c > PERF_SRV_CREDITS	  ? PERF_SRV_CREDITS
-	       : c < PERF_SRV_CREDITS_MIN ? PERF_SRV_CREDITS_MIN
-					  : c;
-}
-
 static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr,
 		    uint32_t max_conns)
 {
@@ -406,7 +421,7 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	struct rpcrdma_mempool_set_params sp;
 	int ret;
 
-	uint32_t credits = srv_credits(max_conns), bufs;
+	uint32_t bufs;
 
 	memset(s, 0, sizeof(*s));
 	s->max_conns = max_conns;
@@ -414,15 +429,18 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	s->verbose = o->role == ROLE_SERVER && !o->quiet;
 	s->conns = calloc(max_conns, sizeof(*s->conns));
 	s->conn_no = calloc(max_conns, sizeof(*s->conn_no));
-	if (s->conns == NULL || s->conn_no == NULL) {
+	s->conn_bufs = calloc(max_conns, sizeof(*s->conn_bufs));
+	if (s->conns == NULL || s->conn_no == NULL || s->conn_bufs == NULL) {
 		fprintf(stderr, PROG ": server: %u connections: %s\n", max_conns, strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	rpcrdma_mempool_set_params_init(&sp);
 	sp.name = "perf-s";
-	bufs = max_conns * (3 * credits + PERF_SRV_CONN_BUFS);
+	/* max_conns connections of the fewest credits, and one of the most (srv_credits()) */
+	bufs = max_conns * PERF_SRV_BUFS(PERF_SRV_CREDITS_MIN) + 3 * PERF_SRV_CREDITS;
 	if (bufs > sp.inline_count)
 		sp.inline_count = bufs;
+	s->bufs_free = sp.inline_count;
 	sp.nb_classes = 2;
 	sp.classes[0].size = 64u << 10;
 	sp.classes[0].count = 128 + 2 * max_conns;
@@ -452,8 +470,8 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	s->params.dev = s->ep.base.dev;
 	s->params.pd = s->ep.base.pd;
 	s->params.pools = s->ep.base.pools;
-	s->params.max_credits = credits;
-	s->params.credits = credits;
+	s->params.max_credits = PERF_SRV_CREDITS; /* each connection's: srv_credits() */
+	s->params.credits = PERF_SRV_CREDITS;
 	if (capture && o->role == ROLE_SERVER) {
 		/* --server --capture: each QP is captured before its first receive */
 		s->params.qp_created = srv_capture_qp;
@@ -481,8 +499,10 @@ static void srv_close(struct perf_srv *s)
 	s->reg = NULL;
 	free(s->conns);
 	free(s->conn_no);
+	free(s->conn_bufs);
 	s->conns = NULL;
 	s->conn_no = NULL;
+	s->conn_bufs = NULL;
 }
 
 /* ------------------------------------------------------------ client */
