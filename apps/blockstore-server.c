@@ -77,7 +77,9 @@
 #include "blockstore_proto.h"
 
 #define PROG		 "blockstore-server"
-#define BS_CONN_MAX	 16	      /* clients served at once */
+#define BS_CONN_DEFAULT	 64	      /* --max-connections: clients served at once */
+#define BS_CONN_LIMIT	 1024	      /* its largest value */
+#define BS_CONN_INLINE	 128	      /* inline buffers a connection holds, about */
 #define BS_SIZE_MAX	 (1ull << 30) /* --size: one pool buffer holds the store */
 #define BS_CREDITS	 32	      /* calls each client may have outstanding */
 #define BS_CLOSE_WAIT	 5	      /* seconds to drain the connections at exit */
@@ -88,7 +90,6 @@
 #define BS_BK_CREDITS	 8	      /* NOTIFY calls outstanding per client, at most */
 #define BS_NOTIFY_QUEUE	 512	      /* WRITEs waiting to be notified (a power of two) */
 #define BS_NOTIFY_TMO	 5000000      /* us a NOTIFY waits for its reply */
-#define BS_SUB_RING	 1024	      /* > BS_CONN_MAX * BS_CREDITS: every call could be one */
 #define RPC_REPLY_HDR	 24	      /* xid, REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS */
 
 /* A counter or flag shared by the lcores (handlers on workers, the poller, main). */
@@ -102,7 +103,8 @@ static const char help_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    " PROG " --listen ADDRESS [--size BYTES] [--block-size BYTES] [--once]\n"
-	"        [--workers N] [--drc-entries N] [--capture FILE.pcapng] [--pmd shm|verbs]\n"
+	"        [--workers N] [--drc-entries N] [--max-connections N]\n"
+	"        [--capture FILE.pcapng] [--pmd shm|verbs]\n"
 	"        [--devargs ARGS] [--lcores LIST] [--quiet] [-- EAL ARGS]\n"
 	"\n"
 	"DESCRIPTION\n"
@@ -114,9 +116,10 @@ static const char help_text[] =
 	"    READ or WRITE beyond the end of the device is answered with\n"
 	"    BS_ERR_RANGE.\n"
 	"\n"
-	"    Up to 16 clients are served at once, all polled by one lcore; after\n"
-	"    100 ms without work the loop sleeps 100 us per turn. The procedures\n"
-	"    run on that lcore too, unless --workers moves them to worker lcores.\n"
+	"    Up to --max-connections clients (default 64) are served at once, all\n"
+	"    polled by one lcore; after 100 ms without work the loop sleeps 100 us\n"
+	"    per turn. The procedures run on that lcore too, unless --workers\n"
+	"    moves them to worker lcores.\n"
 	"\n"
 	"    The server runs until SIGINT or SIGTERM (or, with --once, until its\n"
 	"    first client disconnects), then closes every connection and prints\n"
@@ -157,6 +160,14 @@ static const char help_text[] =
 	"        512..65536 (default 4096). I/O need not be aligned to it.\n"
 	"    --once\n"
 	"        Exit after the first client disconnects (for tests and scripts).\n"
+	"    --max-connections N\n"
+	"        Clients served at once, 1..1024 (default 64). One more is refused\n"
+	"        (its connect request rejected) with a line on stderr; a client\n"
+	"        whose connection cannot get its buffers is refused too. The\n"
+	"        pools grow with N: about 512 KiB of inline buffers and 128 KiB of\n"
+	"        64 KiB chunk buffers per connection. Each client that arrives and\n"
+	"        leaves is said on stdout (unless --quiet), with the connections\n"
+	"        open now and, on leaving, the calls it made.\n"
 	"    --workers N\n"
 	"        Run the procedures on N worker lcores, 0..16 (default 0: each call\n"
 	"        runs to completion on the lcore that polls the connections). With\n"
@@ -205,6 +216,7 @@ struct bs_opts {
 	uint32_t block_size;
 	uint32_t workers;
 	uint32_t drc_entries; /* 0: no duplicate request cache */
+	uint32_t max_conns;   /* --max-connections: the size of the arrays of connections */
 	bool once, quiet;
 };
 
@@ -244,12 +256,14 @@ struct bs_server {
 	struct rpcrdma_svc_drc *drc; /* the registry's duplicate request cache, or NULL */
 	struct rpcrdma_xprt_svc glue;
 	struct rpcrdma_xprt_params params;
-	struct rpcrdma_xprt *conns[BS_CONN_MAX];
-	bool subscribed[BS_CONN_MAX];	/* conns[i] called SUBSCRIBE (the poller's) */
-	uint64_t conn_seq[BS_CONN_MAX]; /* conns[i]'s number among the accepted (the poller's) */
+	/* the connections: o.max_conns slots each, allocated at start; NULL: a free slot */
+	struct rpcrdma_xprt **conns;
+	bool *subscribed;   /* conns[i] called SUBSCRIBE (the poller's) */
+	uint64_t *conn_seq; /* conns[i]'s number among the accepted (the poller's) */
+	uint32_t nconns;    /* slots in use (the poller's) */
 	/* SUBSCRIBEs to answer: from the handlers (any lcore) to the poller, then per connection */
 	struct rte_ring *sub_ring;
-	struct rpcrdma_svc_req *sub_wait[BS_CONN_MAX]; /* conns[i]'s, waiting for ESTABLISHED */
+	struct rpcrdma_svc_req **sub_wait; /* conns[i]'s, waiting for ESTABLISHED */
 	/* WRITEs to notify, a FIFO of the poller's: the hook adds at head, the loop takes at tail */
 	struct bs_notify_rec nq[BS_NOTIFY_QUEUE];
 	uint32_t nq_head, nq_tail;
@@ -475,7 +489,7 @@ static int conn_index(const struct bs_server *s, struct rpcrdma_svc_req *req)
 {
 	const struct rpcrdma_xprt *x = rpcrdma_xprt_svc_call_xprt(req->done_arg);
 
-	for (int i = 0; i < BS_CONN_MAX; i++)
+	for (int i = 0; i < (int)s->o.max_conns; i++)
 		if (s->conns[i] == x)
 			return i;
 	return -1;
@@ -550,7 +564,7 @@ static int subscribe_poll(struct bs_server *s)
 			s->sub_wait[i] = req;
 		}
 	}
-	for (i = 0; i < BS_CONN_MAX; i++) {
+	for (i = 0; i < (int)s->o.max_conns; i++) {
 		if (s->sub_wait[i] != NULL && subscribe_answer(s, i, s->sub_wait[i]) == 1) {
 			s->sub_wait[i] = NULL;
 			n++;
@@ -570,7 +584,7 @@ static void write_done(struct bs_server *s, struct rpcrdma_svc_req *req)
 		return;
 	if (s->nq_head - s->nq_tail == BS_NOTIFY_QUEUE) {
 		/* more WRITEs done between two drains than calls can be in flight: not expected */
-		for (int i = 0; i < BS_CONN_MAX; i++)
+		for (int i = 0; i < (int)s->o.max_conns; i++)
 			s->nst.skipped += notify_target(s, i, writer);
 		return;
 	}
@@ -656,7 +670,7 @@ static int notify_drain(struct bs_server *s)
 	while (s->nq_tail != s->nq_head) {
 		const struct bs_notify_rec *r = &s->nq[s->nq_tail++ & (BS_NOTIFY_QUEUE - 1)];
 
-		for (int i = 0; i < BS_CONN_MAX; i++) {
+		for (int i = 0; i < (int)s->o.max_conns; i++) {
 			if (notify_target(s, i, r->writer)) {
 				notify_one(s, s->conns[i], &r->n);
 				n++;
@@ -728,7 +742,7 @@ static uint64_t client_key(void *arg, const struct rpcrdma_xprt *xprt,
 
 	if (msg->call.proc != BS_PROC_SUBSCRIBE)
 		return 0;
-	for (int i = 0; i < BS_CONN_MAX; i++)
+	for (int i = 0; i < (int)s->o.max_conns; i++)
 		if (s->conns[i] == xprt)
 			return s->conn_seq[i];
 	return 0;
@@ -767,22 +781,34 @@ static void accept_conn(struct bs_server *s, const struct rpcrdma_pmd_event *ev)
 {
 	int i, ret;
 
-	for (i = 0; i < BS_CONN_MAX && s->conns[i] != NULL; i++)
+	for (i = 0; i < (int)s->o.max_conns && s->conns[i] != NULL; i++)
 		;
-	if (i == BS_CONN_MAX) {
-		fprintf(stderr, PROG ": %d clients connected: one more refused\n", BS_CONN_MAX);
+	if (i == (int)s->o.max_conns) {
+		fprintf(stderr,
+			PROG ": %u clients connected (--max-connections %u): one more refused\n",
+			s->nconns, s->o.max_conns);
 		rpcrdma_pmd_reject(ev->req, NULL, 0);
 		return;
 	}
+	/* the engine rejects the request itself on every error but -EINVAL */
 	ret = rpcrdma_xprt_accept(&s->params, ev, &s->conns[i]);
 	if (ret) {
 		s->conns[i] = NULL;
-		fprintf(stderr, PROG ": accept: %s\n", strerror(-ret));
+		if (ret == -EINVAL)
+			rpcrdma_pmd_reject(ev->req, NULL, 0);
+		fprintf(stderr, PROG ": a client refused: cannot accept its connection: %s\n",
+			strerror(-ret));
 		return;
 	}
 	s->subscribed[i] = false;
 	s->accepted++;
+	s->nconns++;
 	s->conn_seq[i] = s->accepted; /* never 0: the key of calls from no connection we know */
+	if (!s->o.quiet) {
+		printf(PROG ": client %lu connected (%u connected now)\n",
+		       (unsigned long)s->accepted, s->nconns);
+		fflush(stdout);
+	}
 }
 
 /*
@@ -835,7 +861,7 @@ static int poll_conns(struct bs_server *s)
 {
 	int work = notify_drain(s);
 
-	for (int i = 0; i < BS_CONN_MAX; i++) {
+	for (int i = 0; i < (int)s->o.max_conns; i++) {
 		struct rpcrdma_xprt *x = s->conns[i];
 
 		if (x == NULL)
@@ -844,13 +870,24 @@ static int poll_conns(struct bs_server *s)
 		work += notify_drain(s);
 	}
 	work += subscribe_poll(s);
-	for (int i = 0; i < BS_CONN_MAX; i++) {
+	for (int i = 0; i < (int)s->o.max_conns; i++) {
 		struct rpcrdma_xprt *x = s->conns[i];
+		struct rpcrdma_xprt_stats st;
 
-		if (x != NULL && conn_gone(x) && rpcrdma_xprt_destroy(x) == 0) {
-			s->conns[i] = NULL;
-			s->subscribed[i] = false;
-			BS_ADD(&s->closed, 1);
+		if (x == NULL || !conn_gone(x))
+			continue;
+		rpcrdma_xprt_stats(x, &st);
+		if (rpcrdma_xprt_destroy(x) != 0)
+			continue;
+		s->conns[i] = NULL;
+		s->subscribed[i] = false;
+		s->nconns--;
+		BS_ADD(&s->closed, 1);
+		if (!s->o.quiet) {
+			printf(PROG ": client %lu left after %lu calls (%u connected now)\n",
+			       (unsigned long)s->conn_seq[i], (unsigned long)st.calls_recv,
+			       s->nconns);
+			fflush(stdout);
 		}
 	}
 	return work;
@@ -860,7 +897,7 @@ static int nb_conns(const struct bs_server *s)
 {
 	int n = 0;
 
-	for (int i = 0; i < BS_CONN_MAX; i++)
+	for (int i = 0; i < (int)s->o.max_conns; i++)
 		n += s->conns[i] != NULL;
 	return n;
 }
@@ -908,7 +945,7 @@ static void poll_loop(struct bs_server *s)
 /* Ask every client to go (the lcore that polls the connections does this). */
 static void disconnect_all(struct bs_server *s)
 {
-	for (int i = 0; i < BS_CONN_MAX; i++)
+	for (int i = 0; i < (int)s->o.max_conns; i++)
 		if (s->conns[i] && rpcrdma_xprt_state(s->conns[i]) != RPCRDMA_XPRT_DRAINING)
 			rpcrdma_xprt_disconnect(s->conns[i]);
 	s->disconnected = true;
@@ -1048,10 +1085,10 @@ static int server_open(struct bs_server *s)
 	/* inline buffers (and one per backward slot), chunk buffers for READ replies and WRITE data */
 	rpcrdma_mempool_set_params_init(&sp);
 	sp.name = "bs-srv";
-	sp.inline_count = 1024 + BS_CONN_MAX * BS_BK_CREDITS;
+	sp.inline_count = 1024 + s->o.max_conns * BS_CONN_INLINE;
 	sp.nb_classes = 2;
 	sp.classes[0].size = 64u << 10;
-	sp.classes[0].count = 128;
+	sp.classes[0].count = 128 + 2 * s->o.max_conns;
 	sp.classes[1].size = BS_MAX_IO;
 	sp.classes[1].count = 32;
 	/*
@@ -1065,6 +1102,14 @@ static int server_open(struct bs_server *s)
 	ret = app_ep_open(&s->ep, s->o.com.pmd, s->o.com.devargs, &sp);
 	if (ret)
 		return ret;
+	s->conns = calloc(s->o.max_conns, sizeof(*s->conns));
+	s->subscribed = calloc(s->o.max_conns, sizeof(*s->subscribed));
+	s->conn_seq = calloc(s->o.max_conns, sizeof(*s->conn_seq));
+	s->sub_wait = calloc(s->o.max_conns, sizeof(*s->sub_wait));
+	if (!s->conns || !s->subscribed || !s->conn_seq || !s->sub_wait) {
+		fprintf(stderr, PROG ": %u connections: %s\n", s->o.max_conns, strerror(ENOMEM));
+		return -ENOMEM;
+	}
 
 	/* the store: one buffer of --size bytes in registered memory */
 	rpcrdma_mempool_params_init(&mp);
@@ -1086,8 +1131,9 @@ static int server_open(struct bs_server *s)
 	s->attr.block_size = s->o.block_size;
 	s->attr.max_io = BS_MAX_IO;
 
-	/* SUBSCRIBEs from the handlers (any lcore) to the poller */
-	s->sub_ring = rte_ring_create("bs-sub", BS_SUB_RING, (int)rte_socket_id(), RING_F_SC_DEQ);
+	/* SUBSCRIBEs from the handlers (any lcore) to the poller: every call could be one */
+	s->sub_ring = rte_ring_create("bs-sub", rte_align32pow2(s->o.max_conns * BS_CREDITS + 1),
+				      (int)rte_socket_id(), RING_F_SC_DEQ);
 	if (s->sub_ring == NULL) {
 		fprintf(stderr, PROG ": ring: %s\n", rte_strerror(rte_errno));
 		return -ENOMEM;
@@ -1161,6 +1207,10 @@ static void server_close(struct bs_server *s)
 	app_svc_registry_free(s->reg);
 	rpcrdma_svc_drc_free(s->drc); /* after the registry that used it */
 	app_ep_close(&s->ep);
+	free(s->conns);
+	free(s->subscribed);
+	free(s->conn_seq);
+	free(s->sub_wait);
 }
 
 /* ------------------------------------------------------------ options */
@@ -1174,6 +1224,7 @@ enum {
 	O_QUIET,
 	O_WORKERS,
 	O_DRC_ENTRIES,
+	O_MAX_CONNECTIONS,
 };
 
 static const struct option long_opts[] = {
@@ -1186,6 +1237,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "workers", required_argument, NULL, O_WORKERS },
 	{ "drc-entries", required_argument, NULL, O_DRC_ENTRIES },
+	{ "max-connections", required_argument, NULL, O_MAX_CONNECTIONS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1199,6 +1251,7 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	o->size = 64ull << 20;
 	o->block_size = 4096;
 	o->drc_entries = 1024;
+	o->max_conns = BS_CONN_DEFAULT;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -1233,6 +1286,11 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 			ret = app_parse_u64("--drc-entries", optarg, 0, RPCRDMA_SVC_DRC_ENTRIES_MAX,
 					    false, &v);
 			o->drc_entries = (uint32_t)v;
+			break;
+		case O_MAX_CONNECTIONS:
+			ret = app_parse_u64("--max-connections", optarg, 1, BS_CONN_LIMIT, false,
+					    &v);
+			o->max_conns = (uint32_t)v;
 			break;
 		default: /* --pmd, --devargs, --lcores, --help, or an error */
 			ret = app_opts_common(&o->com, c, argv, help_text);

@@ -26,7 +26,8 @@ static const char usage_line[] =
 	"       [--files N] [--verify]]\n"
 	"       [--version 1|2] [--inline BYTES] [--pmd shm|verbs] [--server ADDR | --client "
 	"ADDR]\n"
-	"       [--address ADDR]\n"
+	"       [--address ADDR] [--connections N [--per-connection]]\n"
+	"       [--max-connections N] [--clients K]\n"
 	"       [-D|--duration S | -n|--count N] [--repeat N] [--json FILE] [--hist FILE]\n"
 	"       [--plot FILE] [--compare OLD.json] [-- EAL ARGS]\n"
 	"       (" PROG " --help for more)\n";
@@ -133,13 +134,49 @@ static const char help_text[] =
 	"        IP address: --server/--client, or --address in one process.\n"
 	"    --server ADDRESS\n"
 	"        Run only the server, listening on ADDRESS (shm: a UNIX socket path\n"
-	"        or @name; verbs: IP[:PORT]). It serves one client connection and\n"
-	"        exits 0 when that client disconnects, or on SIGINT or SIGTERM.\n"
+	"        or @name; verbs: IP[:PORT]). It serves up to --max-connections\n"
+	"        client connections at once, from any number of clients, and exits\n"
+	"        0 once --clients connections have come and gone and none is open\n"
+	"        (by default when its client leaves, the last of its connections\n"
+	"        closed), or on SIGINT or SIGTERM. On stderr it says when a\n"
+	"        connection arrives and leaves (\"client 3 connected (2 connected\n"
+	"        now)\", \"client 3 left after 400 calls (1 connected now)\";\n"
+	"        not with --quiet), and refuses one over the limit with a line.\n"
+	"    --max-connections N\n"
+	"        --server: connections served at once, 1..1024 (default 64). One\n"
+	"        more is refused (its connect request rejected): \"64 clients\n"
+	"        connected (--max-connections 64): one more refused\". The inline\n"
+	"        pool holds 112 buffers of 4 KiB per connection and 768 more (31 MiB\n"
+	"        by default), and each connection is granted as many credits as it\n"
+	"        has room for, up to 256, keeping room for 16 in every free slot: a\n"
+	"        client alone gets 256, the last of N at least 16. A connection\n"
+	"        that cannot get its buffers is refused with a line.\n"
+	"    --clients K\n"
+	"        --server: exit once K connections have come and gone and none is\n"
+	"        open, 0..10^9 (default 1: when the client leaves, all its\n"
+	"        --connections closed; 0: run until SIGINT or SIGTERM). A client\n"
+	"        with --connections N counts N.\n"
 	"    --client ADDRESS\n"
 	"        Run only the client, against a server at ADDRESS (it retries for\n"
 	"        --timeout seconds while the server starts).\n"
 	"    --address ADDRESS\n"
 	"        The address of the in-process run (default shm @rpcrdma-perf-PID).\n"
+	"    --connections N\n"
+	"        Client: open N connections to the server, 1..1024 (default 1), all\n"
+	"        polled by the client's lcore, and spread the calls over them:\n"
+	"        --depth stays the calls in flight in total. With --depth N or more,\n"
+	"        call slot i always uses connection i mod N (each connection carries\n"
+	"        depth / N calls in flight, one more for the first depth mod N);\n"
+	"        --depth N gives one call in flight per connection. With a --depth\n"
+	"        under N (--mode lat: 1), each call goes on the next connection in\n"
+	"        turn, so every connection carries calls, depth at a time. The table\n"
+	"        is the total; after it a line gives the spread of the calls\n"
+	"        measured per connection (min, median, max), and the JSON a\n"
+	"        \"connections\" array: each connection's calls and p50, p99 and max\n"
+	"        latency. A connection refused by the server fails the run.\n"
+	"    --per-connection\n"
+	"        With --connections: a line per connection after the table (its\n"
+	"        calls, p50, p99 and max latency) instead of the spread.\n"
 	"    --devargs ARGS\n"
 	"        PMD device arguments (\"key=value,...\"; see the README).\n"
 	"    -D, --duration SECONDS\n"
@@ -359,6 +396,10 @@ enum {
 	O_MOUNT_PORT,
 	O_VERIFY,
 	O_FILES,
+	O_CONNECTIONS,
+	O_PER_CONNECTION,
+	O_MAX_CONNECTIONS,
+	O_CLIENTS,
 	O_TOOL_VERSION = 'V',
 };
 
@@ -395,6 +436,10 @@ static const struct option long_opts[] = {
 	{ "mount-port", required_argument, NULL, O_MOUNT_PORT },
 	{ "verify", no_argument, NULL, O_VERIFY },
 	{ "files", required_argument, NULL, O_FILES },
+	{ "connections", required_argument, NULL, O_CONNECTIONS },
+	{ "per-connection", no_argument, NULL, O_PER_CONNECTION },
+	{ "max-connections", required_argument, NULL, O_MAX_CONNECTIONS },
+	{ "clients", required_argument, NULL, O_CLIENTS },
 	{ "tool-version", no_argument, NULL, O_TOOL_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -443,7 +488,7 @@ static int check_program(struct perf_opts *o)
 
 int perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 {
-	bool duration_set = false, role_set = false, judge_set = false;
+	bool duration_set = false, role_set = false, judge_set = false, srv_set = false;
 	uint64_t v;
 	int c, n = 0, nopts, ret = 0;
 
@@ -460,6 +505,9 @@ int perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 	o->alpha = 0.05;
 	o->repeat = 1;
 	o->popts.mount_port = -1;
+	o->connections = 1;
+	o->max_conns = PERF_SRV_CONNS;
+	o->clients = 1;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":hVs:n:D:", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -574,6 +622,23 @@ int perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 			ret = parse_uint("--files", optarg, 1, 1000000, false, &v);
 			o->popts.files = (uint32_t)v;
 			break;
+		case O_CONNECTIONS:
+			ret = parse_uint("--connections", optarg, 1, PERF_CONN_MAX, false, &v);
+			o->connections = (uint32_t)v;
+			break;
+		case O_PER_CONNECTION:
+			o->per_connection = true;
+			break;
+		case O_MAX_CONNECTIONS:
+			ret = parse_uint("--max-connections", optarg, 1, PERF_CONN_MAX, false, &v);
+			o->max_conns = (uint32_t)v;
+			srv_set = true;
+			break;
+		case O_CLIENTS:
+			ret = parse_uint("--clients", optarg, 0, 1000000000ull, false, &v);
+			o->clients = (uint32_t)v;
+			srv_set = true;
+			break;
 		case O_CAPTURE:
 			if (optarg[0] == '\0')
 				ret = app_usage_error("--capture: empty file name");
@@ -655,5 +720,15 @@ int perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 		return app_usage_error("--reconnect is for the client side");
 	if (o->role == ROLE_SERVER && (o->hist || o->plot || o->repeat > 1))
 		return app_usage_error("--hist, --plot and --repeat are for the client side");
+	if (o->role == ROLE_SERVER && (o->connections > 1 || o->per_connection))
+		return app_usage_error("--connections and --per-connection are for the client "
+				       "side");
+	if (o->role != ROLE_SERVER && srv_set)
+		return app_usage_error("--max-connections and --clients are for --server");
+	if (o->per_connection && o->connections == 1)
+		return app_usage_error("--per-connection needs --connections N (2 or more)");
+	if (o->connections > 1 && o->capture)
+		return app_usage_error("--capture records one connection: not with "
+				       "--connections");
 	return 0;
 }

@@ -17,6 +17,8 @@
 
 #define PERF_SIZE_MAX  (1u << 20) /**< the engine's largest chunk segment */
 #define PERF_DEPTH_MAX 256u
+#define PERF_CONN_MAX  1024u /**< --connections, --max-connections */
+#define PERF_SRV_CONNS 64u   /**< --max-connections by default */
 
 /** --program: the RPC program called. */
 enum perf_program {
@@ -57,6 +59,10 @@ struct perf_opts {
 	bool op_set, size_set, depth_set;
 	int nfiles;
 	char **files;
+	uint32_t connections; /* --connections: the client's connections (default 1) */
+	bool per_connection;  /* --per-connection: a line per connection */
+	uint32_t max_conns;   /* --max-connections: the server's connections at once */
+	uint32_t clients;     /* --clients: the server exits once this many have left; 0 never */
 };
 
 /**

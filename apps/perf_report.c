@@ -256,6 +256,18 @@ int perf_report_json(FILE *f, const struct perf_result *r,
 		compare_json(f, arg);
 		fprintf(f, ",\n");
 	}
+	if (r->nconns > 1) {
+		/* --connections: each one's measured calls (their sum is "calls") */
+		fprintf(f, "  \"connections\": [");
+		for (i = 0; i < r->nconns; i++)
+			fprintf(f,
+				"%s{\"calls\": %lu, \"p50_ns\": %lu, \"p99_ns\": %lu, "
+				"\"max_ns\": %lu}",
+				i ? ",\n    " : "", (unsigned long)r->conns[i].calls,
+				(unsigned long)r->conns[i].p50, (unsigned long)r->conns[i].p99,
+				(unsigned long)r->conns[i].max);
+		fprintf(f, "],\n");
+	}
 	fprintf(f,
 		"  \"xprt\": {\"wrs\": %lu, \"doorbells\": %lu, \"short_msgs\": %lu, "
 		"\"chunked_msgs\": %lu, \"long_msgs\": %lu, \"credit_stalls\": %lu, "

@@ -86,6 +86,12 @@ struct perf_rep {
 	double stalled_pct; /**< of the window, in gaps of over PERF_STALL_NS between replies */
 };
 
+/** One connection's measured calls (--connections): in the JSON when there are several. */
+struct perf_conn_res {
+	uint64_t calls;
+	uint64_t p50, p99, max; /**< latency, ns */
+};
+
 struct perf_result {
 	enum perf_mode mode;
 	enum perf_op op;
@@ -106,6 +112,8 @@ struct perf_result {
 	struct perf_hist all; /**< every repetition's calls */
 	unsigned int nwarn;
 	char warn[PERF_WARN_MAX][PERF_WARN_LEN]; /**< short runs, tiny counts */
+	uint32_t nconns;			 /**< --connections */
+	struct perf_conn_res *conns;		 /**< each connection's figures, nconns of them */
 };
 
 /** Figures of one repetition from its histogram and window (seconds). */

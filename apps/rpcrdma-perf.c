@@ -25,6 +25,7 @@
  * or NFSv3 against any NFS/RDMA server (perf_nfs3.c, --program nfs3, with
  * no server in this process). The options and --help are in perf_opts.c.
  */
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -68,12 +69,16 @@
 #define EXIT_USAGE	2 /* bad options, or what is not supported */
 #define EXIT_REGRESSION 3 /* --compare: a regression judged */
 
-#define PERF_RPC_PROG	 0x20000150u /* in the range "defined by user" of RFC 5531 */
-#define PERF_RPC_VERS	 1u
-#define PERF_PROC_NULL	 0u
-#define PERF_PROC_READ	 1u
-#define PERF_PROC_WRITE	 2u
-#define PERF_SRV_CREDITS PERF_DEPTH_MAX
+#define PERF_RPC_PROG	     0x20000150u /* in the range "defined by user" of RFC 5531 */
+#define PERF_RPC_VERS	     1u
+#define PERF_PROC_NULL	     0u
+#define PERF_PROC_READ	     1u
+#define PERF_PROC_WRITE	     2u
+#define PERF_SRV_CREDITS     PERF_DEPTH_MAX /* a connection's credits, at most */
+#define PERF_SRV_CREDITS_MIN 16u	    /* ... and at least, the server full */
+#define PERF_SRV_CONN_BUFS   64u /* inline buffers a connection holds beyond its credits' */
+/* inline buffers a connection of c credits may hold */
+#define PERF_SRV_BUFS(c) (3 * (c) + PERF_SRV_CONN_BUFS)
 #define RPC_REPLY_HDR	 24	     /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
 #define PERF_LISTING_MAX (64u << 10) /* nfs3 readdir: a slot's buffer for a reply chunk */
 
@@ -197,15 +202,22 @@ static bool pattern_ok(const void *buf, uint32_t len)
 }
 
 struct perf_srv {
-	struct perf_ep ep;
+	struct perf_ep ep; /* ep.xprt unused: the connections are conns[] */
 	struct rpcrdma_xprt_params params;
+	struct rpcrdma_xprt **conns; /* max_conns slots; NULL: free */
+	uint64_t *conn_no;	     /* conns[i]'s number among the accepted, from 1 */
+	uint32_t *conn_bufs;	     /* conns[i]'s share of the inline pool: PERF_SRV_BUFS() */
+	uint64_t bufs_free;	     /* inline buffers no connection counts on */
+	uint32_t max_conns, nconns;
+	uint32_t clients; /* done once this many have left and none is open; 0: never */
+	uint64_t accepted, left;
+	bool verbose;			  /* --server without --quiet: say who arrives and leaves */
 	struct rpcrdma_svc_registry *reg; /* the test program, in telemetry */
 	struct rpcrdma_xprt_svc glue;	  /* dispatches every call the connection receives */
 	struct rpcrdma_mempool *src_pool;
 	void *src;	  /* what READ replies carry: one buffer shared by every reply */
 	uint64_t next_ev; /* TSC of the next event poll */
-	bool connected;
-	int done; /* the client came and went (atomic: read by the main lcore) */
+	int done;	  /* --clients came and went (atomic: read by the main lcore) */
 };
 
 /*
@@ -270,44 +282,123 @@ static void srv_counts(const struct perf_srv *s, uint64_t *calls, uint64_t *bad)
 	*bad = *calls - (ok < *calls ? ok : *calls) + s->glue.st.reply_fails;
 }
 
-/* The server's poll: connection events once a millisecond, the connection every time. */
+/*
+ * A new connection's credits: as many as the inline pool has room for, up
+ * to PERF_SRV_CREDITS, once every other free slot keeps room for a
+ * connection of PERF_SRV_CREDITS_MIN. A connection of c credits holds up to
+ * PERF_SRV_BUFS(c) inline buffers (3 per credit: its receives, the calls
+ * being answered, their replies; and header areas, spares). The pool has
+ * room for max_conns connections of PERF_SRV_CREDITS_MIN and one of
+ * PERF_SRV_CREDITS (srv_open()): a client alone gets every credit it may
+ * use, as with one connection per run, and the last of max_conns at least
+ * PERF_SRV_CREDITS_MIN. Chunk buffers (WRITE's data) are waited for when
+ * their pool is empty.
+ */
+static uint32_t srv_credits(const struct perf_srv *s)
+{
+	uint64_t keep =
+		(uint64_t)(s->max_conns - s->nconns - 1) * PERF_SRV_BUFS(PERF_SRV_CREDITS_MIN);
+	uint64_t c = s->bufs_free > keep + PERF_SRV_CONN_BUFS
+			     ? (s->bufs_free - keep - PERF_SRV_CONN_BUFS) / 3
+			     : 0;
+
+	return c > PERF_SRV_CREDITS	  ? PERF_SRV_CREDITS
+	       : c < PERF_SRV_CREDITS_MIN ? PERF_SRV_CREDITS_MIN
+					  : (uint32_t)c;
+}
+
+/* A client asks to connect: accept it in a free slot, or refuse it with a line. */
+static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < s->max_conns && s->conns[i] != NULL; i++)
+		;
+	if (i == s->max_conns) {
+		fprintf(stderr,
+			PROG ": server: %u clients connected (--max-connections %u): one more "
+			     "refused\n",
+			s->nconns, s->max_conns);
+		rpcrdma_pmd_reject(ev->req, NULL, 0);
+		return;
+	}
+	s->params.max_credits = s->params.credits = srv_credits(s);
+	/* the engine rejects the request itself on every error but -EINVAL */
+	ret = rpcrdma_xprt_accept(&s->params, ev, &s->conns[i]);
+	if (ret) {
+		s->conns[i] = NULL;
+		if (ret == -EINVAL)
+			rpcrdma_pmd_reject(ev->req, NULL, 0);
+		fprintf(stderr,
+			PROG ": server: a client refused: cannot accept its connection: %s\n",
+			ret == -ENOBUFS ? "no buffers left in the pools" : strerror(-ret));
+		return;
+	}
+	s->conn_bufs[i] = PERF_SRV_BUFS(s->params.credits);
+	s->bufs_free -= s->conn_bufs[i] < s->bufs_free ? s->conn_bufs[i] : s->bufs_free;
+	s->nconns++;
+	s->conn_no[i] = ++s->accepted;
+	if (s->verbose)
+		fprintf(stderr, PROG ": server: client %lu connected (%u connected now)\n",
+			(unsigned long)s->accepted, s->nconns);
+}
+
+/* Destroy the connection in slot i once it is closed, and free the slot. */
+static void srv_reap(struct perf_srv *s, uint32_t i)
+{
+	struct rpcrdma_xprt_stats st;
+
+	rpcrdma_xprt_stats(s->conns[i], &st);
+	if (rpcrdma_xprt_destroy(s->conns[i]) != 0)
+		return; /* calls not given back yet: next time */
+	s->conns[i] = NULL;
+	s->bufs_free += s->conn_bufs[i];
+	s->nconns--;
+	s->left++;
+	if (s->verbose)
+		fprintf(stderr,
+			PROG ": server: client %lu left after %lu calls (%u connected now)\n",
+			(unsigned long)s->conn_no[i], (unsigned long)st.calls_recv, s->nconns);
+	if (s->clients && s->left >= s->clients && s->nconns == 0)
+		__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The server's poll: every connection every time; connection events, the
+ * connections' timers and closes once a millisecond (every time while none
+ * is open, so that the first connects at once).
+ */
 static int srv_poll(void *arg)
 {
 	struct perf_srv *s = arg;
-	struct rpcrdma_pmd_event ev[4];
+	struct rpcrdma_pmd_event ev[8];
 	uint64_t now;
-	int n, i, work = 0;
+	uint32_t i;
+	int n, work = 0;
 
-	if (s->ep.xprt)
-		work = rpcrdma_xprt_poll(s->ep.xprt);
+	for (i = 0; i < s->max_conns; i++)
+		if (s->conns[i])
+			work += rpcrdma_xprt_poll(s->conns[i]);
 	now = rte_rdtsc();
-	if (now < s->next_ev && s->connected)
+	if (now < s->next_ev && s->nconns > 0)
 		return work;
 	s->next_ev = now + rte_get_tsc_hz() / 1000;
-	n = rpcrdma_pmd_event_poll(s->ep.base.dev, ev, 4);
-	for (i = 0; i < n; i++) {
-		if (ev[i].type != RPCRDMA_PMD_EVENT_CONNECT_REQUEST) {
-			rpcrdma_xprt_event(&ev[i]);
-			continue;
-		}
-		/* one client per run */
-		if (s->ep.xprt != NULL) {
-			rpcrdma_pmd_reject(ev[i].req, NULL, 0);
-			continue;
-		}
-		if (rpcrdma_xprt_accept(&s->params, &ev[i], &s->ep.xprt) != 0) {
-			s->ep.xprt = NULL;
-			fprintf(stderr, PROG ": server: accept failed\n");
-		}
+	n = rpcrdma_pmd_event_poll(s->ep.base.dev, ev, 8);
+	for (int k = 0; k < n; k++) {
+		if (ev[k].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
+			srv_accept(s, &ev[k]);
+		else
+			rpcrdma_xprt_event(&ev[k]);
 	}
-	if (s->ep.xprt) {
-		work += rpcrdma_xprt_process(s->ep.xprt);
-		if (rpcrdma_xprt_state(s->ep.xprt) == RPCRDMA_XPRT_ESTABLISHED)
-			s->connected = true;
-		if (s->connected && xprt_gone(s->ep.xprt))
-			__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < s->max_conns; i++) {
+		if (s->conns[i] == NULL)
+			continue;
+		work += rpcrdma_xprt_process(s->conns[i]);
+		if (xprt_gone(s->conns[i]))
+			srv_reap(s, i);
 	}
-	return work + n;
+	return work + (n > 0 ? n : 0);
 }
 
 /* --server --capture: the engine hands over each QP before its first receive. */
@@ -317,7 +408,8 @@ static void srv_capture_qp(void *ctx, struct rpcrdma_pmd_qp *qp)
 		fprintf(stderr, PROG ": --capture: cannot capture the QP\n");
 }
 
-static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr)
+static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr,
+		    uint32_t max_conns)
 {
 	struct rpcrdma_svc_program prog = {
 		.name = "rpcrdma-perf",
@@ -329,12 +421,29 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	struct rpcrdma_mempool_set_params sp;
 	int ret;
 
+	uint32_t bufs;
+
 	memset(s, 0, sizeof(*s));
+	s->max_conns = max_conns;
+	s->clients = o->role == ROLE_SERVER ? o->clients : 1;
+	s->verbose = o->role == ROLE_SERVER && !o->quiet;
+	s->conns = calloc(max_conns, sizeof(*s->conns));
+	s->conn_no = calloc(max_conns, sizeof(*s->conn_no));
+	s->conn_bufs = calloc(max_conns, sizeof(*s->conn_bufs));
+	if (s->conns == NULL || s->conn_no == NULL || s->conn_bufs == NULL) {
+		fprintf(stderr, PROG ": server: %u connections: %s\n", max_conns, strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	rpcrdma_mempool_set_params_init(&sp);
 	sp.name = "perf-s";
+	/* max_conns connections of the fewest credits, and one of the most (srv_credits()) */
+	bufs = max_conns * PERF_SRV_BUFS(PERF_SRV_CREDITS_MIN) + 3 * PERF_SRV_CREDITS;
+	if (bufs > sp.inline_count)
+		sp.inline_count = bufs;
+	s->bufs_free = sp.inline_count;
 	sp.nb_classes = 2;
 	sp.classes[0].size = 64u << 10;
-	sp.classes[0].count = 128;
+	sp.classes[0].count = 128 + 2 * max_conns;
 	sp.classes[1].size = PERF_SIZE_MAX;
 	sp.classes[1].count = 40;
 	ret = app_ep_open(&s->ep.base, o->com.pmd, o->com.devargs, &sp);
@@ -361,7 +470,7 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	s->params.dev = s->ep.base.dev;
 	s->params.pd = s->ep.base.pd;
 	s->params.pools = s->ep.base.pools;
-	s->params.max_credits = PERF_SRV_CREDITS;
+	s->params.max_credits = PERF_SRV_CREDITS; /* each connection's: srv_credits() */
 	s->params.credits = PERF_SRV_CREDITS;
 	if (capture && o->role == ROLE_SERVER) {
 		/* --server --capture: each QP is captured before its first receive */
@@ -382,9 +491,18 @@ static void srv_close(struct perf_srv *s)
 	if (s->src)
 		rpcrdma_mempool_put(s->src_pool, s->src);
 	s->src = NULL;
+	for (uint32_t i = 0; s->conns && i < s->max_conns; i++)
+		if (s->conns[i] && rpcrdma_xprt_destroy(s->conns[i]) != 0)
+			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
 	ep_close(&s->ep);
 	app_svc_registry_free(s->reg);
 	s->reg = NULL;
+	free(s->conns);
+	free(s->conn_no);
+	free(s->conn_bufs);
+	s->conns = NULL;
+	s->conn_no = NULL;
+	s->conn_bufs = NULL;
 }
 
 /* ------------------------------------------------------------ client */
@@ -395,6 +513,14 @@ struct perf_slot {
 	struct perf_cli *cli;
 	uint64_t t0;
 	uint32_t index;
+	uint32_t conn; /* the connection of its call: index mod N, or in turn (depth < N) */
+};
+
+/* One of the client's --connections. */
+struct perf_conn {
+	struct rpcrdma_xprt *xprt; /* the first one is ep.xprt */
+	uint32_t inflight;
+	struct perf_hist hist; /* its measured calls, every repetition */
 };
 
 struct perf_cli {
@@ -421,6 +547,10 @@ struct perf_cli {
 	uint64_t t_start, t_end, t_last_reply;
 	struct perf_hist hist;
 	struct perf_slot slots[PERF_DEPTH_MAX];
+	struct perf_conn *conns; /* nconns of them */
+	struct perf_conn_res *conn_res;
+	uint32_t nconns;
+	uint32_t next_conn; /* depth < nconns: the connection of the next call */
 };
 
 static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
@@ -533,7 +663,12 @@ static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 	struct rpcrdma_xprt_call *call;
 	int ret;
 
-	ret = rpcrdma_xprt_call_alloc(c->ep.xprt, &call);
+	if (c->o->depth < c->nconns) {
+		/* fewer calls in flight than connections: each call on the next one */
+		slot->conn = c->next_conn;
+		c->next_conn = (c->next_conn + 1) % c->nconns;
+	}
+	ret = rpcrdma_xprt_call_alloc(c->conns[slot->conn].xprt, &call);
 	if (ret)
 		return ret;
 	ret = c->o->prog->put_args(&c->env, slot->index, call);
@@ -544,6 +679,7 @@ static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 	slot->t0 = rte_rdtsc();
 	c->submitted++;
 	c->inflight++;
+	c->conns[slot->conn].inflight++;
 	return rpcrdma_xprt_call_submit(call, 0, cli_done, slot);
 }
 
@@ -571,6 +707,7 @@ static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 		status = cli_check(c, slot, call, reply, err, sizeof(err));
 	rpcrdma_xprt_call_release(call);
 	c->inflight--;
+	c->conns[slot->conn].inflight--;
 	c->t_last_reply = now;
 	if (status != 0) {
 		c->errors++;
@@ -586,8 +723,11 @@ static void cli_done(void *arg, struct rpcrdma_xprt_call *call, int status,
 	if (c->measuring) {
 		/* after --duration, the calls in flight drain unrecorded */
 		if (!c->stopping) {
-			perf_hist_record(&c->hist,
-					 (uint64_t)((double)(now - slot->t0) * ns_per_tsc));
+			uint64_t ns = (uint64_t)((double)(now - slot->t0) * ns_per_tsc);
+
+			perf_hist_record(&c->hist, ns);
+			if (c->nconns > 1)
+				perf_hist_record(&c->conns[slot->conn].hist, ns);
 			c->measured++;
 			c->rep_measured++;
 			c->t_end = now;
@@ -625,7 +765,10 @@ static void cli_events(struct perf_cli *c)
 
 static int cli_poll(struct perf_cli *c)
 {
-	int w = rpcrdma_xprt_poll(c->ep.xprt);
+	int w = 0;
+
+	for (uint32_t i = 0; i < c->nconns; i++)
+		w += rpcrdma_xprt_poll(c->conns[i].xprt);
 
 	if (c->srv_inline)
 		w += srv_poll(c->srv_inline);
@@ -645,9 +788,21 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 {
 	struct rpcrdma_mempool_set_params sp;
 	struct rpcrdma_xprt_params xp;
-	uint32_t buf = o->size < 4096 ? 4096 : o->size, calls = 64;
+	uint32_t buf = o->size < 4096 ? 4096 : o->size, calls = 64, n = o->connections;
+	/* the calls in flight on one connection, at most */
+	uint32_t per = o->depth < n ? o->depth : (o->depth + n - 1) / n;
 	bool slot_bufs = perf_op_has_payload(o->op) || o->op == OP_READDIR;
 	int ret;
+
+	c->nconns = n;
+	c->conns = calloc(n, sizeof(*c->conns));
+	c->conn_res = calloc(n, sizeof(*c->conn_res));
+	if (c->conns == NULL || c->conn_res == NULL) {
+		fprintf(stderr, PROG ": %u connections: %s\n", n, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		perf_hist_reset(&c->conns[i].hist);
 
 	if (o->op == OP_READDIR && buf < PERF_LISTING_MAX)
 		buf = PERF_LISTING_MAX;
@@ -657,6 +812,16 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	sp.classes[0].size = (buf + 4095) & ~4095u;
 	sp.classes[0].count = slot_bufs ? o->depth + 2 : 2;
 	sp.cache_size = 0;
+	if (n > 1) {
+		/* each connection's receives, call buffers and header areas (see below) */
+		uint32_t cr = per > 8 ? per : 8, cs = 8, bufs;
+
+		while (cs < cr)
+			cs <<= 1;
+		bufs = n * (2 * cr + 2 * cs + 32);
+		if (bufs > sp.inline_count)
+			sp.inline_count = bufs;
+	}
 	ret = app_ep_open(&c->ep.base, o->com.pmd, o->com.devargs, &sp);
 	if (ret)
 		return ret;
@@ -665,6 +830,7 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	for (uint32_t i = 0; i < o->depth; i++) {
 		c->slots[i].cli = c;
 		c->slots[i].index = i;
+		c->slots[i].conn = i % n;
 		if (slot_bufs)
 			c->bufs[i] = rpcrdma_mempool_get(c->chunk_pool);
 	}
@@ -699,18 +865,35 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	xp.pools = c->ep.base.pools;
 	xp.max_credits = o->depth > 32 ? o->depth : 32;
 	xp.max_calls = calls;
+	if (n > 1) {
+		/* many connections: each sized for its share of the calls in flight */
+		xp.max_credits = per > 8 ? per : 8;
+		for (xp.max_calls = 8; xp.max_calls < xp.max_credits;)
+			xp.max_calls <<= 1;
+	}
 	xp.reconnect_max = o->reconnect;
 	if (strcmp(o->com.pmd, "shm") != 0)
 		xp.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
-	ret = rpcrdma_xprt_create(&xp, &c->ep.xprt);
-	if (ret)
-		fprintf(stderr, PROG ": client connection: %s\n", strerror(-ret));
+	for (uint32_t i = 0; i < n; i++) {
+		ret = rpcrdma_xprt_create(&xp, &c->conns[i].xprt);
+		if (ret) {
+			c->conns[i].xprt = NULL;
+			fprintf(stderr, PROG ": client connection%s: %s\n",
+				n > 1 ? " (one of --connections)" : "", strerror(-ret));
+			break;
+		}
+	}
+	c->ep.xprt = c->conns[0].xprt;
 	c->env.xprt = c->ep.xprt;
 	return ret;
 }
 
 static void cli_close(struct perf_cli *c)
 {
+	/* the first connection is ep.xprt: ep_close() destroys it */
+	for (uint32_t i = 1; c->conns && i < c->nconns; i++)
+		if (c->conns[i].xprt && rpcrdma_xprt_destroy(c->conns[i].xprt) != 0)
+			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
 	if (c->chunk_pool) {
 		for (uint32_t i = 0; i < c->o->depth; i++)
 			if (c->bufs[i])
@@ -719,37 +902,55 @@ static void cli_close(struct perf_cli *c)
 			rpcrdma_mempool_put(c->chunk_pool, c->src);
 	}
 	ep_close(&c->ep);
+	free(c->conns);
+	c->conns = NULL; /* conn_res is the result's (r->conns), freed by main() */
 }
 
-static int cli_connect(struct perf_cli *c, const char *addr, bool retry)
+/* Connect connection k (retry: while the server process starts). */
+static int cli_connect_one(struct perf_cli *c, uint32_t k, const char *addr, bool retry)
 {
 	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + (uint64_t)c->o->timeout * hz;
+	struct rpcrdma_xprt *x = c->conns[k].xprt;
 	int ret;
 
 	for (;;) {
-		ret = rpcrdma_xprt_connect(c->ep.xprt, addr);
+		ret = rpcrdma_xprt_connect(x, addr);
 		if (ret == 0 && capture && retry) {
 			/* a client alone: capture before its first receive is posted */
 			struct rpcrdma_xprt_info info;
 
-			rpcrdma_xprt_info(c->ep.xprt, &info);
+			rpcrdma_xprt_info(x, &info);
 			ret = rpcrdma_capture_qp(capture, info.qp, NULL);
 		}
 		while (ret == 0 && rte_rdtsc() < end) {
 			cli_events(c);
 			cli_poll(c);
-			if (rpcrdma_xprt_state(c->ep.xprt) == RPCRDMA_XPRT_ESTABLISHED)
+			if (rpcrdma_xprt_state(x) == RPCRDMA_XPRT_ESTABLISHED)
 				return 0;
-			if (rpcrdma_xprt_state(c->ep.xprt) == RPCRDMA_XPRT_ERROR)
+			if (rpcrdma_xprt_state(x) == RPCRDMA_XPRT_ERROR)
 				ret = -ECONNREFUSED;
 		}
 		if (!retry || rte_rdtsc() >= end)
 			break;
 		usleep(20000); /* the server process is starting */
 	}
-	fprintf(stderr, PROG ": cannot connect to %s: %s\n", addr,
-		ret ? strerror(-ret) : "timed out");
+	if (c->nconns > 1)
+		fprintf(stderr, PROG ": cannot connect to %s: %s (connection %u of %u)\n", addr,
+			ret ? strerror(-ret) : "timed out", k + 1, c->nconns);
+	else
+		fprintf(stderr, PROG ": cannot connect to %s: %s\n", addr,
+			ret ? strerror(-ret) : "timed out");
 	return ret ? ret : -ETIMEDOUT;
+}
+
+/* Every connection, one after the other; only the first waits for the server to start. */
+static int cli_connect(struct perf_cli *c, const char *addr, bool retry)
+{
+	int ret = 0;
+
+	for (uint32_t k = 0; k < c->nconns && ret == 0; k++)
+		ret = cli_connect_one(c, k, addr, retry && k == 0);
+	return ret;
 }
 
 /*
@@ -757,16 +958,16 @@ static int cli_connect(struct perf_cli *c, const char *addr, bool retry)
  * version (v2 draft 5); a NULL call, not measured, so that the run uses the
  * settled version's thresholds from its first call.
  */
-static int cli_negotiate(struct perf_cli *c)
+static int cli_negotiate_one(struct perf_cli *c, struct rpcrdma_xprt *x, uint32_t *vers)
 {
 	uint64_t end = rte_rdtsc() + (uint64_t)c->o->timeout * rte_get_tsc_hz();
 	struct rpcrdma_xprt_info info;
 	struct rpcrdma_xprt_call *call;
 	int ret;
 
-	rpcrdma_xprt_info(c->ep.xprt, &info);
+	rpcrdma_xprt_info(x, &info);
 	if (!info.vers_settled) {
-		ret = rpcrdma_xprt_call_alloc(c->ep.xprt, &call);
+		ret = rpcrdma_xprt_call_alloc(x, &call);
 		if (ret)
 			return ret;
 		/* procedure 0 of every ONC RPC program is NULL */
@@ -793,9 +994,25 @@ static int cli_negotiate(struct perf_cli *c)
 			fprintf(stderr, PROG ": version negotiation: %s\n", strerror(-ret));
 			return ret;
 		}
-		rpcrdma_xprt_info(c->ep.xprt, &info);
+		rpcrdma_xprt_info(x, &info);
 	}
-	c->vers = info.vers;
+	*vers = info.vers;
+	return 0;
+}
+
+/* Each connection settles its version; the run's is the first one's. */
+static int cli_negotiate(struct perf_cli *c)
+{
+	uint32_t vers;
+	int ret;
+
+	for (uint32_t k = 0; k < c->nconns; k++) {
+		ret = cli_negotiate_one(c, c->conns[k].xprt, &vers);
+		if (ret)
+			return ret;
+		if (k == 0)
+			c->vers = vers;
+	}
 	if (c->vers != c->o->version)
 		fprintf(stderr,
 			PROG ": warning: the server does not support version %u: "
@@ -874,9 +1091,17 @@ static int cli_run(struct perf_cli *c)
 			return -ETIMEDOUT;
 		}
 		/* with --reconnect, the calls wait for the engine's reconnect, or fail */
-		if (o->reconnect == 0 && xprt_gone(c->ep.xprt) && c->inflight > 0) {
-			fprintf(stderr, PROG ": the connection is lost\n");
-			return -ECONNRESET;
+		for (i = 0; o->reconnect == 0 && i < c->nconns; i++) {
+			if (xprt_gone(c->conns[i].xprt) && c->conns[i].inflight > 0) {
+				if (c->nconns > 1)
+					fprintf(stderr,
+						PROG ": the connection is lost (connection %u of "
+						     "%u)\n",
+						i + 1, c->nconns);
+				else
+					fprintf(stderr, PROG ": the connection is lost\n");
+				return -ECONNRESET;
+			}
 		}
 		if (tty && c->measuring) {
 			if (next_progress == 0) {
@@ -908,17 +1133,31 @@ static void cli_disconnect(struct perf_cli *c, struct perf_srv *srv)
 {
 	uint64_t hz = rte_get_tsc_hz(), end = rte_rdtsc() + (uint64_t)c->o->timeout * hz;
 
-	if (rpcrdma_xprt_state(c->ep.xprt) == RPCRDMA_XPRT_ESTABLISHED)
-		rpcrdma_xprt_disconnect(c->ep.xprt);
+	uint32_t i;
+
+	for (i = 0; i < c->nconns; i++)
+		if (rpcrdma_xprt_state(c->conns[i].xprt) == RPCRDMA_XPRT_ESTABLISHED)
+			rpcrdma_xprt_disconnect(c->conns[i].xprt);
 	while (rte_rdtsc() < end) {
 		cli_events(c);
 		cli_poll(c);
-		if (xprt_gone(c->ep.xprt) &&
+		for (i = 0; i < c->nconns && xprt_gone(c->conns[i].xprt); i++)
+			;
+		if (i == c->nconns &&
 		    (srv == NULL || __atomic_load_n(&srv->done, __ATOMIC_ACQUIRE)))
 			return;
 	}
 	fprintf(stderr, PROG ": warning: the connection did not close in %u seconds\n",
 		c->o->timeout);
+}
+
+/* Is one of the connections established? */
+static bool cli_established(const struct perf_cli *c)
+{
+	for (uint32_t i = 0; i < c->nconns; i++)
+		if (rpcrdma_xprt_state(c->conns[i].xprt) == RPCRDMA_XPRT_ESTABLISHED)
+			return true;
+	return false;
 }
 
 /* Where the EAL runs: "lcore@cpu[+cpu...],..." */
@@ -943,6 +1182,29 @@ static void lcores_str(char *buf, size_t len)
 	}
 }
 
+/*
+ * The connections' counters added up; max_outstanding too (each one's most
+ * at once, not at the same time), then bounded by --depth, which it cannot
+ * pass.
+ */
+static void cli_stats(const struct perf_cli *c, struct rpcrdma_xprt_stats *st)
+{
+	static_assert(sizeof(*st) % sizeof(uint64_t) == 0, "counters of 64 bits");
+	uint64_t *sum = (uint64_t *)st;
+	struct rpcrdma_xprt_stats one;
+
+	memset(st, 0, sizeof(*st));
+	for (uint32_t i = 0; i < c->nconns; i++) {
+		const uint64_t *v = (const uint64_t *)&one;
+
+		rpcrdma_xprt_stats(c->conns[i].xprt, &one);
+		for (size_t k = 0; k < sizeof(*st) / sizeof(uint64_t); k++)
+			sum[k] += v[k];
+	}
+	if (c->nconns > 1 && st->max_outstanding > c->o->depth)
+		st->max_outstanding = c->o->depth;
+}
+
 /* The rest of the result (the repetitions are in it already), and its warnings. */
 static void cli_result(struct perf_cli *c, struct perf_result *r)
 {
@@ -960,7 +1222,19 @@ static void cli_result(struct perf_cli *c, struct perf_result *r)
 	r->depth = o->depth;
 	r->errors = c->errors;
 	r->repeat = o->repeat;
-	rpcrdma_xprt_stats(c->ep.xprt, &r->xst);
+	cli_stats(c, &r->xst);
+	r->nconns = c->nconns;
+	r->conns = c->conn_res;
+	for (unsigned int i = 0; c->nconns > 1 && i < c->nconns; i++) {
+		const struct perf_hist *h = &c->conns[i].hist;
+
+		c->conn_res[i] = (struct perf_conn_res){
+			.calls = h->count,
+			.p50 = h->count ? (uint64_t)perf_hist_percentile(h, 50) : 0,
+			.p99 = h->count ? (uint64_t)perf_hist_percentile(h, 99) : 0,
+			.max = h->count ? h->max : 0,
+		};
+	}
 	r->hugepages = rpcrdma_mempool_eal_hugepages();
 	r->capture = capture != NULL;
 	r->tsc_hz = rte_get_tsc_hz();
@@ -1072,6 +1346,43 @@ static int plot(const struct perf_opts *o, const struct perf_json *cur, const ch
 	return ret;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * --connections N, after the table: the spread of the calls measured per
+ * connection in one line, or with --per-connection a line for each.
+ */
+static void conn_report(const struct perf_opts *o, const struct perf_result *r)
+{
+	uint64_t *calls;
+
+	if (o->per_connection) {
+		for (uint32_t i = 0; i < r->nconns; i++)
+			fprintf(out,
+				"connection %u: %lu calls, p50 %.2f us, p99 %.2f us, max %.2f us\n",
+				i + 1, (unsigned long)r->conns[i].calls, r->conns[i].p50 / 1e3,
+				r->conns[i].p99 / 1e3, r->conns[i].max / 1e3);
+		return;
+	}
+	calls = malloc(r->nconns * sizeof(*calls));
+	if (calls == NULL)
+		return;
+	for (uint32_t i = 0; i < r->nconns; i++)
+		calls[i] = r->conns[i].calls;
+	qsort(calls, r->nconns, sizeof(*calls), cmp_u64);
+	fprintf(out,
+		"%u connections: calls per connection min %lu, median %lu, max %lu "
+		"(--per-connection for each)\n",
+		r->nconns, (unsigned long)calls[0], (unsigned long)calls[r->nconns / 2],
+		(unsigned long)calls[r->nconns - 1]);
+	free(calls);
+}
+
 static int summary(const struct perf_opts *o)
 {
 	static struct perf_json j;
@@ -1134,22 +1445,33 @@ static int run_server(const struct perf_opts *o)
 	static struct perf_srv srv;
 	int ret;
 
-	ret = srv_open(&srv, o, o->addr);
+	ret = srv_open(&srv, o, o->addr, o->max_conns);
 	if (ret)
 		goto err_open;
 	if (!o->quiet) {
-		fprintf(out, PROG ": server on %s (%s PMD); one client, then exit\n", o->addr,
-			o->com.pmd);
+		fprintf(out, PROG ": server on %s (%s PMD), up to %u connections; ", o->addr,
+			o->com.pmd, o->max_conns);
+		if (o->clients == 0)
+			fprintf(out, "until SIGINT or SIGTERM\n");
+		else if (o->clients == 1)
+			fprintf(out, "exits when its client leaves\n");
+		else
+			fprintf(out, "exits after %u connections\n", o->clients);
 		fflush(out);
 	}
 	while (!stop_signal && !srv.done)
 		srv_poll(&srv);
-	if (srv.ep.xprt && !xprt_gone(srv.ep.xprt)) {
-		rpcrdma_xprt_disconnect(srv.ep.xprt);
-		for (uint64_t end = rte_rdtsc() + (uint64_t)o->timeout * rte_get_tsc_hz();
-		     !xprt_gone(srv.ep.xprt) && rte_rdtsc() < end;)
-			srv_poll(&srv);
-	}
+	/* the connections still open: close them, and wait for each to drain */
+	for (uint32_t i = 0; i < srv.max_conns; i++)
+		if (srv.conns[i] && !xprt_gone(srv.conns[i]) &&
+		    rpcrdma_xprt_state(srv.conns[i]) != RPCRDMA_XPRT_DRAINING)
+			rpcrdma_xprt_disconnect(srv.conns[i]);
+	for (uint64_t end = rte_rdtsc() + (uint64_t)o->timeout * rte_get_tsc_hz();
+	     srv.nconns > 0 && rte_rdtsc() < end;)
+		srv_poll(&srv);
+	if (srv.nconns > 0)
+		fprintf(stderr, PROG ": server: warning: %u connection(s) did not close\n",
+			srv.nconns);
 	if (!o->quiet) {
 		uint64_t calls, bad;
 
@@ -1222,7 +1544,7 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 	else
 		snprintf(addr, sizeof(addr), "@rpcrdma-perf-%d", getpid());
 	if (inproc) {
-		ret = srv_open(&srv, o, addr);
+		ret = srv_open(&srv, o, addr, o->connections);
 		if (ret == 0)
 			ret = srv_start(&srv, &cli, &rt);
 		if (ret)
@@ -1237,7 +1559,7 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 		struct rpcrdma_xprt_info ci, si;
 
 		rpcrdma_xprt_info(cli.ep.xprt, &ci);
-		rpcrdma_xprt_info(srv.ep.xprt, &si);
+		rpcrdma_xprt_info(srv.conns[0], &si);
 		ret = rpcrdma_capture_qp(capture, ci.qp, si.qp);
 		if (ret)
 			fprintf(stderr, PROG ": --capture: %s\n", strerror(-ret));
@@ -1245,8 +1567,12 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 	/* after the capture starts: the version 2 probe is in it */
 	if (ret == 0)
 		ret = cli_negotiate(&cli);
-	if (ret)
+	if (ret) {
+		/* the connections made before one failed (--connections) close first */
+		if (cli_established(&cli))
+			cli_disconnect(&cli, inproc ? &srv : NULL);
 		goto err_cli;
+	}
 	if (o->prog->setup) {
 		ret = o->prog->setup(&cli.env);
 		set_up = ret == 0;
@@ -1274,6 +1600,8 @@ err_cli:
 		rpcrdma_rt_free(rt);
 	}
 	cli_close(&cli);
+	if (r->conns != cli.conn_res)
+		free(cli.conn_res); /* not in a result: the run failed before it */
 err_srv:
 	if (inproc)
 		srv_close(&srv);
@@ -1359,13 +1687,17 @@ int main(int argc, char **argv)
 	if (ret == 0)
 		ret = result_parse(&r, &cur);
 	rte_eal_cleanup();
-	if (ret)
+	if (ret) {
+		free(r.conns);
 		return EXIT_FAIL;
+	}
 	for (unsigned int i = 0; i < r.nwarn; i++)
 		fprintf(stderr, PROG ": warning: %s\n", r.warn[i]);
 	if (!o.quiet) {
 		perf_report_table_header(out);
 		perf_report_table_rows(out, &cur);
+		if (r.nconns > 1)
+			conn_report(&o, &r);
 	}
 	if (o.compare)
 		status = judge(&o, &cur, "this run", &cmp);
@@ -1375,5 +1707,6 @@ int main(int argc, char **argv)
 		ret = EXIT_FAIL;
 	if (o.plot && plot(&o, &cur, "this run") != 0)
 		ret = EXIT_FAIL;
+	free(r.conns);
 	return ret ? ret : status;
 }

@@ -5,7 +5,7 @@ client in two processes over the shm PMD, or over the verbs PMD on a real
 device (the hw suite): RPCRDMA_TEST_PMD=verbs, the server at
 RPCRDMA_TEST_VERBS_ADDR with RPCRDMA_TEST_VERBS_DEVARGS.
 
-    test_blockstore.py options|io|workers|capture|notify SERVER CLIENT DECODE [TSHARK]
+    test_blockstore.py options|io|workers|capture|notify|many SERVER CLIENT DECODE [TSHARK]
     test_blockstore.py drc SERVER DRC_PEER
     test_blockstore.py perf_capture PERF DECODE
 
@@ -43,6 +43,14 @@ drc           the duplicate request cache: a bare client (drc_peer.c) sends a
               every copy runs (the counts the peer checks do change)
 perf_capture  rpcrdma-perf --capture: a short run writes a capture that
               rpcrdma-decode reads, one message per call and reply
+many          more clients than the old limit of 16: 20 clients at once, each
+              writing its own 64 KiB and reading it back byte for byte; the
+              server says each arrival and leave on stdout ("client N
+              connected (K connected now)", "client N left after C calls");
+              --max-connections 2: two watchers connected, a third client
+              refused (one line on the server's stderr, the client fails),
+              one watcher killed (SIGKILL) frees its slot for the next
+              client; a clean exit with the counts
 """
 import json
 import os
@@ -55,7 +63,7 @@ import sys
 import tempfile
 
 GROUP = sys.argv[1]
-GROUPS = ["options", "io", "workers", "capture", "notify", "perf_capture", "drc"]
+GROUPS = ["options", "io", "workers", "capture", "notify", "perf_capture", "drc", "many"]
 PMD = os.environ.get("RPCRDMA_TEST_PMD", "shm")
 VERBS_HOST = os.environ.get("RPCRDMA_TEST_VERBS_ADDR", "").rsplit(":", 1)[0]
 VERBS_DEVARGS = os.environ.get("RPCRDMA_TEST_VERBS_DEVARGS", "")
@@ -814,6 +822,86 @@ def test_perf_capture(perf, decode):
     return 0
 
 
+def test_many(server, client):
+    """More clients at once than the old limit (16), and --max-connections."""
+    # over verbs (an emulated device in the guest) fewer: each process busy-polls a CPU
+    nclients = 20 if PMD == "shm" else 4
+    srv = Server(server, "many", ["--size", "4m"])
+    a = srv.addr
+    with tempfile.TemporaryDirectory() as d:
+        procs = []
+        for i in range(nclients):
+            src = os.path.join(d, "in-%d" % i)
+            data = os.urandom(65536)
+            open(src, "wb").write(data)
+            off = i * 65536 + 7      # each its own range, unaligned
+            procs.append((popen(client, ["--connect", a, "--write", "%d:%s" % (off, src),
+                                         "--read", "%d:65536:%s" % (off, src + ".out"),
+                                         "--getattr", "--timeout", "30"]), src, data))
+        for p, src, data in procs:
+            try:
+                out, err = p.communicate(timeout=60 * SLOW)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                out, err = p.communicate()
+            back = open(src + ".out", "rb").read() if os.path.exists(src + ".out") else b""
+            check(p.returncode == 0 and back == data,
+                  "client %s: exit %d, %d bytes back %r" % (src, p.returncode, len(back),
+                                                            quiet(err)))
+    rc, out, err = srv.stop()
+    check(rc == 0 and err == "", "many: server exit %d %r" % (rc, err))
+    joins = re.findall(r"^blockstore-server: client (\d+) connected \((\d+) connected now\)$",
+                       out, re.M)
+    leaves = re.findall(r"^blockstore-server: client (\d+) left after (\d+) calls "
+                        r"\((\d+) connected now\)$", out, re.M)
+    check(sorted(int(j[0]) for j in joins) == list(range(1, nclients + 1)),
+          "many: an arrival line for each client: %r" % out)
+    check(sorted(int(l[0]) for l in leaves) == list(range(1, nclients + 1)),
+          "many: a leaving line for each client: %r" % out)
+    # each made NULL, GETATTR (the device's size), WRITE, READ and GETATTR
+    check(all(int(l[1]) == 5 for l in leaves), "many: 5 calls each: %r" % leaves)
+    check(leaves and int(leaves[-1][2]) == 0, "many: none connected at the end")
+    check(max(int(j[1]) for j in joins) > 1 if joins else False,
+          "many: clients connected at once: %r" % joins)
+    check(" %d connection(s);" % nclients in out and " %d writes " % nclients in out,
+          "many: the summary counts %d clients and writes: %r" % (nclients, out))
+
+    # over the limit: two watchers hold both slots; a third client is refused
+    srv = Server(server, "limit", ["--size", "1m", "--max-connections", "2"])
+    a = srv.addr
+    watchers = [popen(client, ["--connect", a, "--watch", "1", "--timeout", "30"])
+                for _ in range(2)]
+    try:
+        for w in watchers:
+            first = w.stdout.readline()
+            check(first == "subscribed: watching for 1 notifications\n",
+                  "limit: watcher subscribed: %r" % first)
+        rc, out, err = run(client, ["--connect", a, "--getattr", "--timeout", "1"])
+        check(rc == 1 and err != "", "limit: the third client fails: %d %r" % (rc, err))
+        # a watcher killed: its slot is free once the server sees it gone
+        watchers[0].kill()
+        watchers[0].communicate()
+        rc, out, err = run(client, ["--connect", a, "--getattr", "--timeout", "10"])
+        check(rc == 0, "limit: a client in the freed slot: %d %r" % (rc, err))
+    finally:
+        for w in watchers:
+            if w.poll() is None:
+                w.kill()
+                w.communicate()
+    rc, out, err = srv.stop()
+    check(rc == 0, "limit: server exit %d %r" % (rc, err))
+    refusals = [l for l in err.splitlines()
+                if l == "blockstore-server: 2 clients connected (--max-connections 2): "
+                        "one more refused"]
+    check(len(refusals) >= 1 and len(refusals) == len(err.splitlines()),
+          "limit: the refusals, and only them, on stderr: %r" % err)
+    # the watchers are clients 1 and 2 (the refused one is not counted), the next one 3
+    check(re.search(r"^blockstore-server: client [12] left after \d+ calls \(1 connected now\)$",
+                    out, re.M) is not None and
+          "blockstore-server: client 3 connected (2 connected now)\n" in out,
+          "limit: the killed watcher left, the next client took its slot: %r" % out)
+
+
 def main():
     ret = 0
     if PMD == "verbs" and not VERBS_HOST:
@@ -834,6 +922,8 @@ def main():
         ret = test_perf_capture(sys.argv[2], sys.argv[3])
     elif GROUP == "drc":
         ret = test_drc(sys.argv[2], sys.argv[3])
+    elif GROUP == "many":
+        test_many(sys.argv[2], sys.argv[3])
     else:
         print("unknown group " + GROUP, file=sys.stderr)
         return 1

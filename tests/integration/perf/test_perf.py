@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """rpcrdma-perf end to end.
 
-    test_perf.py PERF SCHEMA options|modes|output|compare|repeat|judge|export|xproc|v2|verbs
+    test_perf.py PERF SCHEMA options|modes|output|compare|repeat|judge|export|xproc|v2|conns|many|verbs
     test_perf.py PERF SCHEMA nfs3 DECODE NFS3-SERVER
 
 options  every option, good and bad: exit codes and the one-line messages,
@@ -23,6 +23,18 @@ judge    --compare of repeated runs (the U test): identical runs pass, the
 export   --hist (HdrHistogram text, CSV) read back against the call count;
          --plot draws a PNG, and an SVG of two runs
 xproc    --server in the background, --client against it: both exit 0
+conns    --connections N: the total is the sum of the connections' calls (the
+         JSON's "connections", --per-connection's lines, the spread line),
+         every connection carries calls also with --depth under N; one
+         connection keeps the old output; the new options' bad values and
+         combinations refused; --max-connections 2 against a client with
+         --connections 3: refused, the server's line and the client's error
+many     one --server, clients coming and going: three rpcrdma-perf clients
+         started one after the other with --connections 4, 6 and 8, the
+         second killed (SIGKILL) in the middle, a fourth with 5 started
+         after: each survivor's calls checked, the server says every arrival
+         and leave (the calls of each connection add up to its client's),
+         keeps serving, and exits 0 on SIGTERM with nothing leaked
 nfs3     --program nfs3 against nfs3-server over shm: null, getattr, read and
          write of 4 KiB and 1 MiB with --verify, readdir of a directory of
          300 files it makes, iops at depth 32, the fallback from --version 2,
@@ -735,6 +747,232 @@ def test_xproc():
     check(rc == 1 and "cannot connect" in err, "no server: %d %r" % (rc, err))
 
 
+def test_conns():
+    """--connections N in one process, the options, and --max-connections."""
+    with tempfile.TemporaryDirectory() as d:
+        res = os.path.join(d, "c.json")
+        rc, out, err = run(["--mode", "iops", "--depth", "8", "--connections", "4", "--count",
+                            "2000", "--per-connection", "--json", res])
+        check(rc == 0, "--connections 4: exit %d %r" % (rc, err))
+        if rc == 0:
+            doc = json.load(open(res))
+            check_result(doc, "--connections 4", "iops", "null", 0, 8)
+            conns = doc.get("connections", [])
+            check(len(conns) == 4 and sum(c["calls"] for c in conns) == doc["calls"] == 2000,
+                  "--connections 4: the connections' calls add up to 2000: %r" % conns)
+            check(all(c["calls"] > 0 and 0 < c["p50_ns"] <= c["p99_ns"] <= c["max_ns"] <=
+                      doc["latency_ns"]["max"] for c in conns),
+                  "--connections 4: each one's p50 <= p99 <= max: %r" % conns)
+            lines = re.findall(r"^connection (\d+): (\d+) calls, p50 [\d.]+ us, p99 [\d.]+ us, "
+                               r"max [\d.]+ us$", out, re.M)
+            check([(int(a), int(b)) for a, b in lines] ==
+                  [(i + 1, c["calls"]) for i, c in enumerate(conns)],
+                  "--per-connection: a line each, as in the JSON: %r" % out)
+        # the spread line, without --per-connection
+        rc, out, err = run(["--mode", "iops", "--depth", "6", "--connections", "3", "--count",
+                            "900", "--json", res])
+        m = re.search(r"^3 connections: calls per connection min (\d+), median (\d+), max (\d+) ",
+                      out, re.M)
+        check(rc == 0 and m is not None and "connection 1:" not in out,
+              "the spread line: %d %r %r" % (rc, out, err))
+        if rc == 0 and m:
+            calls = sorted(c["calls"] for c in json.load(open(res))["connections"])
+            check([int(x) for x in m.groups()] == [calls[0], calls[1], calls[2]] and
+                  sum(calls) == 900, "the spread line is the JSON's: %r %r" % (m.groups(), calls))
+        # --depth under N (--mode lat: 1): each call on the next connection in turn
+        rc, out, err = run(["--mode", "lat", "--connections", "3", "--count", "300", "--warmup",
+                            "0", "--quiet", "--json", res])
+        check(rc == 0, "lat --connections 3: exit %d %r" % (rc, err))
+        if rc == 0:
+            doc = json.load(open(res))
+            check_result(doc, "lat --connections 3", "lat", "null", 0, 1)
+            check([c["calls"] for c in doc["connections"]] == [100, 100, 100],
+                  "lat --connections 3: 100 calls each: %r" % doc["connections"])
+        # one connection: no per-connection figures, the output as before
+        rc, out, err = run(["--count", "200", "--json", res])
+        check(rc == 0 and "connections" not in json.load(open(res)) and
+              "connection" not in out, "one connection: no per-connection output: %r" % out)
+    rc, out, err = run(["--help"])
+    for opt in ["--connections", "--per-connection", "--max-connections", "--clients"]:
+        check(re.search(r"^    %s\b" % re.escape(opt), out, re.M), "--help documents " + opt)
+    for args, msg in (
+            (["--connections", "0"], "--connections: 0 is out of range 1..1024"),
+            (["--connections", "1025"], "--connections: 1025 is out of range 1..1024"),
+            (["--connections", "x"], "--connections: 'x' is not a number"),
+            (["--connections", "-3"], "--connections: '-3' is not a number"),
+            (["--server", "@a", "--max-connections", "0"],
+             "--max-connections: 0 is out of range 1..1024"),
+            (["--server", "@a", "--max-connections", "2000"],
+             "--max-connections: 2000 is out of range 1..1024"),
+            (["--server", "@a", "--clients", "-1"], "--clients: '-1' is not a number"),
+            (["--server", "@a", "--connections", "2"],
+             "--connections and --per-connection are for the client side"),
+            (["--client", "@a", "--max-connections", "4"],
+             "--max-connections and --clients are for --server"),
+            (["--clients", "2"], "--max-connections and --clients are for --server"),
+            (["--per-connection"], "--per-connection needs --connections N"),
+            (["--connections", "2", "--capture", "x.pcapng"],
+             "--capture records one connection")):
+        expect_usage(args, msg)
+
+    # over the limit: the third connection of a client is refused
+    addr = "@rpcrdma-perf-limit-%d" % os.getpid()
+    srv = subprocess.Popen([PERF, "--server", addr, "--max-connections", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    try:
+        rc, out, err = run(["--client", addr, "--connections", "3", "--count", "100"])
+        check(rc == 1 and ("rpcrdma-perf: cannot connect to %s: Connection refused "
+                           "(connection 3 of 3)\n" % addr) in err and
+              "warning: " not in err.replace("rpcrdma: warning: fewer than", ""),
+              "--connections 3 against --max-connections 2: exit %d %r" % (rc, err))
+        # the two it made close: the server ends as its client left
+        sout, serr = srv.communicate(timeout=30)
+        check(srv.returncode == 0, "limit server: exit %s %r" % (srv.returncode, serr))
+        check("rpcrdma-perf: server: 2 clients connected (--max-connections 2): one more "
+              "refused\n" in serr, "the server's refusal: %r" % serr)
+        check(len(re.findall(r"server: client \d+ connected \(", serr)) == 2 and serr.count(" left after 0 calls") == 2 and
+              "warning: buffers" not in serr, "two arrivals and leaves: %r" % serr)
+        check("server: 0 calls, 0 answered with an error" in sout, "no calls: %r" % sout)
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+
+
+class Lines:
+    """A process's stderr read line by line in the background, to wait for a line."""
+
+    def __init__(self, stream):
+        import threading
+        self.lines = []
+        self.cond = threading.Condition()
+        self.t = threading.Thread(target=self.read, args=(stream,), daemon=True)
+        self.t.start()
+
+    def read(self, stream):
+        for line in stream:
+            with self.cond:
+                self.lines.append(line)
+                self.cond.notify_all()
+        with self.cond:
+            self.lines.append(None)  # EOF
+            self.cond.notify_all()
+
+    def wait(self, pattern, timeout=30):
+        """The first line matching pattern, or None after timeout (or at EOF)."""
+        end = time.time() + timeout
+        with self.cond:
+            while True:
+                for line in self.lines:
+                    if line is not None and re.search(pattern, line):
+                        return line
+                if (self.lines and self.lines[-1] is None) or time.time() >= end:
+                    return None
+                self.cond.wait(end - time.time())
+
+    def text(self):
+        self.t.join(timeout=10)
+        return "".join(l for l in self.lines if l is not None)
+
+
+def test_many():
+    """Clients coming and going against one server (--clients 0: until SIGTERM)."""
+    addr = "@rpcrdma-perf-many-%d" % os.getpid()
+    srv = subprocess.Popen([PERF, "--server", addr, "--clients", "0"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=ENV)
+    log = Lines(srv.stderr)
+    clients = []
+    with tempfile.TemporaryDirectory() as d:
+        def start(name, args):
+            res = os.path.join(d, name + ".json")
+            p = subprocess.Popen([PERF, "--client", addr, "--quiet", "--json", res] + args,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=ENV)
+            clients.append(p)
+            return p, res
+
+        def arrived(n):
+            check(log.wait(r"server: client %d connected \(" % n) is not None,
+                  "the server said client %d arrived" % n)
+
+        try:
+            # clients 1-4, 5-10, 11-18 (the server numbers connections as they arrive)
+            a = start("a", ["--connections", "4", "--mode", "iops", "--depth", "8",
+                            "--count", "1500"])
+            arrived(4)
+            b = start("b", ["--connections", "6", "--mode", "bw", "--op", "write", "--size",
+                            "64k", "--depth", "6", "--duration", "20"])
+            arrived(10)
+            c = start("c", ["--connections", "8", "--mode", "lat", "--count", "400"])
+            arrived(18)
+            time.sleep(0.3)
+            b[0].kill()         # in the middle of its calls
+            b[0].communicate()
+            for n in range(5, 11):
+                check(log.wait(r"server: client %d left after \d+ calls" % n) is not None,
+                      "the killed client's connection %d left" % n)
+            e = start("e", ["--connections", "5", "--mode", "bw", "--op", "read", "--size",
+                            "4k", "--depth", "10", "--count", "600"])
+            arrived(23)
+            for (p, res), what, mode, op, size, depth, n, count in (
+                    (a, "a", "iops", "null", 0, 8, 4, 1500),
+                    (c, "c", "lat", "null", 0, 1, 8, 400),
+                    (e, "e", "bw", "read", 4096, 10, 5, 600)):
+                out, err = p.communicate(timeout=60)
+                check(p.returncode == 0, "client %s: exit %d %r" % (what, p.returncode, err))
+                if p.returncode != 0:
+                    continue
+                doc = json.load(open(res))
+                check_result(doc, "client " + what, mode, op, size, depth)
+                conns = doc.get("connections", [])
+                check(doc["calls"] == count and len(conns) == n and
+                      sum(x["calls"] for x in conns) == count,
+                      "client %s: %d calls over %d connections: %r" % (what, count, n, conns))
+            # the server goes on serving: one more client after them all
+            rc, out, err = run(["--client", addr, "--count", "50", "--quiet"])
+            check(rc == 0, "a client after the others: exit %d %r" % (rc, err))
+            check(log.wait(r"server: client 24 left after 150 calls \(0 connected now\)")
+                  is not None, "the last client left, none connected")
+        finally:
+            for p in clients:
+                if p.poll() is None:
+                    p.kill()
+                    p.communicate()
+            if srv.poll() is None:
+                srv.send_signal(signal.SIGTERM)
+            try:
+                sout = srv.stdout.read() if srv.wait(timeout=30) is not None else ""
+            except subprocess.TimeoutExpired:
+                srv.kill()
+                srv.wait()
+                sout = ""
+    serr = log.text()
+    check(srv.returncode == 0, "server: exit %s %r" % (srv.returncode, serr[-2000:]))
+    joins = re.findall(r"^rpcrdma-perf: server: client (\d+) connected \((\d+) connected now\)$",
+                       serr, re.M)
+    leaves = {int(n): int(calls) for n, calls in
+              re.findall(r"^rpcrdma-perf: server: client (\d+) left after (\d+) calls ",
+                         serr, re.M)}
+    check([int(j[0]) for j in joins] == list(range(1, 25)),
+          "an arrival line for each of the 24 connections: %r" % joins)
+    check(sorted(leaves) == list(range(1, 25)), "a leaving line for each: %r" % leaves)
+    # each client's calls (its warm-up too) are those its connections made at the server
+    for what, first, last, calls in (("a", 1, 4, 1600), ("c", 11, 18, 500),
+                                     ("e", 19, 23, 700)):
+        got = sum(leaves.get(i, 0) for i in range(first, last + 1))
+        check(got == calls, "client %s: its connections' calls at the server %d, want %d" %
+              (what, got, calls))
+    # b's 6 and c's 8 at least when c had arrived (a may be done by then)
+    check(max(int(j[1]) for j in joins) >= 14 if joins else False,
+          "14 or more connected at once: %r" % joins)
+    # nothing leaked or left over: no warning on stderr (the pools, the connections)
+    other = [l for l in serr.splitlines() if "server: client " not in l and
+             not l.startswith("rpcrdma: warning: fewer than")]
+    check(other == [], "the server's stderr holds arrivals and leaves only: %r" % other)
+    check(re.search(r"server: \d+ calls, \d+ answered with an error", sout) is not None,
+          "the server's closing line: %r" % sout)
+
+
 def test_v2():
     """--version 2: inline calls of 3 KiB (version 1 needs a read chunk), the
     fallback against a version 1 server, and a capture of version 2 traffic
@@ -1121,6 +1359,7 @@ def test_verbs():
 
 
 {"options": test_options, "modes": test_modes, "output": test_output,
- "compare": test_compare, "repeat": test_repeat, "judge": test_judge, "export": test_export, "xproc": test_xproc, "v2": test_v2, "nfs3": test_nfs3, "verbs": test_verbs}[GROUP]()
+ "compare": test_compare, "repeat": test_repeat, "judge": test_judge, "export": test_export, "xproc": test_xproc, "v2": test_v2,
+ "conns": test_conns, "many": test_many, "nfs3": test_nfs3, "verbs": test_verbs}[GROUP]()
 print("test_perf %s: %d checks, %d failed" % (GROUP, checks, failures))
 sys.exit(1 if failures else 0)
