@@ -75,12 +75,10 @@
 #define PERF_PROC_READ	     1u
 #define PERF_PROC_WRITE	     2u
 #define PERF_SRV_CREDITS     PERF_DEPTH_MAX /* a connection's credits, at most */
-#define PERF_SRV_CREDITS_MIN 16u	    /* ... and at least, the server full */
-#define PERF_SRV_CONN_BUFS   64u /* inline buffers a connection holds beyond its credits' */
-/* inline buffers a connection of c credits may hold */
-#define PERF_SRV_BUFS(c) (3 * (c) + PERF_SRV_CONN_BUFS)
-#define RPC_REPLY_HDR	 24	     /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
-#define PERF_LISTING_MAX (64u << 10) /* nfs3 readdir: a slot's buffer for a reply chunk */
+#define XPRT_CTRL_AREAS	     8	 /* a connection's version 2 control areas (2 KiB each) */
+#define PERF_SRV_CREDITS_MIN 16u /* ... and the share of each, the server full (srv_recvs()) */
+#define RPC_REPLY_HDR	     24	 /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
+#define PERF_LISTING_MAX     (64u << 10) /* nfs3 readdir: a slot's buffer for a reply chunk */
 
 static struct perf_json old_res; /* --compare OLD.json, read before anything runs */
 
@@ -159,12 +157,54 @@ struct perf_ep {
 	struct app_ep base; /* device, PD, pools */
 	struct rpcrdma_pmd_listener *listener;
 	struct rpcrdma_xprt *xprt;
+	/* the poll group of the connections (the server's; a client's with --connections) */
+	struct rpcrdma_xprt_group *grp;
 };
+
+/*
+ * A poll group for up to @conns connections of @ep (rpcrdma_xprt.h "Poll
+ * groups"): one CQ and one SRQ of @recvs receives shared by all of them
+ * beyond one each.
+ */
+static int ep_group(struct perf_ep *ep, uint32_t conns, uint32_t recvs)
+{
+	struct rpcrdma_xprt_group_params gp;
+	int ret;
+
+	rpcrdma_xprt_group_params_init(&gp);
+	gp.dev = ep->base.dev;
+	gp.pd = ep->base.pd;
+	gp.pools = ep->base.pools;
+	gp.max_conns = conns;
+	gp.recvs = recvs;
+	ret = rpcrdma_xprt_group_create(&gp, &ep->grp);
+	if (ret) {
+		ep->grp = NULL;
+		fprintf(stderr, PROG ": a poll group of %u connections: %s\n", conns,
+			ret == -E2BIG ? "more than the device's CQ or SRQ can hold"
+				      : strerror(-ret));
+	}
+	return ret;
+}
+
+/*
+ * Inline buffers a poll group of ep_group() takes at most: its SRQ's
+ * receives, its responder slots' header areas (two a buffer) and their
+ * replies, the version 2 control areas of its connections (four each).
+ */
+static uint32_t ep_group_bufs(uint32_t conns, uint32_t recvs)
+{
+	uint32_t srq = conns + recvs + 64;
+
+	return srq + (srq + 24) / 2 + 1 + srq + 24 + 4 * conns + 64;
+}
 
 static void ep_close(struct perf_ep *ep)
 {
 	if (ep->xprt && rpcrdma_xprt_destroy(ep->xprt) != 0)
 		fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
+	if (ep->grp && rpcrdma_xprt_group_destroy(ep->grp) != 0)
+		fprintf(stderr, PROG ": warning: the poll group could not be destroyed\n");
 	/* the listener first: a device with one open refuses to close */
 	if (ep->listener)
 		rpcrdma_pmd_listener_close(ep->listener);
@@ -206,8 +246,6 @@ struct perf_srv {
 	struct rpcrdma_xprt_params params;
 	struct rpcrdma_xprt **conns; /* max_conns slots; NULL: free */
 	uint64_t *conn_no;	     /* conns[i]'s number among the accepted, from 1 */
-	uint32_t *conn_bufs;	     /* conns[i]'s share of the inline pool: PERF_SRV_BUFS() */
-	uint64_t bufs_free;	     /* inline buffers no connection counts on */
 	uint32_t max_conns, nconns;
 	uint32_t clients; /* done once this many have left and none is open; 0: never */
 	uint64_t accepted, left;
@@ -283,28 +321,16 @@ static void srv_counts(const struct perf_srv *s, uint64_t *calls, uint64_t *bad)
 }
 
 /*
- * A new connection's credits: as many as the inline pool has room for, up
- * to PERF_SRV_CREDITS, once every other free slot keeps room for a
- * connection of PERF_SRV_CREDITS_MIN. A connection of c credits holds up to
- * PERF_SRV_BUFS(c) inline buffers (3 per credit: its receives, the calls
- * being answered, their replies; and header areas, spares). The pool has
- * room for max_conns connections of PERF_SRV_CREDITS_MIN and one of
- * PERF_SRV_CREDITS (srv_open()): a client alone gets every credit it may
- * use, as with one connection per run, and the last of max_conns at least
- * PERF_SRV_CREDITS_MIN. Chunk buffers (WRITE's data) are waited for when
- * their pool is empty.
+ * The receives the server's connections share (its poll group's): a client
+ * alone gets every credit it may use (PERF_SRV_CREDITS), and with many
+ * clients each an equal share, at least PERF_SRV_CREDITS_MIN while the
+ * server has at most 256 connections (4096 receives at most).
  */
-static uint32_t srv_credits(const struct perf_srv *s)
+static uint32_t srv_recvs(uint32_t max_conns)
 {
-	uint64_t keep =
-		(uint64_t)(s->max_conns - s->nconns - 1) * PERF_SRV_BUFS(PERF_SRV_CREDITS_MIN);
-	uint64_t c = s->bufs_free > keep + PERF_SRV_CONN_BUFS
-			     ? (s->bufs_free - keep - PERF_SRV_CONN_BUFS) / 3
-			     : 0;
+	uint32_t r = max_conns * PERF_SRV_CREDITS_MIN;
 
-	return c > PERF_SRV_CREDITS	  ? PERF_SRV_CREDITS
-	       : c < PERF_SRV_CREDITS_MIN ? PERF_SRV_CREDITS_MIN
-					  : (uint32_t)c;
+	return r < PERF_SRV_CREDITS ? PERF_SRV_CREDITS : r > 4096 ? 4096 : r;
 }
 
 /* A client asks to connect: accept it in a free slot, or refuse it with a line. */
@@ -323,7 +349,6 @@ static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev)
 		rpcrdma_pmd_reject(ev->req, NULL, 0);
 		return;
 	}
-	s->params.max_credits = s->params.credits = srv_credits(s);
 	/* the engine rejects the request itself on every error but -EINVAL */
 	ret = rpcrdma_xprt_accept(&s->params, ev, &s->conns[i]);
 	if (ret) {
@@ -335,8 +360,6 @@ static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev)
 			ret == -ENOBUFS ? "no buffers left in the pools" : strerror(-ret));
 		return;
 	}
-	s->conn_bufs[i] = PERF_SRV_BUFS(s->params.credits);
-	s->bufs_free -= s->conn_bufs[i] < s->bufs_free ? s->conn_bufs[i] : s->bufs_free;
 	s->nconns++;
 	s->conn_no[i] = ++s->accepted;
 	if (s->verbose)
@@ -353,7 +376,6 @@ static void srv_reap(struct perf_srv *s, uint32_t i)
 	if (rpcrdma_xprt_destroy(s->conns[i]) != 0)
 		return; /* calls not given back yet: next time */
 	s->conns[i] = NULL;
-	s->bufs_free += s->conn_bufs[i];
 	s->nconns--;
 	s->left++;
 	if (s->verbose)
@@ -365,9 +387,10 @@ static void srv_reap(struct perf_srv *s, uint32_t i)
 }
 
 /*
- * The server's poll: every connection every time; connection events, the
- * connections' timers and closes once a millisecond (every time while none
- * is open, so that the first connects at once).
+ * The server's poll: its poll group every time (the connections with
+ * completions or work pending); connection events and closes once a
+ * millisecond (every time while none is open, so that the first connects
+ * at once).
  */
 static int srv_poll(void *arg)
 {
@@ -377,9 +400,8 @@ static int srv_poll(void *arg)
 	uint32_t i;
 	int n, work = 0;
 
-	for (i = 0; i < s->max_conns; i++)
-		if (s->conns[i])
-			work += rpcrdma_xprt_poll(s->conns[i]);
+	if (s->nconns > 0)
+		work = rpcrdma_xprt_group_poll(s->ep.grp);
 	now = rte_rdtsc();
 	if (now < s->next_ev && s->nconns > 0)
 		return work;
@@ -429,24 +451,24 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	s->verbose = o->role == ROLE_SERVER && !o->quiet;
 	s->conns = calloc(max_conns, sizeof(*s->conns));
 	s->conn_no = calloc(max_conns, sizeof(*s->conn_no));
-	s->conn_bufs = calloc(max_conns, sizeof(*s->conn_bufs));
-	if (s->conns == NULL || s->conn_no == NULL || s->conn_bufs == NULL) {
+	if (s->conns == NULL || s->conn_no == NULL) {
 		fprintf(stderr, PROG ": server: %u connections: %s\n", max_conns, strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	rpcrdma_mempool_set_params_init(&sp);
 	sp.name = "perf-s";
-	/* max_conns connections of the fewest credits, and one of the most (srv_credits()) */
-	bufs = max_conns * PERF_SRV_BUFS(PERF_SRV_CREDITS_MIN) + 3 * PERF_SRV_CREDITS;
+	/* the poll group's receives, slots and replies (srv_recvs()) */
+	bufs = ep_group_bufs(max_conns, srv_recvs(max_conns));
 	if (bufs > sp.inline_count)
 		sp.inline_count = bufs;
-	s->bufs_free = sp.inline_count;
 	sp.nb_classes = 2;
 	sp.classes[0].size = 64u << 10;
 	sp.classes[0].count = 128 + 2 * max_conns;
 	sp.classes[1].size = PERF_SIZE_MAX;
 	sp.classes[1].count = 40;
 	ret = app_ep_open(&s->ep.base, o->com.pmd, o->com.devargs, &sp);
+	if (ret == 0)
+		ret = ep_group(&s->ep, max_conns, srv_recvs(max_conns));
 	if (ret)
 		return ret;
 	s->src_pool = rpcrdma_mempool_set_chunk_pool(s->ep.base.pools, PERF_SIZE_MAX);
@@ -470,8 +492,10 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	s->params.dev = s->ep.base.dev;
 	s->params.pd = s->ep.base.pd;
 	s->params.pools = s->ep.base.pools;
-	s->params.max_credits = PERF_SRV_CREDITS; /* each connection's: srv_credits() */
+	/* at most; the poll group grants each connection its share (srv_recvs()) */
+	s->params.max_credits = PERF_SRV_CREDITS;
 	s->params.credits = PERF_SRV_CREDITS;
+	s->params.group = s->ep.grp;
 	if (capture && o->role == ROLE_SERVER) {
 		/* --server --capture: each QP is captured before its first receive */
 		s->params.qp_created = srv_capture_qp;
@@ -499,10 +523,8 @@ static void srv_close(struct perf_srv *s)
 	s->reg = NULL;
 	free(s->conns);
 	free(s->conn_no);
-	free(s->conn_bufs);
 	s->conns = NULL;
 	s->conn_no = NULL;
-	s->conn_bufs = NULL;
 }
 
 /* ------------------------------------------------------------ client */
@@ -767,8 +789,10 @@ static int cli_poll(struct perf_cli *c)
 {
 	int w = 0;
 
-	for (uint32_t i = 0; i < c->nconns; i++)
-		w += rpcrdma_xprt_poll(c->conns[i].xprt);
+	if (c->ep.grp != NULL)
+		w = rpcrdma_xprt_group_poll(c->ep.grp);
+	else
+		w = rpcrdma_xprt_poll(c->conns[0].xprt);
 
 	if (c->srv_inline)
 		w += srv_poll(c->srv_inline);
@@ -813,16 +837,22 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	sp.classes[0].count = slot_bufs ? o->depth + 2 : 2;
 	sp.cache_size = 0;
 	if (n > 1) {
-		/* each connection's receives, call buffers and header areas (see below) */
+		/*
+		 * each connection's call buffers and header areas (see below),
+		 * the receives of the poll group the connections share
+		 */
 		uint32_t cr = per > 8 ? per : 8, cs = 8, bufs;
 
 		while (cs < cr)
 			cs <<= 1;
-		bufs = n * (2 * cr + 2 * cs + 32);
+		bufs = n * (cs + (cs + XPRT_CTRL_AREAS) / 2 + 2) + ep_group_bufs(n, o->depth);
 		if (bufs > sp.inline_count)
 			sp.inline_count = bufs;
 	}
 	ret = app_ep_open(&c->ep.base, o->com.pmd, o->com.devargs, &sp);
+	/* many connections: one poll group, polled once a turn (cli_poll()) */
+	if (ret == 0 && n > 1)
+		ret = ep_group(&c->ep, n, o->depth);
 	if (ret)
 		return ret;
 	c->chunk_pool = c->ep.base.pools->chunk[0];
@@ -872,6 +902,7 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 			xp.max_calls <<= 1;
 	}
 	xp.reconnect_max = o->reconnect;
+	xp.group = c->ep.grp;
 	if (strcmp(o->com.pmd, "shm") != 0)
 		xp.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	for (uint32_t i = 0; i < n; i++) {

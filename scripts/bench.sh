@@ -51,7 +51,7 @@ for exe in "$BUILD"/bench/bench-*; do
 	# Programs that run two lcores pin them through the EAL themselves.
 	run_pin=$pin
 	case "$name" in
-	bench-pmd | bench-engine | bench-rt) run_pin="" ;;
+	bench-pmd | bench-engine | bench-rt | bench-scale) run_pin="" ;;
 	esac
 	# shellcheck disable=SC2086
 	$run_pin "$exe" $DEFAULT_ARGS ${BENCH_ARGS:-} \

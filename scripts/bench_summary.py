@@ -16,7 +16,13 @@ and for bench-engine the engine's targets:
   - engine/null_vs_shm_send: the NULL call's round trip at most 1.5 times
     the PMD's SEND/RECV round trip measured alongside (ratio_block_median),
     not judged for a -Dlatency_stamps=true build (its latency_stamps counter);
-  - engine/null_pipelined_depth32: at least 3 million calls per second.
+  - engine/null_pipelined_depth32: at least 3 million calls per second;
+and bench-scale's (many connections on one server lcore, poll groups):
+  - scale/null_pipelined: 1024 connections keep at least 90% of the calls/s
+    of 1 connection (64 calls in flight);
+  - scale/idle_poll: a poll with 1024 idle connections within 10% of one
+    with 1;
+  - engine_bytes_per_conn at most 16 KiB.
 Exits 0 whatever the figures (it reports; it does not judge a run), 1 when
 a file cannot be read.
 """
@@ -29,6 +35,9 @@ ROUNDTRIP_TARGET_NS = 20.0
 RATIO_TARGET = 10.0
 ENGINE_RTT_RATIO_TARGET = 1.5
 ENGINE_CALLS_TARGET = 3e6
+SCALE_RATE_TARGET = 0.9
+SCALE_IDLE_TARGET = 1.1
+SCALE_BYTES_TARGET = 16384
 
 
 def load(path):
@@ -73,6 +82,34 @@ def generic(path, ctx):
                 extra.append(f"{k}={v:g}")
         print(f"{b.get('run_name', b['name']):<44} {ns:>12.1f} ns  {' '.join(extra)}")
     engine_targets(doc)
+    scale_targets(doc)
+
+
+def scale_targets(doc):
+    """bench-scale's targets: ratios within the run, from the medians."""
+    found = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        found[b.get("run_name", b["name"])] = b
+    one = found.get("scale/null_pipelined/conns:1/real_time", {}).get("calls_per_s")
+    many = found.get("scale/null_pipelined/conns:1024/real_time", {})
+    if one and many.get("calls_per_s"):
+        r = many["calls_per_s"] / one
+        print(f"target: 1024 connections >= {SCALE_RATE_TARGET:.0%} of 1 connection's "
+              f"calls/s: {many['calls_per_s'] / 1e6:.2f} M / {one / 1e6:.2f} M = {r:.2f}: "
+              f"{'met' if r >= SCALE_RATE_TARGET else 'MISSED'}")
+    if many.get("engine_bytes_per_conn"):
+        m = many["engine_bytes_per_conn"]
+        print(f"target: <= {SCALE_BYTES_TARGET} engine bytes per connection: {m:.0f}: "
+              f"{'met' if m <= SCALE_BYTES_TARGET else 'MISSED'}")
+    i1 = found.get("scale/idle_poll/conns:1/real_time", {}).get("ns_per_poll")
+    i2 = found.get("scale/idle_poll/conns:1024/real_time", {}).get("ns_per_poll")
+    if i1 and i2:
+        r = i2 / i1
+        print(f"target: idle poll of 1024 connections <= {SCALE_IDLE_TARGET}x 1's: "
+              f"{i2:.2f} ns / {i1:.2f} ns = {r:.2f}x: "
+              f"{'met' if r <= SCALE_IDLE_TARGET else 'MISSED'}")
 
 
 def engine_targets(doc):

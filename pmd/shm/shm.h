@@ -103,6 +103,7 @@ struct shm_dev {
 	struct rpcrdma_pmd_dev common;
 	uint64_t dev_id;
 	LIST_HEAD(, shm_peer_srq) peer_srqs; /* mapped peer SRQ areas (shm_peer_srq_map()) */
+	uint32_t drops_pending;		     /* QPs with drop_pending set */
 	int area_fd;
 	struct rpcrdma_shm_dev_area *area;
 	size_t area_size;

@@ -1453,11 +1453,14 @@ static int shm_event_poll(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_event *e
 	int i, nev;
 
 	shm_srq_limit_poll(dev);
-	/* connections that fault injection dropped on the fast path */
-	TAILQ_FOREACH(qp, &dev->qps, dev_next)
-	if (qp->drop_pending) {
-		qp->drop_pending = false;
-		conn_down(qp, true);
+	/* connections that fault injection dropped on the fast path (none: no walk of the QPs) */
+	if (dev->drops_pending != 0) {
+		dev->drops_pending = 0;
+		TAILQ_FOREACH(qp, &dev->qps, dev_next)
+		if (qp->drop_pending) {
+			qp->drop_pending = false;
+			conn_down(qp, true);
+		}
 	}
 
 	nev = epoll_wait(dev->epfd, eev, 32, 0);

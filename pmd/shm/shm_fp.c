@@ -506,6 +506,7 @@ void shm_sq_progress(struct shm_qp *qp)
 		    ++qp->sends == f->drop_after_sends) {
 			/* the connection drops now; the event poll closes it and reports it */
 			qp->drop_pending = true;
+			qp->dev->drops_pending++;
 			shm_qp_to_error(qp);
 		}
 	}
