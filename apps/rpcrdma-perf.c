@@ -400,8 +400,11 @@ static int srv_poll(void *arg)
 	uint32_t i;
 	int n, work = 0;
 
-	if (s->nconns > 0)
+	if (s->nconns > 0 && s->ep.grp != NULL)
 		work = rpcrdma_xprt_group_poll(s->ep.grp);
+	for (i = 0; s->ep.grp == NULL && i < s->max_conns; i++)
+		if (s->conns[i])
+			work += rpcrdma_xprt_poll(s->conns[i]);
 	now = rte_rdtsc();
 	if (now < s->next_ev && s->nconns > 0)
 		return work;
@@ -468,7 +471,9 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	sp.classes[1].count = 40;
 	ret = app_ep_open(&s->ep.base, o->com.pmd, o->com.devargs, &sp);
 	if (ret == 0)
-		ret = ep_group(&s->ep, max_conns, srv_recvs(max_conns));
+		ret = capture && o->role == ROLE_SERVER
+			      ? 0 /* each QP captured: receives of its own (an SRQ's are not seen) */
+			      : ep_group(&s->ep, max_conns, srv_recvs(max_conns));
 	if (ret)
 		return ret;
 	s->src_pool = rpcrdma_mempool_set_chunk_pool(s->ep.base.pools, PERF_SIZE_MAX);
@@ -496,6 +501,14 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	s->params.max_credits = PERF_SRV_CREDITS;
 	s->params.credits = PERF_SRV_CREDITS;
 	s->params.group = s->ep.grp;
+	if (s->ep.grp == NULL) {
+		/* --server --capture: connections of their own, each the share it would have */
+		uint32_t share = srv_recvs(max_conns) / max_conns;
+
+		s->params.max_credits = s->params.credits = max_conns == 1 ? PERF_SRV_CREDITS
+							    : share < 16   ? 16
+									   : share;
+	}
 	if (capture && o->role == ROLE_SERVER) {
 		/* --server --capture: each QP is captured before its first receive */
 		s->params.qp_created = srv_capture_qp;
