@@ -61,6 +61,7 @@
 #include "perf_plot.h"
 #include "perf_prog.h"
 #include "perf_report.h"
+#include "perf_srv.h"
 #include "perf_version.h"
 
 #define PROG "rpcrdma-perf"
@@ -69,16 +70,7 @@
 #define EXIT_USAGE	2 /* bad options, or what is not supported */
 #define EXIT_REGRESSION 3 /* --compare: a regression judged */
 
-#define PERF_RPC_PROG	     0x20000150u /* in the range "defined by user" of RFC 5531 */
-#define PERF_RPC_VERS	     1u
-#define PERF_PROC_NULL	     0u
-#define PERF_PROC_READ	     1u
-#define PERF_PROC_WRITE	     2u
-#define PERF_SRV_CREDITS     PERF_DEPTH_MAX /* a connection's credits, at most */
-#define XPRT_CTRL_AREAS	     8	 /* a connection's version 2 control areas (2 KiB each) */
-#define PERF_SRV_CREDITS_MIN 16u /* ... and the share of each, the server full (srv_recvs()) */
-#define RPC_REPLY_HDR	     24	 /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
-#define PERF_LISTING_MAX     (64u << 10) /* nfs3 readdir: a slot's buffer for a reply chunk */
+#define PERF_LISTING_MAX (64u << 10) /* nfs3 readdir: a slot's buffer for a reply chunk */
 
 static struct perf_json old_res; /* --compare OLD.json, read before anything runs */
 
@@ -150,394 +142,6 @@ static struct rpcrdma_capture *capture; /* --capture */
 static void on_signal(int sig)
 {
 	stop_signal = sig;
-}
-
-/* One side: a device, its PD and pools, a listener (server), a connection. */
-struct perf_ep {
-	struct app_ep base; /* device, PD, pools */
-	struct rpcrdma_pmd_listener *listener;
-	struct rpcrdma_xprt *xprt;
-	/* the poll group of the connections (the server's; a client's with --connections) */
-	struct rpcrdma_xprt_group *grp;
-};
-
-/*
- * A poll group for up to @conns connections of @ep (rpcrdma_xprt.h "Poll
- * groups"): one CQ and one SRQ of @recvs receives shared by all of them
- * beyond one each.
- */
-static int ep_group(struct perf_ep *ep, uint32_t conns, uint32_t recvs)
-{
-	struct rpcrdma_xprt_group_params gp;
-	int ret;
-
-	rpcrdma_xprt_group_params_init(&gp);
-	gp.dev = ep->base.dev;
-	gp.pd = ep->base.pd;
-	gp.pools = ep->base.pools;
-	gp.max_conns = conns;
-	gp.recvs = recvs;
-	ret = rpcrdma_xprt_group_create(&gp, &ep->grp);
-	if (ret) {
-		ep->grp = NULL;
-		fprintf(stderr, PROG ": a poll group of %u connections: %s\n", conns,
-			ret == -E2BIG ? "more than the device's CQ or SRQ can hold"
-				      : strerror(-ret));
-	}
-	return ret;
-}
-
-/*
- * Inline buffers a poll group of ep_group() takes at most: its SRQ's
- * receives, its responder slots' header areas (two a buffer) and their
- * replies, the version 2 control areas of its connections (four each).
- */
-static uint32_t ep_group_bufs(uint32_t conns, uint32_t recvs)
-{
-	uint32_t srq = conns + recvs + 64;
-
-	return srq + (srq + 24) / 2 + 1 + srq + 24 + 4 * conns + 64;
-}
-
-static void ep_close(struct perf_ep *ep)
-{
-	if (ep->xprt && rpcrdma_xprt_destroy(ep->xprt) != 0)
-		fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
-	if (ep->grp && rpcrdma_xprt_group_destroy(ep->grp) != 0)
-		fprintf(stderr, PROG ": warning: the poll group could not be destroyed\n");
-	/* the listener first: a device with one open refuses to close */
-	if (ep->listener)
-		rpcrdma_pmd_listener_close(ep->listener);
-	app_ep_close(&ep->base);
-	memset(ep, 0, sizeof(*ep));
-}
-
-static bool xprt_gone(const struct rpcrdma_xprt *x)
-{
-	enum rpcrdma_xprt_state st = rpcrdma_xprt_state(x);
-
-	return st == RPCRDMA_XPRT_CLOSED || st == RPCRDMA_XPRT_ERROR;
-}
-
-/* ------------------------------------------------------------ server */
-
-/* The payload's bytes: checked at three places per call, which costs nothing. */
-static inline uint8_t pattern(uint32_t i)
-{
-	return (uint8_t)(i * 7 + 1);
-}
-
-static void pattern_fill(void *buf, uint32_t len)
-{
-	for (uint32_t i = 0; i < len; i++)
-		((uint8_t *)buf)[i] = pattern(i);
-}
-
-static bool pattern_ok(const void *buf, uint32_t len)
-{
-	const uint8_t *b = buf;
-
-	return b[0] == pattern(0) && b[len / 2] == pattern(len / 2) &&
-	       b[len - 1] == pattern(len - 1);
-}
-
-struct perf_srv {
-	struct perf_ep ep; /* ep.xprt unused: the connections are conns[] */
-	struct rpcrdma_xprt_params params;
-	struct rpcrdma_xprt **conns; /* max_conns slots; NULL: free */
-	uint64_t *conn_no;	     /* conns[i]'s number among the accepted, from 1 */
-	uint32_t max_conns, nconns;
-	uint32_t clients; /* done once this many have left and none is open; 0: never */
-	uint64_t accepted, left;
-	bool verbose;			  /* --server without --quiet: say who arrives and leaves */
-	struct rpcrdma_svc_registry *reg; /* the test program, in telemetry */
-	struct rpcrdma_xprt_svc glue;	  /* dispatches every call the connection receives */
-	struct rpcrdma_mempool *src_pool;
-	void *src;	  /* what READ replies carry: one buffer shared by every reply */
-	uint64_t next_ev; /* TSC of the next event poll */
-	int done;	  /* --clients came and went (atomic: read by the main lcore) */
-};
-
-/*
- * The test program's procedures: raw (each reads its arguments and writes
- * its results on the streams itself). Arguments that do not decode, or
- * bytes after them, are GARBAGE_ARGS; the dispatcher answers the wrong
- * version (PROG_MISMATCH 1..1) and an unknown procedure (PROC_UNAVAIL).
- */
-static int srv_null(struct rpcrdma_svc_req *req, void *args, void *res)
-{
-	return rpcrdma_xdr_dec_left(req->args) == 0 ? RPCRDMA_SVC_OK : RPCRDMA_SVC_GARBAGE;
-}
-
-/* uint32 len -> opaque data<>, DDP-eligible: a write chunk, or inline */
-static int srv_read(struct rpcrdma_svc_req *req, void *args, void *res)
-{
-	const struct perf_srv *s = req->prog_ctx;
-	struct rpcrdma_xdr_region reg;
-	uint32_t len;
-
-	if (rpcrdma_xdr_get_u32(req->args, &len) || len > PERF_SIZE_MAX ||
-	    rpcrdma_xdr_dec_left(req->args) != 0)
-		return RPCRDMA_SVC_GARBAGE;
-	reg = rpcrdma_xdr_region_va(s->src, len, s->src_pool->lkey, s->src_pool->rkey);
-	return rpcrdma_xdr_put_ddp(req->reply, &reg);
-}
-
-/* opaque data<> (in place in the read chunk's buffer) -> uint32 len */
-static int srv_write(struct rpcrdma_svc_req *req, void *args, void *res)
-{
-	const void *p;
-	uint32_t len;
-
-	if (rpcrdma_xdr_get_ddp(req->args, PERF_SIZE_MAX, &p, &len) ||
-	    (len > 0 && !pattern_ok(p, len)) || rpcrdma_xdr_dec_left(req->args) != 0)
-		return RPCRDMA_SVC_GARBAGE;
-	return rpcrdma_xdr_put_u32(req->reply, len);
-}
-
-static const struct rpcrdma_svc_proc perf_procs[] = {
-	[PERF_PROC_NULL] = { .name = "NULL", .handler = srv_null, .raw = true },
-	[PERF_PROC_READ] = { .name = "READ", .handler = srv_read, .raw = true },
-	[PERF_PROC_WRITE] = { .name = "WRITE", .handler = srv_write, .raw = true },
-};
-
-static const struct rpcrdma_svc_version perf_versions[] = {
-	{ .vers = PERF_RPC_VERS, .nprocs = 3, .procs = perf_procs },
-};
-
-/* Calls the server was given, and those not answered SUCCESS. */
-static void srv_counts(const struct perf_srv *s, uint64_t *calls, uint64_t *bad)
-{
-	struct rpcrdma_svc_proc_stats ps;
-	uint64_t ok = 0;
-
-	for (uint32_t i = 0; i < 3; i++)
-		if (s->reg &&
-		    rpcrdma_svc_proc_stats(s->reg, PERF_RPC_PROG, PERF_RPC_VERS, i, &ps) == 0)
-			ok += ps.success;
-	*calls = s->glue.st.calls;
-	/* a SUCCESS the engine then refused to send is not answered either */
-	*bad = *calls - (ok < *calls ? ok : *calls) + s->glue.st.reply_fails;
-}
-
-/*
- * The receives the server's connections share (its poll group's): a client
- * alone gets every credit it may use (PERF_SRV_CREDITS), and with many
- * clients each an equal share, at least PERF_SRV_CREDITS_MIN while the
- * server has at most 256 connections (4096 receives at most).
- */
-static uint32_t srv_recvs(uint32_t max_conns)
-{
-	uint32_t r = max_conns * PERF_SRV_CREDITS_MIN;
-
-	return r < PERF_SRV_CREDITS ? PERF_SRV_CREDITS : r > 4096 ? 4096 : r;
-}
-
-/* A client asks to connect: accept it in a free slot, or refuse it with a line. */
-static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev)
-{
-	uint32_t i;
-	int ret;
-
-	for (i = 0; i < s->max_conns && s->conns[i] != NULL; i++)
-		;
-	if (i == s->max_conns) {
-		fprintf(stderr,
-			PROG ": server: %u clients connected (--max-connections %u): one more "
-			     "refused\n",
-			s->nconns, s->max_conns);
-		rpcrdma_pmd_reject(ev->req, NULL, 0);
-		return;
-	}
-	/* the engine rejects the request itself on every error but -EINVAL */
-	ret = rpcrdma_xprt_accept(&s->params, ev, &s->conns[i]);
-	if (ret) {
-		s->conns[i] = NULL;
-		if (ret == -EINVAL)
-			rpcrdma_pmd_reject(ev->req, NULL, 0);
-		fprintf(stderr,
-			PROG ": server: a client refused: cannot accept its connection: %s\n",
-			ret == -ENOBUFS ? "no buffers left in the pools" : strerror(-ret));
-		return;
-	}
-	s->nconns++;
-	s->conn_no[i] = ++s->accepted;
-	if (s->verbose)
-		fprintf(stderr, PROG ": server: client %lu connected (%u connected now)\n",
-			(unsigned long)s->accepted, s->nconns);
-}
-
-/* Destroy the connection in slot i once it is closed, and free the slot. */
-static void srv_reap(struct perf_srv *s, uint32_t i)
-{
-	struct rpcrdma_xprt_stats st;
-
-	rpcrdma_xprt_stats(s->conns[i], &st);
-	if (rpcrdma_xprt_destroy(s->conns[i]) != 0)
-		return; /* calls not given back yet: next time */
-	s->conns[i] = NULL;
-	s->nconns--;
-	s->left++;
-	if (s->verbose)
-		fprintf(stderr,
-			PROG ": server: client %lu left after %lu calls (%u connected now)\n",
-			(unsigned long)s->conn_no[i], (unsigned long)st.calls_recv, s->nconns);
-	if (s->clients && s->left >= s->clients && s->nconns == 0)
-		__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
-}
-
-/*
- * The server's poll: its poll group every time (the connections with
- * completions or work pending); connection events and closes once a
- * millisecond (every time while none is open, so that the first connects
- * at once).
- */
-static int srv_poll(void *arg)
-{
-	struct perf_srv *s = arg;
-	struct rpcrdma_pmd_event ev[8];
-	uint64_t now;
-	uint32_t i;
-	int n, work = 0;
-
-	if (s->nconns > 0 && s->ep.grp != NULL)
-		work = rpcrdma_xprt_group_poll(s->ep.grp);
-	for (i = 0; s->ep.grp == NULL && i < s->max_conns; i++)
-		if (s->conns[i])
-			work += rpcrdma_xprt_poll(s->conns[i]);
-	now = rte_rdtsc();
-	if (now < s->next_ev && s->nconns > 0)
-		return work;
-	s->next_ev = now + rte_get_tsc_hz() / 1000;
-	n = rpcrdma_pmd_event_poll(s->ep.base.dev, ev, 8);
-	for (int k = 0; k < n; k++) {
-		if (ev[k].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
-			srv_accept(s, &ev[k]);
-		else
-			rpcrdma_xprt_event(&ev[k]);
-	}
-	for (i = 0; i < s->max_conns; i++) {
-		if (s->conns[i] == NULL)
-			continue;
-		work += rpcrdma_xprt_process(s->conns[i]);
-		if (xprt_gone(s->conns[i]))
-			srv_reap(s, i);
-	}
-	return work + (n > 0 ? n : 0);
-}
-
-/* --server --capture: the engine hands over each QP before its first receive. */
-static void srv_capture_qp(void *ctx, struct rpcrdma_pmd_qp *qp)
-{
-	if (rpcrdma_capture_qp(capture, qp, NULL) != 0)
-		fprintf(stderr, PROG ": --capture: cannot capture the QP\n");
-}
-
-static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr,
-		    uint32_t max_conns)
-{
-	struct rpcrdma_svc_program prog = {
-		.name = "rpcrdma-perf",
-		.prog = PERF_RPC_PROG,
-		.ctx = s,
-		.nvers = 1,
-		.vers = perf_versions,
-	};
-	struct rpcrdma_mempool_set_params sp;
-	int ret;
-
-	uint32_t bufs;
-
-	memset(s, 0, sizeof(*s));
-	s->max_conns = max_conns;
-	s->clients = o->role == ROLE_SERVER ? o->clients : 1;
-	s->verbose = o->role == ROLE_SERVER && !o->quiet;
-	s->conns = calloc(max_conns, sizeof(*s->conns));
-	s->conn_no = calloc(max_conns, sizeof(*s->conn_no));
-	if (s->conns == NULL || s->conn_no == NULL) {
-		fprintf(stderr, PROG ": server: %u connections: %s\n", max_conns, strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	rpcrdma_mempool_set_params_init(&sp);
-	sp.name = "perf-s";
-	/* the poll group's receives, slots and replies (srv_recvs()) */
-	bufs = ep_group_bufs(max_conns, srv_recvs(max_conns));
-	if (bufs > sp.inline_count)
-		sp.inline_count = bufs;
-	sp.nb_classes = 2;
-	sp.classes[0].size = 64u << 10;
-	sp.classes[0].count = 128 + 2 * max_conns;
-	sp.classes[1].size = PERF_SIZE_MAX;
-	sp.classes[1].count = 40;
-	ret = app_ep_open(&s->ep.base, o->com.pmd, o->com.devargs, &sp);
-	if (ret == 0)
-		ret = capture && o->role == ROLE_SERVER
-			      ? 0 /* each QP captured: receives of its own (an SRQ's are not seen) */
-			      : ep_group(&s->ep, max_conns, srv_recvs(max_conns));
-	if (ret)
-		return ret;
-	s->src_pool = rpcrdma_mempool_set_chunk_pool(s->ep.base.pools, PERF_SIZE_MAX);
-	s->src = s->src_pool ? rpcrdma_mempool_get(s->src_pool) : NULL;
-	if (s->src == NULL) {
-		fprintf(stderr, PROG ": server: no buffer for READ replies\n");
-		return -ENOMEM;
-	}
-	pattern_fill(s->src, PERF_SIZE_MAX);
-	/* counters in the slot of the lcore that polls the server (srv_start()) */
-	ret = app_svc_registry(&prog, RTE_MAX_LCORE, &s->reg);
-	if (ret) {
-		fprintf(stderr, PROG ": server: the test program: %s\n", strerror(-ret));
-		return ret;
-	}
-	rpcrdma_xprt_svc_init(&s->glue, s->reg, (uint32_t)rte_lcore_index(-1));
-	rpcrdma_xprt_params_init(&s->params, RPCRDMA_XPRT_SERVER);
-	/* version 2: both versions (a version 2 responder serves version 1 requesters too) */
-	s->params.vers = o->version;
-	s->params.vers_min = RPCRDMA_VERS_1;
-	s->params.dev = s->ep.base.dev;
-	s->params.pd = s->ep.base.pd;
-	s->params.pools = s->ep.base.pools;
-	/* at most; the poll group grants each connection its share (srv_recvs()) */
-	s->params.max_credits = PERF_SRV_CREDITS;
-	s->params.credits = PERF_SRV_CREDITS;
-	s->params.group = s->ep.grp;
-	if (s->ep.grp == NULL) {
-		/* --server --capture: connections of their own, each the share it would have */
-		uint32_t share = srv_recvs(max_conns) / max_conns;
-
-		s->params.max_credits = s->params.credits = max_conns == 1 ? PERF_SRV_CREDITS
-							    : share < 16   ? 16
-									   : share;
-	}
-	if (capture && o->role == ROLE_SERVER) {
-		/* --server --capture: each QP is captured before its first receive */
-		s->params.qp_created = srv_capture_qp;
-		s->params.qp_ctx = NULL;
-	}
-	rpcrdma_xprt_svc_bind(&s->glue, &s->params);
-	if (strcmp(o->com.pmd, "shm") != 0)
-		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
-	ret = rpcrdma_pmd_listen(s->ep.base.dev, addr, &s->ep.listener);
-	if (ret)
-		fprintf(stderr, PROG ": server: listen on %s: %s\n", addr, strerror(-ret));
-	return ret;
-}
-
-static void srv_close(struct perf_srv *s)
-{
-	if (s->src)
-		rpcrdma_mempool_put(s->src_pool, s->src);
-	s->src = NULL;
-	for (uint32_t i = 0; s->conns && i < s->max_conns; i++)
-		if (s->conns[i] && rpcrdma_xprt_destroy(s->conns[i]) != 0)
-			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
-	ep_close(&s->ep);
-	app_svc_registry_free(s->reg);
-	s->reg = NULL;
-	free(s->conns);
-	free(s->conn_no);
-	s->conns = NULL;
-	s->conn_no = NULL;
 }
 
 /* ------------------------------------------------------------ client */
@@ -672,7 +276,7 @@ static int test_check(struct perf_prog_env *env, uint32_t slot, struct rpcrdma_x
 		if (rpcrdma_xdr_get_ddp(d, PERF_SIZE_MAX, &p, &n) || n != c->o->size)
 			return -EBADMSG;
 		/* the data landed where the write chunk was (zero copy), and is the server's */
-		if ((!c->read_inline && p != c->bufs[slot]) || (n > 0 && !pattern_ok(p, n)))
+		if ((!c->read_inline && p != c->bufs[slot]) || (n > 0 && !perf_pattern_ok(p, n)))
 			return -EBADMSG;
 		break;
 	case OP_WRITE:
@@ -808,7 +412,7 @@ static int cli_poll(struct perf_cli *c)
 		w = rpcrdma_xprt_poll(c->conns[0].xprt);
 
 	if (c->srv_inline)
-		w += srv_poll(c->srv_inline);
+		w += perf_srv_poll(c->srv_inline);
 	return w;
 }
 
@@ -858,14 +462,14 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 
 		while (cs < cr)
 			cs <<= 1;
-		bufs = n * (cs + (cs + XPRT_CTRL_AREAS) / 2 + 2) + ep_group_bufs(n, o->depth);
+		bufs = n * (cs + (cs + XPRT_CTRL_AREAS) / 2 + 2) + perf_ep_group_bufs(n, o->depth);
 		if (bufs > sp.inline_count)
 			sp.inline_count = bufs;
 	}
 	ret = app_ep_open(&c->ep.base, o->com.pmd, o->com.devargs, &sp);
 	/* many connections: one poll group, polled once a turn (cli_poll()) */
 	if (ret == 0 && n > 1)
-		ret = ep_group(&c->ep, n, o->depth);
+		ret = perf_ep_group(&c->ep, n, o->depth);
 	if (ret)
 		return ret;
 	c->chunk_pool = c->ep.base.pools->chunk[0];
@@ -877,7 +481,7 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 		if (slot_bufs)
 			c->bufs[i] = rpcrdma_mempool_get(c->chunk_pool);
 	}
-	pattern_fill(c->src, sp.classes[0].size);
+	perf_pattern_fill(c->src, sp.classes[0].size);
 	c->env = (struct perf_prog_env){
 		.pool = c->chunk_pool,
 		.buf_size = sp.classes[0].size,
@@ -934,7 +538,7 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 
 static void cli_close(struct perf_cli *c)
 {
-	/* the first connection is ep.xprt: ep_close() destroys it */
+	/* the first connection is ep.xprt: perf_ep_close() destroys it */
 	for (uint32_t i = 1; c->conns && i < c->nconns; i++)
 		if (c->conns[i].xprt && rpcrdma_xprt_destroy(c->conns[i].xprt) != 0)
 			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
@@ -945,7 +549,7 @@ static void cli_close(struct perf_cli *c)
 		if (c->src)
 			rpcrdma_mempool_put(c->chunk_pool, c->src);
 	}
-	ep_close(&c->ep);
+	perf_ep_close(&c->ep);
 	free(c->conns);
 	c->conns = NULL; /* conn_res is the result's (r->conns), freed by main() */
 }
@@ -1136,7 +740,7 @@ static int cli_run(struct perf_cli *c)
 		}
 		/* with --reconnect, the calls wait for the engine's reconnect, or fail */
 		for (i = 0; o->reconnect == 0 && i < c->nconns; i++) {
-			if (xprt_gone(c->conns[i].xprt) && c->conns[i].inflight > 0) {
+			if (perf_xprt_gone(c->conns[i].xprt) && c->conns[i].inflight > 0) {
 				if (c->nconns > 1)
 					fprintf(stderr,
 						PROG ": the connection is lost (connection %u of "
@@ -1185,7 +789,7 @@ static void cli_disconnect(struct perf_cli *c, struct perf_srv *srv)
 	while (rte_rdtsc() < end) {
 		cli_events(c);
 		cli_poll(c);
-		for (i = 0; i < c->nconns && xprt_gone(c->conns[i].xprt); i++)
+		for (i = 0; i < c->nconns && perf_xprt_gone(c->conns[i].xprt); i++)
 			;
 		if (i == c->nconns &&
 		    (srv == NULL || __atomic_load_n(&srv->done, __ATOMIC_ACQUIRE)))
@@ -1489,7 +1093,7 @@ static int run_server(const struct perf_opts *o)
 	static struct perf_srv srv;
 	int ret;
 
-	ret = srv_open(&srv, o, o->addr, o->max_conns);
+	ret = perf_srv_open(&srv, o, o->addr, o->max_conns, capture);
 	if (ret)
 		goto err_open;
 	if (!o->quiet) {
@@ -1504,29 +1108,29 @@ static int run_server(const struct perf_opts *o)
 		fflush(out);
 	}
 	while (!stop_signal && !srv.done)
-		srv_poll(&srv);
+		perf_srv_poll(&srv);
 	/* the connections still open: close them, and wait for each to drain */
 	for (uint32_t i = 0; i < srv.max_conns; i++)
-		if (srv.conns[i] && !xprt_gone(srv.conns[i]) &&
+		if (srv.conns[i] && !perf_xprt_gone(srv.conns[i]) &&
 		    rpcrdma_xprt_state(srv.conns[i]) != RPCRDMA_XPRT_DRAINING)
 			rpcrdma_xprt_disconnect(srv.conns[i]);
 	for (uint64_t end = rte_rdtsc() + (uint64_t)o->timeout * rte_get_tsc_hz();
 	     srv.nconns > 0 && rte_rdtsc() < end;)
-		srv_poll(&srv);
+		perf_srv_poll(&srv);
 	if (srv.nconns > 0)
 		fprintf(stderr, PROG ": server: warning: %u connection(s) did not close\n",
 			srv.nconns);
 	if (!o->quiet) {
 		uint64_t calls, bad;
 
-		srv_counts(&srv, &calls, &bad);
+		perf_srv_counts(&srv, &calls, &bad);
 		fprintf(out, PROG ": server: %lu calls, %lu answered with an error\n",
 			(unsigned long)calls, (unsigned long)bad);
 	}
-	srv_close(&srv);
+	perf_srv_close(&srv);
 	return 0;
 err_open:
-	srv_close(&srv);
+	perf_srv_close(&srv);
 	return EXIT_FAIL;
 }
 
@@ -1556,7 +1160,7 @@ static int srv_start(struct perf_srv *srv, struct perf_cli *cli, struct rpcrdma_
 	/* the dispatcher's counters go to the poller's slot */
 	srv->glue.slot =
 		(uint32_t)rte_lcore_index((int)rpcrdma_rt_poller_lcore(rpcrdma_rt_poller(rt, 0)));
-	ret = rpcrdma_rt_poller_add(rpcrdma_rt_poller(rt, 0), srv_poll, srv);
+	ret = rpcrdma_rt_poller_add(rpcrdma_rt_poller(rt, 0), perf_srv_poll, srv);
 	if (ret == 0)
 		ret = rpcrdma_rt_start(rt);
 	if (ret) {
@@ -1588,7 +1192,7 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 	else
 		snprintf(addr, sizeof(addr), "@rpcrdma-perf-%d", getpid());
 	if (inproc) {
-		ret = srv_open(&srv, o, addr, o->connections);
+		ret = perf_srv_open(&srv, o, addr, o->connections, capture);
 		if (ret == 0)
 			ret = srv_start(&srv, &cli, &rt);
 		if (ret)
@@ -1648,7 +1252,7 @@ err_cli:
 		free(cli.conn_res); /* not in a result: the run failed before it */
 err_srv:
 	if (inproc)
-		srv_close(&srv);
+		perf_srv_close(&srv);
 	return ret;
 }
 

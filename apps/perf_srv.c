@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rpcrdma-perf's server (perf_srv.h): the test program's procedures, the
+ * connections of any number of clients (up to --max-connections; one more
+ * refused with a line), their arrivals and leaves, the poll of their poll
+ * group; and the ends both sides open.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+
+#include <rpcrdma/rpcrdma_mempool.h>
+#include <rpcrdma/rpcrdma_pmd.h>
+
+#include "perf_srv.h"
+
+#define PROG "rpcrdma-perf"
+
+/*
+ * A poll group for up to @conns connections of @ep (rpcrdma_xprt.h "Poll
+ * groups"): one CQ and one SRQ of @recvs receives shared by all of them
+ * beyond one each.
+ */
+int perf_ep_group(struct perf_ep *ep, uint32_t conns, uint32_t recvs)
+{
+	struct rpcrdma_xprt_group_params gp;
+	int ret;
+
+	rpcrdma_xprt_group_params_init(&gp);
+	gp.dev = ep->base.dev;
+	gp.pd = ep->base.pd;
+	gp.pools = ep->base.pools;
+	gp.max_conns = conns;
+	gp.recvs = recvs;
+	ret = rpcrdma_xprt_group_create(&gp, &ep->grp);
+	if (ret) {
+		ep->grp = NULL;
+		fprintf(stderr, PROG ": a poll group of %u connections: %s\n", conns,
+			ret == -E2BIG ? "more than the device's CQ or SRQ can hold"
+				      : strerror(-ret));
+	}
+	return ret;
+}
+
+/*
+ * Inline buffers a poll group of perf_ep_group() takes at most: its SRQ's
+ * receives, its responder slots' header areas (two a buffer) and their
+ * replies, the version 2 control areas of its connections (four each).
+ */
+uint32_t perf_ep_group_bufs(uint32_t conns, uint32_t recvs)
+{
+	uint32_t srq = conns + recvs + 64;
+
+	return srq + (srq + 24) / 2 + 1 + srq + 24 + 4 * conns + 64;
+}
+
+void perf_ep_close(struct perf_ep *ep)
+{
+	if (ep->xprt && rpcrdma_xprt_destroy(ep->xprt) != 0)
+		fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
+	if (ep->grp && rpcrdma_xprt_group_destroy(ep->grp) != 0)
+		fprintf(stderr, PROG ": warning: the poll group could not be destroyed\n");
+	/* the listener first: a device with one open refuses to close */
+	if (ep->listener)
+		rpcrdma_pmd_listener_close(ep->listener);
+	app_ep_close(&ep->base);
+	memset(ep, 0, sizeof(*ep));
+}
+
+bool perf_xprt_gone(const struct rpcrdma_xprt *x)
+{
+	enum rpcrdma_xprt_state st = rpcrdma_xprt_state(x);
+
+	return st == RPCRDMA_XPRT_CLOSED || st == RPCRDMA_XPRT_ERROR;
+}
+
+/* ------------------------------------------------------------ server */
+
+/* The payload's bytes: checked at three places per call, which costs nothing. */
+static inline uint8_t pattern(uint32_t i)
+{
+	return (uint8_t)(i * 7 + 1);
+}
+
+void perf_pattern_fill(void *buf, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		((uint8_t *)buf)[i] = pattern(i);
+}
+
+bool perf_pattern_ok(const void *buf, uint32_t len)
+{
+	const uint8_t *b = buf;
+
+	return b[0] == pattern(0) && b[len / 2] == pattern(len / 2) &&
+	       b[len - 1] == pattern(len - 1);
+}
+
+/*
+ * The test program's procedures: raw (each reads its arguments and writes
+ * its results on the streams itself). Arguments that do not decode, or
+ * bytes after them, are GARBAGE_ARGS; the dispatcher answers the wrong
+ * version (PROG_MISMATCH 1..1) and an unknown procedure (PROC_UNAVAIL).
+ */
+static int srv_null(struct rpcrdma_svc_req *req, void *args, void *res)
+{
+	return rpcrdma_xdr_dec_left(req->args) == 0 ? RPCRDMA_SVC_OK : RPCRDMA_SVC_GARBAGE;
+}
+
+/* uint32 len -> opaque data<>, DDP-eligible: a write chunk, or inline */
+static int srv_read(struct rpcrdma_svc_req *req, void *args, void *res)
+{
+	const struct perf_srv *s = req->prog_ctx;
+	struct rpcrdma_xdr_region reg;
+	uint32_t len;
+
+	if (rpcrdma_xdr_get_u32(req->args, &len) || len > PERF_SIZE_MAX ||
+	    rpcrdma_xdr_dec_left(req->args) != 0)
+		return RPCRDMA_SVC_GARBAGE;
+	reg = rpcrdma_xdr_region_va(s->src, len, s->src_pool->lkey, s->src_pool->rkey);
+	return rpcrdma_xdr_put_ddp(req->reply, &reg);
+}
+
+/* opaque data<> (in place in the read chunk's buffer) -> uint32 len */
+static int srv_write(struct rpcrdma_svc_req *req, void *args, void *res)
+{
+	const void *p;
+	uint32_t len;
+
+	if (rpcrdma_xdr_get_ddp(req->args, PERF_SIZE_MAX, &p, &len) ||
+	    (len > 0 && !perf_pattern_ok(p, len)) || rpcrdma_xdr_dec_left(req->args) != 0)
+		return RPCRDMA_SVC_GARBAGE;
+	return rpcrdma_xdr_put_u32(req->reply, len);
+}
+
+static const struct rpcrdma_svc_proc perf_procs[] = {
+	[PERF_PROC_NULL] = { .name = "NULL", .handler = srv_null, .raw = true },
+	[PERF_PROC_READ] = { .name = "READ", .handler = srv_read, .raw = true },
+	[PERF_PROC_WRITE] = { .name = "WRITE", .handler = srv_write, .raw = true },
+};
+
+static const struct rpcrdma_svc_version perf_versions[] = {
+	{ .vers = PERF_RPC_VERS, .nprocs = 3, .procs = perf_procs },
+};
+
+/* Calls the server was given, and those not answered SUCCESS. */
+void perf_srv_counts(const struct perf_srv *s, uint64_t *calls, uint64_t *bad)
+{
+	struct rpcrdma_svc_proc_stats ps;
+	uint64_t ok = 0;
+
+	for (uint32_t i = 0; i < 3; i++)
+		if (s->reg &&
+		    rpcrdma_svc_proc_stats(s->reg, PERF_RPC_PROG, PERF_RPC_VERS, i, &ps) == 0)
+			ok += ps.success;
+	*calls = s->glue.st.calls;
+	/* a SUCCESS the engine then refused to send is not answered either */
+	*bad = *calls - (ok < *calls ? ok : *calls) + s->glue.st.reply_fails;
+}
+
+/*
+ * The receives the server's connections share (its poll group's): a client
+ * alone gets every credit it may use (PERF_SRV_CREDITS), and with many
+ * clients each an equal share, at least PERF_SRV_CREDITS_MIN while the
+ * server has at most 256 connections (4096 receives at most).
+ */
+static uint32_t srv_recvs(uint32_t max_conns)
+{
+	uint32_t r = max_conns * PERF_SRV_CREDITS_MIN;
+
+	return r < PERF_SRV_CREDITS ? PERF_SRV_CREDITS : r > 4096 ? 4096 : r;
+}
+
+/* A client asks to connect: accept it in a free slot, or refuse it with a line. */
+static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < s->max_conns && s->conns[i] != NULL; i++)
+		;
+	if (i == s->max_conns) {
+		fprintf(stderr,
+			PROG ": server: %u clients connected (--max-connections %u): one more "
+			     "refused\n",
+			s->nconns, s->max_conns);
+		rpcrdma_pmd_reject(ev->req, NULL, 0);
+		return;
+	}
+	/* the engine rejects the request itself on every error but -EINVAL */
+	ret = rpcrdma_xprt_accept(&s->params, ev, &s->conns[i]);
+	if (ret) {
+		s->conns[i] = NULL;
+		if (ret == -EINVAL)
+			rpcrdma_pmd_reject(ev->req, NULL, 0);
+		fprintf(stderr,
+			PROG ": server: a client refused: cannot accept its connection: %s\n",
+			ret == -ENOBUFS ? "no buffers left in the pools" : strerror(-ret));
+		return;
+	}
+	s->nconns++;
+	s->conn_no[i] = ++s->accepted;
+	if (s->verbose)
+		fprintf(stderr, PROG ": server: client %lu connected (%u connected now)\n",
+			(unsigned long)s->accepted, s->nconns);
+}
+
+/* Destroy the connection in slot i once it is closed, and free the slot. */
+static void srv_reap(struct perf_srv *s, uint32_t i)
+{
+	struct rpcrdma_xprt_stats st;
+
+	rpcrdma_xprt_stats(s->conns[i], &st);
+	if (rpcrdma_xprt_destroy(s->conns[i]) != 0)
+		return; /* calls not given back yet: next time */
+	s->conns[i] = NULL;
+	s->nconns--;
+	s->left++;
+	if (s->verbose)
+		fprintf(stderr,
+			PROG ": server: client %lu left after %lu calls (%u connected now)\n",
+			(unsigned long)s->conn_no[i], (unsigned long)st.calls_recv, s->nconns);
+	if (s->clients && s->left >= s->clients && s->nconns == 0)
+		__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The server's poll: its poll group every time (the connections with
+ * completions or work pending); connection events and closes once a
+ * millisecond (every time while none is open, so that the first connects
+ * at once).
+ */
+int perf_srv_poll(void *arg)
+{
+	struct perf_srv *s = arg;
+	struct rpcrdma_pmd_event ev[8];
+	uint64_t now;
+	uint32_t i;
+	int n, work = 0;
+
+	if (s->nconns > 0 && s->ep.grp != NULL)
+		work = rpcrdma_xprt_group_poll(s->ep.grp);
+	for (i = 0; s->ep.grp == NULL && i < s->max_conns; i++)
+		if (s->conns[i])
+			work += rpcrdma_xprt_poll(s->conns[i]);
+	now = rte_rdtsc();
+	if (now < s->next_ev && s->nconns > 0)
+		return work;
+	s->next_ev = now + rte_get_tsc_hz() / 1000;
+	n = rpcrdma_pmd_event_poll(s->ep.base.dev, ev, 8);
+	for (int k = 0; k < n; k++) {
+		if (ev[k].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
+			srv_accept(s, &ev[k]);
+		else
+			rpcrdma_xprt_event(&ev[k]);
+	}
+	for (i = 0; i < s->max_conns; i++) {
+		if (s->conns[i] == NULL)
+			continue;
+		work += rpcrdma_xprt_process(s->conns[i]);
+		if (perf_xprt_gone(s->conns[i]))
+			srv_reap(s, i);
+	}
+	return work + (n > 0 ? n : 0);
+}
+
+/* --server --capture: the engine hands over each QP before its first receive. */
+static void srv_capture_qp(void *ctx, struct rpcrdma_pmd_qp *qp)
+{
+	if (rpcrdma_capture_qp(ctx, qp, NULL) != 0)
+		fprintf(stderr, PROG ": --capture: cannot capture the QP\n");
+}
+
+int perf_srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr,
+		  uint32_t max_conns, struct rpcrdma_capture *capture)
+{
+	struct rpcrdma_svc_program prog = {
+		.name = "rpcrdma-perf",
+		.prog = PERF_RPC_PROG,
+		.ctx = s,
+		.nvers = 1,
+		.vers = perf_versions,
+	};
+	struct rpcrdma_mempool_set_params sp;
+	int ret;
+
+	uint32_t bufs;
+
+	memset(s, 0, sizeof(*s));
+	s->max_conns = max_conns;
+	s->clients = o->role == ROLE_SERVER ? o->clients : 1;
+	s->verbose = o->role == ROLE_SERVER && !o->quiet;
+	s->conns = calloc(max_conns, sizeof(*s->conns));
+	s->conn_no = calloc(max_conns, sizeof(*s->conn_no));
+	if (s->conns == NULL || s->conn_no == NULL) {
+		fprintf(stderr, PROG ": server: %u connections: %s\n", max_conns, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	rpcrdma_mempool_set_params_init(&sp);
+	sp.name = "perf-s";
+	/* the poll group's receives, slots and replies (srv_recvs()) */
+	bufs = perf_ep_group_bufs(max_conns, srv_recvs(max_conns));
+	if (bufs > sp.inline_count)
+		sp.inline_count = bufs;
+	sp.nb_classes = 2;
+	sp.classes[0].size = 64u << 10;
+	sp.classes[0].count = 128 + 2 * max_conns;
+	sp.classes[1].size = PERF_SIZE_MAX;
+	sp.classes[1].count = 40;
+	ret = app_ep_open(&s->ep.base, o->com.pmd, o->com.devargs, &sp);
+	if (ret == 0)
+		ret = capture && o->role == ROLE_SERVER
+			      ? 0 /* each QP captured: receives of its own (an SRQ's are not seen) */
+			      : perf_ep_group(&s->ep, max_conns, srv_recvs(max_conns));
+	if (ret)
+		return ret;
+	s->src_pool = rpcrdma_mempool_set_chunk_pool(s->ep.base.pools, PERF_SIZE_MAX);
+	s->src = s->src_pool ? rpcrdma_mempool_get(s->src_pool) : NULL;
+	if (s->src == NULL) {
+		fprintf(stderr, PROG ": server: no buffer for READ replies\n");
+		return -ENOMEM;
+	}
+	perf_pattern_fill(s->src, PERF_SIZE_MAX);
+	/* counters in the slot of the lcore that polls the server (srv_start()) */
+	ret = app_svc_registry(&prog, RTE_MAX_LCORE, &s->reg);
+	if (ret) {
+		fprintf(stderr, PROG ": server: the test program: %s\n", strerror(-ret));
+		return ret;
+	}
+	rpcrdma_xprt_svc_init(&s->glue, s->reg, (uint32_t)rte_lcore_index(-1));
+	rpcrdma_xprt_params_init(&s->params, RPCRDMA_XPRT_SERVER);
+	/* version 2: both versions (a version 2 responder serves version 1 requesters too) */
+	s->params.vers = o->version;
+	s->params.vers_min = RPCRDMA_VERS_1;
+	s->params.dev = s->ep.base.dev;
+	s->params.pd = s->ep.base.pd;
+	s->params.pools = s->ep.base.pools;
+	/* at most; the poll group grants each connection its share (srv_recvs()) */
+	s->params.max_credits = PERF_SRV_CREDITS;
+	s->params.credits = PERF_SRV_CREDITS;
+	s->params.group = s->ep.grp;
+	if (s->ep.grp == NULL) {
+		/* --server --capture: connections of their own, each the share it would have */
+		uint32_t share = srv_recvs(max_conns) / max_conns;
+
+		s->params.max_credits = s->params.credits = max_conns == 1 ? PERF_SRV_CREDITS
+							    : share < 16   ? 16
+									   : share;
+	}
+	if (capture && o->role == ROLE_SERVER) {
+		/* --server --capture: each QP is captured before its first receive */
+		s->params.qp_created = srv_capture_qp;
+		s->params.qp_ctx = capture;
+	}
+	rpcrdma_xprt_svc_bind(&s->glue, &s->params);
+	if (strcmp(o->com.pmd, "shm") != 0)
+		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
+	ret = rpcrdma_pmd_listen(s->ep.base.dev, addr, &s->ep.listener);
+	if (ret)
+		fprintf(stderr, PROG ": server: listen on %s: %s\n", addr, strerror(-ret));
+	return ret;
+}
+
+void perf_srv_close(struct perf_srv *s)
+{
+	if (s->src)
+		rpcrdma_mempool_put(s->src_pool, s->src);
+	s->src = NULL;
+	for (uint32_t i = 0; s->conns && i < s->max_conns; i++)
+		if (s->conns[i] && rpcrdma_xprt_destroy(s->conns[i]) != 0)
+			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
+	perf_ep_close(&s->ep);
+	app_svc_registry_free(s->reg);
+	s->reg = NULL;
+	free(s->conns);
+	free(s->conn_no);
+	s->conns = NULL;
+	s->conn_no = NULL;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rpcrdma-perf's server (perf_srv.c): the test program (NULL, READ, WRITE)
+ * served to any number of clients, their connections in one poll group;
+ * and the ends both sides open (a device, its PD and pools, a listener, a
+ * poll group).
+ */
+#ifndef PERF_SRV_H
+#define PERF_SRV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rpcrdma/rpcrdma_capture.h>
+#include <rpcrdma/rpcrdma_svc.h>
+#include <rpcrdma/rpcrdma_xprt.h>
+#include <rpcrdma/rpcrdma_xprt_svc.h>
+
+#include "app_common.h"
+#include "perf_opts.h"
+
+#define PERF_RPC_PROG	     0x20000150u /* in the range "defined by user" of RFC 5531 */
+#define PERF_RPC_VERS	     1u
+#define PERF_PROC_NULL	     0u
+#define PERF_PROC_READ	     1u
+#define PERF_PROC_WRITE	     2u
+#define PERF_SRV_CREDITS     PERF_DEPTH_MAX /* a connection's credits, at most */
+#define XPRT_CTRL_AREAS	     8	 /* a connection's version 2 control areas (2 KiB each) */
+#define PERF_SRV_CREDITS_MIN 16u /* ... and the share of each, the server full (srv_recvs()) */
+#define RPC_REPLY_HDR	     24	 /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
+
+/* One side: a device, its PD and pools, a listener (server), a connection. */
+struct perf_ep {
+	struct app_ep base; /* device, PD, pools */
+	struct rpcrdma_pmd_listener *listener;
+	struct rpcrdma_xprt *xprt;
+	/* the poll group of the connections (the server's; a client's with --connections) */
+	struct rpcrdma_xprt_group *grp;
+};
+
+struct perf_srv {
+	struct perf_ep ep; /* ep.xprt unused: the connections are conns[] */
+	struct rpcrdma_xprt_params params;
+	struct rpcrdma_xprt **conns; /* max_conns slots; NULL: free */
+	uint64_t *conn_no;	     /* conns[i]'s number among the accepted, from 1 */
+	uint32_t max_conns, nconns;
+	uint32_t clients; /* done once this many have left and none is open; 0: never */
+	uint64_t accepted, left;
+	bool verbose;			  /* --server without --quiet: say who arrives and leaves */
+	struct rpcrdma_svc_registry *reg; /* the test program, in telemetry */
+	struct rpcrdma_xprt_svc glue;	  /* dispatches every call the connection receives */
+	struct rpcrdma_mempool *src_pool;
+	void *src;	  /* what READ replies carry: one buffer shared by every reply */
+	uint64_t next_ev; /* TSC of the next event poll */
+	int done;	  /* --clients came and went (atomic: read by the main lcore) */
+};
+
+int perf_ep_group(struct perf_ep *ep, uint32_t conns, uint32_t recvs);
+uint32_t perf_ep_group_bufs(uint32_t conns, uint32_t recvs);
+void perf_ep_close(struct perf_ep *ep);
+bool perf_xprt_gone(const struct rpcrdma_xprt *x);
+
+/* The bytes READ and WRITE carry: a pattern both ends know. */
+void perf_pattern_fill(void *buf, uint32_t len);
+bool perf_pattern_ok(const void *buf, uint32_t len);
+
+/*
+ * Open the server: its end, a poll group of @max_conns connections (none
+ * with @capture, which captures each connection's QP), the test program,
+ * a listener on @addr. 0, or a negative errno (said on stderr);
+ * perf_srv_close() frees what was made either way.
+ */
+int perf_srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr,
+		  uint32_t max_conns, struct rpcrdma_capture *capture);
+void perf_srv_close(struct perf_srv *s);
+
+/* One turn of the server (an rte poller function: @arg is the struct perf_srv). */
+int perf_srv_poll(void *arg);
+
+/* Calls the server was given, and those not answered SUCCESS. */
+void perf_srv_counts(const struct perf_srv *s, uint64_t *calls, uint64_t *bad);
+
+#endif /* PERF_SRV_H */
