@@ -423,6 +423,19 @@ static uint32_t srq_refill(struct rpcrdma_xprt_group *g)
 	return total;
 }
 
+/*
+ * The only work a pending connection has is its staged sends (calls
+ * submitted, replies sent outside a poll): the poll rings its doorbell
+ * without a whole turn.
+ */
+static bool sends_only(const struct rpcrdma_xprt *x)
+{
+	return x->state == RPCRDMA_XPRT_ESTABLISHED && x->nstage != 0 && !x->recv_due &&
+	       !x->recv_short && x->tmo_next == UINT64_MAX && TAILQ_EMPTY(&x->call_wait) &&
+	       x->backlog == NULL && TAILQ_EMPTY(&x->svc_wait) && x->svc_done == NULL &&
+	       !(x->xs.rbsiz_target != 0 && x->xchar_on);
+}
+
 /* End a connection's turn; it stays pending while it has work no completion brings. */
 static void conn_end(struct rpcrdma_xprt_group *g, struct rpcrdma_xprt *x, int *work)
 {
@@ -488,6 +501,14 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 		while ((x = TAILQ_FIRST(&todo)) != NULL) {
 			TAILQ_REMOVE(&todo, x, pend_link);
 			x->pending = false;
+			if (sends_only(x)) {
+				/* a call submitted outside the poll: its doorbell, nothing else */
+				xprt_flush_sends(x);
+				work++;
+				if (x->nstage != 0)
+					xprt_group_pend(x); /* the PMD took fewer: again */
+				continue;
+			}
 			xprt_poll_begin(x);
 			conn_end(g, x, &work);
 		}

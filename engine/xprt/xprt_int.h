@@ -680,6 +680,7 @@ void xprt_group_trim(struct rpcrdma_xprt *x);
 bool xprt_group_recv(struct rpcrdma_xprt *x);
 
 /* xprt_poll.c, for the group's poll */
+void xprt_flush_sends(struct rpcrdma_xprt *x);
 void xprt_poll_begin(struct rpcrdma_xprt *x);
 void xprt_handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc);
 void xprt_poll_end(struct rpcrdma_xprt *x, uint16_t n);

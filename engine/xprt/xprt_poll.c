@@ -20,7 +20,7 @@
 /* ------------------------------------------------------------ fast path helpers */
 
 /* Ring one doorbell for everything staged. */
-static void flush_sends(struct rpcrdma_xprt *x)
+void xprt_flush_sends(struct rpcrdma_xprt *x)
 {
 	uint16_t n;
 
@@ -41,7 +41,7 @@ uint32_t rpcrdma_xprt_flush(struct rpcrdma_xprt *x)
 {
 	uint32_t before = x->nstage;
 
-	flush_sends(x);
+	xprt_flush_sends(x);
 	return before - x->nstage;
 }
 
@@ -469,7 +469,7 @@ void xprt_conn_lost(struct rpcrdma_xprt *x)
 		 */
 		if (x->sq_out != 0) {
 			xprt_stage_marker(x);
-			flush_sends(x);
+			xprt_flush_sends(x);
 		}
 	}
 	for (i = 0; i < x->ncalls; i++) {
@@ -647,7 +647,7 @@ void xprt_poll_end(struct rpcrdma_xprt *x, uint16_t n)
 	if (unlikely(x->xs.rbsiz_target != 0) && x->xchar_on)
 		xprt_xchar_raise_check(x);
 	/* the replies and calls go first: releasing and reposting are off the round trip */
-	flush_sends(x);
+	xprt_flush_sends(x);
 	x->in_poll = false;
 	while (x->svc_done != NULL) {
 		struct rpcrdma_xprt_svc_call *s = x->svc_done;
