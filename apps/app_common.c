@@ -397,6 +397,34 @@ static uint64_t app_tsc(void)
 	return rte_rdtsc();
 }
 
+int app_accept_slot(const char *who, struct rpcrdma_xprt **slots, uint32_t max, uint32_t nconns,
+		    const struct rpcrdma_xprt_params *p, const struct rpcrdma_pmd_event *ev)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < max && slots[i] != NULL; i++)
+		;
+	if (i == max) {
+		fprintf(stderr,
+			"%s: %u clients connected (--max-connections %u): one more refused\n", who,
+			nconns, max);
+		rpcrdma_pmd_reject(ev->req, NULL, 0);
+		return -1;
+	}
+	/* the engine rejects the request itself on every error but -EINVAL */
+	ret = rpcrdma_xprt_accept(p, ev, &slots[i]);
+	if (ret) {
+		slots[i] = NULL;
+		if (ret == -EINVAL)
+			rpcrdma_pmd_reject(ev->req, NULL, 0);
+		fprintf(stderr, "%s: a client refused: cannot accept its connection: %s\n", who,
+			ret == -ENOBUFS ? "no buffers left in the pools" : strerror(-ret));
+		return -1;
+	}
+	return (int)i;
+}
+
 void app_xprt_reconnects(const struct rpcrdma_xprt *xprt)
 {
 	struct rpcrdma_xprt_stats st;

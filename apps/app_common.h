@@ -209,6 +209,18 @@ void app_svc_registry_free(struct rpcrdma_svc_registry *reg);
 void app_xprt_reconnects(const struct rpcrdma_xprt *xprt);
 
 /**
+ * A server's connect request: accept it (rpcrdma_xprt_accept() with @p p)
+ * into the first free one of the @p max slots at @p slots, or refuse it
+ * with a reject and one line on stderr, prefixed with @p who: "N clients
+ * connected (--max-connections MAX): one more refused" when no slot is
+ * free (@p nconns are taken), "a client refused: cannot accept its
+ * connection: ..." when the engine could not make it.
+ * @return the slot, or -1: refused.
+ */
+int app_accept_slot(const char *who, struct rpcrdma_xprt **slots, uint32_t max, uint32_t nconns,
+		    const struct rpcrdma_xprt_params *p, const struct rpcrdma_pmd_event *ev);
+
+/**
  * A duplicate request cache of @p entries replies of at most @p reply_max
  * bytes for @p reg's non-idempotent procedures (RPCRDMA_SVC_PROC_F_
  * NONIDEMPOTENT); none when entries is 0. Free it with

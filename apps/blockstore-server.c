@@ -779,27 +779,10 @@ static int register_program(struct bs_server *s)
 /* A client asks to connect: accept it with the glue as its call handler. */
 static void accept_conn(struct bs_server *s, const struct rpcrdma_pmd_event *ev)
 {
-	int i, ret;
+	int i = app_accept_slot(PROG, s->conns, s->o.max_conns, s->nconns, &s->params, ev);
 
-	for (i = 0; i < (int)s->o.max_conns && s->conns[i] != NULL; i++)
-		;
-	if (i == (int)s->o.max_conns) {
-		fprintf(stderr,
-			PROG ": %u clients connected (--max-connections %u): one more refused\n",
-			s->nconns, s->o.max_conns);
-		rpcrdma_pmd_reject(ev->req, NULL, 0);
+	if (i < 0)
 		return;
-	}
-	/* the engine rejects the request itself on every error but -EINVAL */
-	ret = rpcrdma_xprt_accept(&s->params, ev, &s->conns[i]);
-	if (ret) {
-		s->conns[i] = NULL;
-		if (ret == -EINVAL)
-			rpcrdma_pmd_reject(ev->req, NULL, 0);
-		fprintf(stderr, PROG ": a client refused: cannot accept its connection: %s\n",
-			strerror(-ret));
-		return;
-	}
 	s->subscribed[i] = false;
 	s->accepted++;
 	s->nconns++;

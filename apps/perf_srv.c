@@ -178,30 +178,10 @@ static uint32_t srv_recvs(uint32_t max_conns)
 /* A client asks to connect: accept it in a free slot, or refuse it with a line. */
 static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev)
 {
-	uint32_t i;
-	int ret;
+	int i = app_accept_slot(PROG ": server", s->conns, s->max_conns, s->nconns, &s->params, ev);
 
-	for (i = 0; i < s->max_conns && s->conns[i] != NULL; i++)
-		;
-	if (i == s->max_conns) {
-		fprintf(stderr,
-			PROG ": server: %u clients connected (--max-connections %u): one more "
-			     "refused\n",
-			s->nconns, s->max_conns);
-		rpcrdma_pmd_reject(ev->req, NULL, 0);
+	if (i < 0)
 		return;
-	}
-	/* the engine rejects the request itself on every error but -EINVAL */
-	ret = rpcrdma_xprt_accept(&s->params, ev, &s->conns[i]);
-	if (ret) {
-		s->conns[i] = NULL;
-		if (ret == -EINVAL)
-			rpcrdma_pmd_reject(ev->req, NULL, 0);
-		fprintf(stderr,
-			PROG ": server: a client refused: cannot accept its connection: %s\n",
-			ret == -ENOBUFS ? "no buffers left in the pools" : strerror(-ret));
-		return;
-	}
 	s->nconns++;
 	s->conn_no[i] = ++s->accepted;
 	if (s->verbose)

@@ -376,42 +376,16 @@ void xprt_group_pend(struct rpcrdma_xprt *x)
 /* Keep the SRQ at its depth, in bursts. */
 static uint32_t srq_refill(struct rpcrdma_xprt_group *g)
 {
-	struct rpcrdma_pmd_recv_wr wrs[XPRT_BURST];
-	struct rpcrdma_pmd_sge sges[XPRT_BURST];
-	struct xprt_rx *rxs[XPRT_BURST];
+	struct rx_burst b;
 	uint32_t total = 0;
 
 	while (g->srq_posted < g->srq_depth) {
-		uint32_t want = RTE_MIN(g->srq_depth - g->srq_posted, (uint32_t)XPRT_BURST), n = 0,
-			 i;
+		uint32_t want = RTE_MIN(g->srq_depth - g->srq_posted, (uint32_t)XPRT_BURST), n;
 		uint16_t got;
 
-		while (n < want && g->rx_free != NULL) {
-			struct xprt_rx *rx = g->rx_free;
-			void *buf = rx->buf != NULL ? rx->buf : rpcrdma_mempool_get(g->ipool);
-
-			if (buf == NULL)
-				break;
-			g->rx_free = rx->next;
-			rx->buf = buf;
-			rxs[n] = rx;
-			sges[n].addr = (uintptr_t)buf;
-			sges[n].length = g->recv_len;
-			sges[n].lkey = g->ipool->lkey;
-			wrs[n].wr_id = (uintptr_t)&rx->tag;
-			wrs[n].sg_list = &sges[n];
-			wrs[n].num_sge = 1;
-			n++;
-		}
-		got = n ? rpcrdma_pmd_srq_post_recv_burst(g->srq, wrs, (uint16_t)n) : 0;
-		for (i = 0; i < got; i++) {
-			rxs[i]->posted = true;
-			rxs[i]->plen = g->recv_len;
-		}
-		for (i = got; i < n; i++) {
-			rxs[i]->next = g->rx_free;
-			g->rx_free = rxs[i];
-		}
+		n = rx_burst_fill(&b, &g->rx_free, g->ipool, g->recv_len, want);
+		got = n ? rpcrdma_pmd_srq_post_recv_burst(g->srq, b.wrs, (uint16_t)n) : 0;
+		rx_burst_done(&b, got, &g->rx_free, g->recv_len);
 		g->srq_posted += got;
 		total += got;
 		g->st.recvs_posted += got;

@@ -509,6 +509,60 @@ static inline void rx_put(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	x->rx_free = rx;
 }
 
+/* A burst of receives to post (a connection's, or a group's SRQ's). */
+struct rx_burst {
+	struct rpcrdma_pmd_recv_wr wrs[XPRT_BURST];
+	struct rpcrdma_pmd_sge sges[XPRT_BURST];
+	struct xprt_rx *rxs[XPRT_BURST];
+	uint32_t n;
+};
+
+/*
+ * Take up to @want (at most XPRT_BURST) receives off the free list *@free
+ * into @b, each with its buffer (or a new one of @pool), posted for @len
+ * bytes. @return how many: fewer when the list or the pool ran dry.
+ */
+static inline uint32_t rx_burst_fill(struct rx_burst *b, struct xprt_rx **free,
+				     struct rpcrdma_mempool *pool, uint32_t len, uint32_t want)
+{
+	b->n = 0;
+	while (b->n < want && *free != NULL) {
+		struct xprt_rx *rx = *free;
+		void *buf = rx->buf != NULL ? rx->buf : rpcrdma_mempool_get(pool);
+		uint32_t n = b->n;
+
+		if (buf == NULL)
+			break;
+		*free = rx->next;
+		rx->buf = buf;
+		b->rxs[n] = rx;
+		b->sges[n].addr = (uintptr_t)buf;
+		b->sges[n].length = len;
+		b->sges[n].lkey = pool->lkey;
+		b->wrs[n].wr_id = (uintptr_t)&rx->tag;
+		b->wrs[n].sg_list = &b->sges[n];
+		b->wrs[n].num_sge = 1;
+		b->n++;
+	}
+	return b->n;
+}
+
+/* The PMD took the first @got of @b: those are posted, the others go back on *@free. */
+static inline void rx_burst_done(struct rx_burst *b, uint32_t got, struct xprt_rx **free,
+				 uint32_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < got; i++) {
+		b->rxs[i]->posted = true;
+		b->rxs[i]->plen = len;
+	}
+	for (i = got; i < b->n; i++) {
+		b->rxs[i]->next = *free;
+		*free = b->rxs[i];
+	}
+}
+
 void xprt_group_pend(struct rpcrdma_xprt *x);
 
 /*

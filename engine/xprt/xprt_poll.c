@@ -55,10 +55,8 @@ static bool can_post(const struct rpcrdma_xprt *x)
 /* Post receives: the client keeps max_credits posted, the server what its grant needs. */
 uint32_t xprt_post_recvs(struct rpcrdma_xprt *x)
 {
-	struct rpcrdma_pmd_recv_wr wrs[XPRT_BURST];
-	struct rpcrdma_pmd_sge sges[XPRT_BURST];
-	struct xprt_rx *rxs[XPRT_BURST];
-	uint32_t want, n = 0, i, spare;
+	struct rx_burst b;
+	uint32_t want, n, spare;
 	uint16_t got;
 
 	x->recv_short = false;
@@ -101,36 +99,15 @@ uint32_t xprt_post_recvs(struct rpcrdma_xprt *x)
 		want = XPRT_BURST;
 	if (want > x->rq_depth - x->rx_posted)
 		want = x->rq_depth - x->rx_posted;
-	while (n < want && x->rx_free != NULL) {
-		struct xprt_rx *rx = x->rx_free;
-		void *buf = rx->buf != NULL ? rx->buf : rpcrdma_mempool_get(x->ipool);
-
-		if (buf == NULL)
-			break;
-		x->rx_free = rx->next;
-		rx->buf = buf;
-		rxs[n] = rx;
-		sges[n].addr = (uintptr_t)buf;
-		sges[n].length = x->recv_len;
-		sges[n].lkey = x->ipool->lkey;
-		wrs[n].wr_id = (uintptr_t)&rx->tag;
-		wrs[n].sg_list = &sges[n];
-		wrs[n].num_sge = 1;
-		n++;
-	}
+	n = rx_burst_fill(&b, &x->rx_free, x->ipool, x->recv_len, want);
 	if (n < want)
 		x->recv_short = true;
 	if (n == 0)
 		return 0;
-	got = rpcrdma_pmd_post_recv_burst(x->qp, wrs, (uint16_t)n);
+	got = rpcrdma_pmd_post_recv_burst(x->qp, b.wrs, (uint16_t)n);
 	if (got < n)
 		x->recv_short = true;
-	for (i = 0; i < got; i++) {
-		rxs[i]->posted = true;
-		rxs[i]->plen = x->recv_len;
-	}
-	for (i = got; i < n; i++)
-		rx_put(x, rxs[i]);
+	rx_burst_done(&b, got, &x->rx_free, x->recv_len);
 	x->rx_posted += got;
 	x->st.recvs += got;
 	if (x->p.role == RPCRDMA_XPRT_SERVER)

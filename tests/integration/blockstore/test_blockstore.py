@@ -133,6 +133,10 @@ class Server:
         else:
             servers += 1
             self.addr = "%s:%d" % (VERBS_HOST, 22000 + 20 * GROUPS.index(GROUP) + servers)
+            if "--max-connections" not in args:
+                # the guest is emulated: pools for the few clients a test makes, not
+                # the default 64 (128 inline buffers each to create and register)
+                args = list(args) + ["--max-connections", "8"]
         self.p = popen(exe, ["--listen", self.addr] + list(args))
 
     def stop(self, sig=signal.SIGTERM, timeout=30):

@@ -40,7 +40,7 @@ static uint32_t rnd_word(void)
 
 /*
  * HOSTILE_ROUNDS runs the hostile tests longer (a sanitizer build): @dflt
- * rounds without, a quarter over a real device (the emulated guest): the
+ * rounds without, an eighth over a real device (the emulated guest): the
  * engine meets the same mutations over shm, and the PMD's error and
  * reconnect paths are still taken hundreds of times.
  */
@@ -50,7 +50,7 @@ static unsigned int hostile_rounds(unsigned int dflt)
 
 	if (v != NULL)
 		return (unsigned int)strtoul(v, NULL, 0);
-	return test_side_shm() ? dflt : dflt / 4;
+	return test_side_shm() ? dflt : dflt / 8;
 }
 
 /*
