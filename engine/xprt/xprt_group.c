@@ -316,15 +316,11 @@ err:
 int xprt_group_join(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_xprt_group *g = x->p.group;
-	uint32_t conns = 0;
-	struct rpcrdma_xprt *y;
 
 	if (g->magic != GROUP_MAGIC || x->p.bk_credits != 0 || x->p.pd != g->p.pd ||
 	    x->p.dev != g->p.dev || x->p.pools->inline_pool != g->ipool)
 		return -EINVAL;
-	TAILQ_FOREACH(y, &g->conns, grp_link)
-	conns++;
-	if (conns >= g->p.max_conns)
+	if (g->st.conns >= g->p.max_conns)
 		return -ENOSPC;
 	if (x->p.role == RPCRDMA_XPRT_SERVER) {
 		int ret = g->svcs == NULL ? svcs_init(g, x->p.svc_upper_size) : 0;
@@ -336,7 +332,7 @@ int xprt_group_join(struct rpcrdma_xprt *x)
 	}
 	x->grp = g;
 	TAILQ_INSERT_TAIL(&g->conns, x, grp_link);
-	g->st.conns = conns + 1;
+	g->st.conns++;
 	if (x->p.role == RPCRDMA_XPRT_SERVER) {
 		g->nservers++;
 		share_update(g);
@@ -404,10 +400,8 @@ static uint32_t srq_refill(struct rpcrdma_xprt_group *g)
  */
 static bool sends_only(const struct rpcrdma_xprt *x)
 {
-	return x->state == RPCRDMA_XPRT_ESTABLISHED && x->nstage != 0 && !x->recv_due &&
-	       !x->recv_short && x->tmo_next == UINT64_MAX && TAILQ_EMPTY(&x->call_wait) &&
-	       x->backlog == NULL && TAILQ_EMPTY(&x->svc_wait) && x->svc_done == NULL &&
-	       !(x->xs.rbsiz_target != 0 && x->xchar_on);
+	return x->state == RPCRDMA_XPRT_ESTABLISHED && x->nstage != 0 &&
+	       !xprt_work_besides_sends(x);
 }
 
 /* End a connection's turn; it stays pending while it has work no completion brings. */

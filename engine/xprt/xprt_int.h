@@ -739,6 +739,7 @@ void xprt_poll_begin(struct rpcrdma_xprt *x);
 void xprt_handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc);
 void xprt_poll_end(struct rpcrdma_xprt *x, uint16_t n);
 bool xprt_needs_poll(const struct rpcrdma_xprt *x);
+bool xprt_work_besides_sends(const struct rpcrdma_xprt *x);
 
 /* xprt_xchar.c: transport characteristics and control messages */
 int xprt_xchar_init(struct rpcrdma_xprt *x);

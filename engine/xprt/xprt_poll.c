@@ -680,7 +680,13 @@ bool xprt_needs_poll(const struct rpcrdma_xprt *x)
 	default:
 		return true;
 	}
-	return x->nstage != 0 || x->recv_due || x->recv_short || x->tmo_next != UINT64_MAX ||
+	return x->nstage != 0 || xprt_work_besides_sends(x);
+}
+
+/* An established connection's work besides its staged sends (xprt_needs_poll()). */
+bool xprt_work_besides_sends(const struct rpcrdma_xprt *x)
+{
+	return x->recv_due || x->recv_short || x->tmo_next != UINT64_MAX ||
 	       !TAILQ_EMPTY(&x->call_wait) || x->backlog != NULL || !TAILQ_EMPTY(&x->svc_wait) ||
 	       x->svc_done != NULL || (x->xs.rbsiz_target != 0 && x->xchar_on);
 }
