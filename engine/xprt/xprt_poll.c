@@ -621,7 +621,7 @@ void xprt_poll_end(struct rpcrdma_xprt *x, uint16_t n)
 		xprt_server_run_backlog(x);
 	if (!TAILQ_EMPTY(&x->svc_wait))
 		xprt_svc_run_waiters(x);
-	if (unlikely(x->xs.rbsiz_target != 0) && x->xchar_on)
+	if (x->xchar_on && unlikely(x->xs.rbsiz_target != 0))
 		xprt_xchar_raise_check(x);
 	/* the replies and calls go first: releasing and reposting are off the round trip */
 	xprt_flush_sends(x);
@@ -688,7 +688,7 @@ bool xprt_work_besides_sends(const struct rpcrdma_xprt *x)
 {
 	return x->recv_due || x->recv_short || x->tmo_next != UINT64_MAX ||
 	       !TAILQ_EMPTY(&x->call_wait) || x->backlog != NULL || !TAILQ_EMPTY(&x->svc_wait) ||
-	       x->svc_done != NULL || (x->xs.rbsiz_target != 0 && x->xchar_on);
+	       x->svc_done != NULL || (x->xchar_on && x->xs.rbsiz_target != 0);
 }
 
 int rpcrdma_xprt_poll(struct rpcrdma_xprt *x)
