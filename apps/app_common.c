@@ -425,17 +425,25 @@ int app_accept_slot(const char *who, struct rpcrdma_xprt **slots, uint32_t max, 
 	return (int)i;
 }
 
+void app_reconnects(const struct rpcrdma_xprt_stats *st, uint32_t nconns)
+{
+	if (st->reconnect_attempts == 0)
+		return;
+	if (nconns > 1)
+		fprintf(stderr, "%s: the %u connections were made again", app_name, nconns);
+	else
+		fprintf(stderr, "%s: the connection was made again", app_name);
+	fprintf(stderr, " %lu time(s) in %lu attempt(s); %lu call(s) sent again\n",
+		(unsigned long)st->reconnects, (unsigned long)st->reconnect_attempts,
+		(unsigned long)st->retransmits);
+}
+
 void app_xprt_reconnects(const struct rpcrdma_xprt *xprt)
 {
 	struct rpcrdma_xprt_stats st;
 
 	rpcrdma_xprt_stats(xprt, &st);
-	if (st.reconnect_attempts)
-		fprintf(stderr,
-			"%s: the connection was made again %lu time(s) in %lu attempt(s); "
-			"%lu call(s) sent again\n",
-			app_name, (unsigned long)st.reconnects,
-			(unsigned long)st.reconnect_attempts, (unsigned long)st.retransmits);
+	app_reconnects(&st, 1);
 }
 
 int app_svc_drc(struct rpcrdma_svc_registry *reg, uint32_t entries, uint32_t reply_max,

@@ -207,6 +207,8 @@ void app_svc_registry_free(struct rpcrdma_svc_registry *reg);
  * the connection again, in how many attempts, and the calls it sent again.
  */
 void app_xprt_reconnects(const struct rpcrdma_xprt *xprt);
+/* The same for @p nconns connections whose counters @p st sums. */
+void app_reconnects(const struct rpcrdma_xprt_stats *st, uint32_t nconns);
 
 /**
  * A server's connect request: accept it (rpcrdma_xprt_accept() with @p p)

@@ -1238,8 +1238,12 @@ static int run_client(const struct perf_opts *o, struct perf_result *r)
 			ret = t;
 	}
 	cli_result(&cli, r);
-	if (o->reconnect)
-		app_xprt_reconnects(cli.ep.xprt);
+	if (o->reconnect) {
+		struct rpcrdma_xprt_stats st;
+
+		cli_stats(&cli, &st); /* every connection's reconnects */
+		app_reconnects(&st, cli.nconns);
+	}
 	cli_disconnect(&cli, inproc ? &srv : NULL);
 err_cli:
 	if (rt) {

@@ -136,6 +136,22 @@ def test_server_kill(perf):
     check(rc == 0 and err == "", "the new server exits 0 when the client leaves: %d %r" %
           (rc, err))
 
+    # four connections: each is made again, and the line counts them all
+    srv = popen([perf, "--server", addr, "--quiet"])
+    cli = popen(client + ["--reconnect", "200", "--connections", "4"])
+    if check(wait_sockets(addr, 5, cli), "the client's four connections connect"):
+        time.sleep(0.5)
+    srv.send_signal(signal.SIGKILL)
+    srv.wait()
+    srv = popen([perf, "--server", addr, "--quiet"])
+    rc, out, err = finish(cli)
+    m = re.search(r"the 4 connections were made again (\d+) time\(s\) in (\d+) attempt\(s\); "
+                  r"(\d+) call\(s\) sent again", err)
+    check(rc == 0 and m is not None and int(m.group(1)) >= 4 and
+          int(m.group(2)) >= int(m.group(1)) and 1 <= int(m.group(3)) <= 8,
+          "every connection reconnects, and the line adds them up: exit %d %r" % (rc, err))
+    finish(srv)
+
 
 def test_client_kill(server, client):
     addr = "@restart-bs-%d" % os.getpid()
