@@ -397,6 +397,35 @@ static uint64_t app_tsc(void)
 	return rte_rdtsc();
 }
 
+int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs,
+		 struct rpcrdma_xprt_group **grp)
+{
+	struct rpcrdma_xprt_group_params gp;
+	int ret;
+
+	rpcrdma_xprt_group_params_init(&gp);
+	gp.dev = ep->dev;
+	gp.pd = ep->pd;
+	gp.pools = ep->pools;
+	gp.max_conns = conns;
+	gp.recvs = recvs;
+	ret = rpcrdma_xprt_group_create(&gp, grp);
+	if (ret) {
+		*grp = NULL;
+		fprintf(stderr, "%s: a poll group of %u connections: %s\n", app_name, conns,
+			ret == -E2BIG ? "more than the device's CQ or SRQ can hold"
+				      : strerror(-ret));
+	}
+	return ret;
+}
+
+uint32_t app_group_bufs(uint32_t conns, uint32_t recvs)
+{
+	uint32_t srq = conns + recvs + 64;
+
+	return srq + (srq + 24) / 2 + 1 + srq + 24 + 4 * conns + 64;
+}
+
 int app_accept_slot(const char *who, struct rpcrdma_xprt **slots, uint32_t max, uint32_t nconns,
 		    const struct rpcrdma_xprt_params *p, const struct rpcrdma_pmd_event *ev)
 {

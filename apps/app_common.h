@@ -210,6 +210,21 @@ void app_xprt_reconnects(const struct rpcrdma_xprt *xprt);
 /* The same for @p nconns connections whose counters @p st sums. */
 void app_reconnects(const struct rpcrdma_xprt_stats *st, uint32_t nconns);
 
+/*
+ * A poll group for up to @p conns connections of @p ep (rpcrdma_xprt.h
+ * "Poll groups"): one CQ and one SRQ of @p recvs receives shared by all of
+ * them beyond one each. @return 0 and *grp, or a negative errno after a
+ * message (-E2BIG: more than the device's CQ or SRQ can hold).
+ */
+int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs,
+		 struct rpcrdma_xprt_group **grp);
+/*
+ * Inline buffers a poll group of app_ep_group() takes at most: its SRQ's
+ * receives, its responder slots' header areas (two a buffer) and their
+ * replies, the version 2 control areas of its connections (four each).
+ */
+uint32_t app_group_bufs(uint32_t conns, uint32_t recvs);
+
 /**
  * A server's connect request: accept it (rpcrdma_xprt_accept() with @p p)
  * into the first free one of the @p max slots at @p slots, or refuse it

@@ -20,44 +20,6 @@
 
 #define PROG "rpcrdma-perf"
 
-/*
- * A poll group for up to @conns connections of @ep (rpcrdma_xprt.h "Poll
- * groups"): one CQ and one SRQ of @recvs receives shared by all of them
- * beyond one each.
- */
-int perf_ep_group(struct perf_ep *ep, uint32_t conns, uint32_t recvs)
-{
-	struct rpcrdma_xprt_group_params gp;
-	int ret;
-
-	rpcrdma_xprt_group_params_init(&gp);
-	gp.dev = ep->base.dev;
-	gp.pd = ep->base.pd;
-	gp.pools = ep->base.pools;
-	gp.max_conns = conns;
-	gp.recvs = recvs;
-	ret = rpcrdma_xprt_group_create(&gp, &ep->grp);
-	if (ret) {
-		ep->grp = NULL;
-		fprintf(stderr, PROG ": a poll group of %u connections: %s\n", conns,
-			ret == -E2BIG ? "more than the device's CQ or SRQ can hold"
-				      : strerror(-ret));
-	}
-	return ret;
-}
-
-/*
- * Inline buffers a poll group of perf_ep_group() takes at most: its SRQ's
- * receives, its responder slots' header areas (two a buffer) and their
- * replies, the version 2 control areas of its connections (four each).
- */
-uint32_t perf_ep_group_bufs(uint32_t conns, uint32_t recvs)
-{
-	uint32_t srq = conns + recvs + 64;
-
-	return srq + (srq + 24) / 2 + 1 + srq + 24 + 4 * conns + 64;
-}
-
 void perf_ep_close(struct perf_ep *ep)
 {
 	if (ep->xprt && rpcrdma_xprt_destroy(ep->xprt) != 0)
@@ -283,7 +245,7 @@ int perf_srv_open(struct perf_srv *s, const struct perf_opts *o, const char *add
 	rpcrdma_mempool_set_params_init(&sp);
 	sp.name = "perf-s";
 	/* the poll group's receives, slots and replies (srv_recvs()) */
-	bufs = perf_ep_group_bufs(max_conns, srv_recvs(max_conns));
+	bufs = app_group_bufs(max_conns, srv_recvs(max_conns));
 	if (bufs > sp.inline_count)
 		sp.inline_count = bufs;
 	sp.nb_classes = 2;
@@ -295,7 +257,8 @@ int perf_srv_open(struct perf_srv *s, const struct perf_opts *o, const char *add
 	if (ret == 0)
 		ret = capture && o->role == ROLE_SERVER
 			      ? 0 /* each QP captured: receives of its own (an SRQ's are not seen) */
-			      : perf_ep_group(&s->ep, max_conns, srv_recvs(max_conns));
+			      : app_ep_group(&s->ep.base, max_conns, srv_recvs(max_conns),
+					     &s->ep.grp);
 	if (ret)
 		return ret;
 	s->src_pool = rpcrdma_mempool_set_chunk_pool(s->ep.base.pools, PERF_SIZE_MAX);

@@ -55,8 +55,6 @@ struct perf_srv {
 	int done;	  /* --clients came and went (atomic: read by the main lcore) */
 };
 
-int perf_ep_group(struct perf_ep *ep, uint32_t conns, uint32_t recvs);
-uint32_t perf_ep_group_bufs(uint32_t conns, uint32_t recvs);
 void perf_ep_close(struct perf_ep *ep);
 bool perf_xprt_gone(const struct rpcrdma_xprt *x);
 

@@ -462,14 +462,14 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 
 		while (cs < cr)
 			cs <<= 1;
-		bufs = n * (cs + (cs + XPRT_CTRL_AREAS) / 2 + 2) + perf_ep_group_bufs(n, o->depth);
+		bufs = n * (cs + (cs + XPRT_CTRL_AREAS) / 2 + 2) + app_group_bufs(n, o->depth);
 		if (bufs > sp.inline_count)
 			sp.inline_count = bufs;
 	}
 	ret = app_ep_open(&c->ep.base, o->com.pmd, o->com.devargs, &sp);
 	/* many connections: one poll group, polled once a turn (cli_poll()) */
 	if (ret == 0 && n > 1)
-		ret = perf_ep_group(&c->ep, n, o->depth);
+		ret = app_ep_group(&c->ep.base, n, o->depth, &c->ep.grp);
 	if (ret)
 		return ret;
 	c->chunk_pool = c->ep.base.pools->chunk[0];

@@ -12,8 +12,9 @@
  * (--workers); shut-down, which checks that every buffer is back in its
  * pool and that no READ still pins the file system, and fails otherwise.
  *
- * As in the block store, one lcore polls every connection and runs every
- * procedure by default; with --workers N the procedures run on N worker
+ * One lcore polls every connection, through one poll group (a completion
+ * queue and a shared receive queue for all of them, up to
+ * --max-connections), and runs every procedure by default; with --workers N the procedures run on N worker
  * lcores and take the file system's lock (nfs3d.h). What touches a
  * connection runs on the polling lcore: READ's reply_done (unpin, give a
  * buffer back) runs there too.
@@ -46,7 +47,9 @@
 #include "nfs3d.h"
 
 #define PROG	       "nfs3-server"
-#define CONN_MAX       16	    /* clients at once */
+#define CONN_DEFAULT   64 /* --max-connections */
+#define CONN_LIMIT     1024
+#define SHARE_MIN      16	    /* receives of each connection, the server full (srv_recvs()) */
 #define SIZE_MAX_      (1ull << 30) /* --size: one pool buffer holds the area */
 #define CREDITS	       32	    /* calls each client may have outstanding (Linux asks 128) */
 #define CLOSE_WAIT     5	    /* seconds to drain the connections at exit */
@@ -63,7 +66,8 @@ static const char help_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    " PROG " --listen ADDRESS [--size BYTES] [--mount-port N] [--once]\n"
-	"        [--io-max BYTES] [--drc-entries N] [--workers N] [--capture FILE.pcapng]\n"
+	"        [--io-max BYTES] [--drc-entries N] [--max-connections N] [--workers N]\n"
+	"        [--capture FILE.pcapng]\n"
 	"        [--pmd shm|verbs] "
 	"[--devargs ARGS]\n"
 	"        [--lcores LIST] [--quiet] [-- EAL ARGS]\n"
@@ -107,6 +111,14 @@ static const char help_text[] =
 	"        The largest READ and WRITE (FSINFO rtmax and wtmax), 4k..1m, a\n"
 	"        multiple of 4 KiB (default 1m). A longer READ returns that many\n"
 	"        bytes; a longer WRITE writes that many and says so in its count.\n"
+	"    --max-connections N\n"
+	"        Clients connected at once, 1..1024 (default 64); one more is\n"
+	"        refused (a reject, and a line on standard error). Every\n"
+	"        connection is in one poll group: one completion queue and one\n"
+	"        shared receive queue, whose receives the clients share (each is\n"
+	"        granted an equal part, 32 credits at most, at least 16 while\n"
+	"        there are at most 256 of them). A line says when a client\n"
+	"        arrives and when it leaves (not with --quiet).\n"
 	"    --once\n"
 	"        Exit after the first client disconnects.\n"
 	"    --workers N\n"
@@ -115,7 +127,9 @@ static const char help_text[] =
 	"        the file system then takes a lock.\n"
 	"    --capture FILE.pcapng\n"
 	"        Record every connection's traffic as RoCEv2 packets (Wireshark\n"
-	"        decodes rpcordma, rpc and nfs).\n"
+	"        decodes rpcordma, rpc and nfs). The connections then have\n"
+	"        receive queues of their own (a capture does not see a shared\n"
+	"        one's receives).\n"
 	"    --pmd shm|verbs\n"
 	"        The transport (default shm).\n"
 	"    --devargs ARGS\n"
@@ -142,6 +156,7 @@ struct opts {
 	uint32_t workers;
 	uint32_t io_max;
 	uint32_t drc_entries; /* 0: no duplicate request cache */
+	uint32_t max_conns;
 	bool once, quiet;
 };
 
@@ -158,7 +173,10 @@ struct server {
 	struct rpcrdma_svc_drc *drc; /* the registry's duplicate request cache, or NULL */
 	struct rpcrdma_xprt_svc glue;
 	struct rpcrdma_xprt_params params;
-	struct rpcrdma_xprt *conns[CONN_MAX];
+	struct rpcrdma_xprt **conns;	/* max_conns slots; NULL: free */
+	uint64_t *conn_no;		/* conns[i]'s number among the accepted, from 1 */
+	uint32_t nconns;		/* written by the polling lcore, read by main */
+	struct rpcrdma_xprt_group *grp; /* every connection's; NULL with --capture */
 	struct rpcrdma_capture *cap;
 	struct rpcrdma_rt *rt;
 	uint64_t accepted;
@@ -186,22 +204,17 @@ static void reply_done(void *arg, struct rpcrdma_svc_req *req, int status)
 
 static void accept_conn(struct server *s, const struct rpcrdma_pmd_event *ev)
 {
-	int i, ret;
+	int i = app_accept_slot(PROG, s->conns, s->o.max_conns, s->nconns, &s->params, ev);
 
-	for (i = 0; i < CONN_MAX && s->conns[i] != NULL; i++)
-		;
-	if (i == CONN_MAX) {
-		fprintf(stderr, PROG ": %d clients connected: one more refused\n", CONN_MAX);
-		rpcrdma_pmd_reject(ev->req, NULL, 0);
+	if (i < 0)
 		return;
+	__atomic_store_n(&s->nconns, s->nconns + 1, __ATOMIC_RELAXED);
+	s->conn_no[i] = ++s->accepted;
+	if (!s->o.quiet) {
+		printf(PROG ": client %lu connected (%u connected now)\n",
+		       (unsigned long)s->accepted, s->nconns);
+		fflush(stdout);
 	}
-	ret = rpcrdma_xprt_accept(&s->params, ev, &s->conns[i]);
-	if (ret) {
-		s->conns[i] = NULL;
-		fprintf(stderr, PROG ": accept: %s\n", strerror(-ret));
-		return;
-	}
-	s->accepted++;
 }
 
 static void capture_qp(void *ctx, struct rpcrdma_pmd_qp *qp)
@@ -240,31 +253,41 @@ static int poll_conns(struct server *s)
 {
 	int work = 0;
 
-	for (int i = 0; i < CONN_MAX; i++)
+	if (s->grp != NULL)
+		return s->nconns > 0 ? rpcrdma_xprt_group_poll(s->grp) : 0;
+	for (uint32_t i = 0; i < s->o.max_conns; i++)
 		if (s->conns[i] != NULL)
 			work += rpcrdma_xprt_poll(s->conns[i]);
-	for (int i = 0; i < CONN_MAX; i++) {
+	return work;
+}
+
+/* Destroy the connections that are closed, and say who left (once a millisecond). */
+static void reap_conns(struct server *s)
+{
+	for (uint32_t i = 0; i < s->o.max_conns; i++) {
 		struct rpcrdma_xprt_stats st;
 
 		if (s->conns[i] == NULL || !conn_gone(s->conns[i]))
 			continue;
 		rpcrdma_xprt_stats(s->conns[i], &st);
-		if (rpcrdma_xprt_destroy(s->conns[i]) == 0) {
-			s->long_replies += st.long_msgs;
-			s->conns[i] = NULL;
-			__atomic_fetch_add(&s->closed, 1, __ATOMIC_RELAXED);
+		if (rpcrdma_xprt_destroy(s->conns[i]) != 0)
+			continue; /* calls not given back yet: next time */
+		s->long_replies += st.long_msgs;
+		s->conns[i] = NULL;
+		__atomic_store_n(&s->nconns, s->nconns - 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&s->closed, 1, __ATOMIC_RELAXED);
+		if (!s->o.quiet) {
+			printf(PROG ": client %lu left after %lu calls (%u connected now)\n",
+			       (unsigned long)s->conn_no[i], (unsigned long)st.calls_recv,
+			       s->nconns);
+			fflush(stdout);
 		}
 	}
-	return work;
 }
 
-static int nb_conns(const struct server *s)
+static uint32_t nb_conns(const struct server *s)
 {
-	int n = 0;
-
-	for (int i = 0; i < CONN_MAX; i++)
-		n += s->conns[i] != NULL;
-	return n;
+	return __atomic_load_n(&s->nconns, __ATOMIC_RELAXED);
 }
 
 /*
@@ -278,7 +301,7 @@ static void kick_conns(struct server *s)
 	int n = 0;
 
 	kick_signal = 0;
-	for (int i = 0; i < CONN_MAX; i++) {
+	for (uint32_t i = 0; i < s->o.max_conns; i++) {
 		if (s->conns[i] && rpcrdma_xprt_state(s->conns[i]) == RPCRDMA_XPRT_ESTABLISHED) {
 			rpcrdma_xprt_disconnect(s->conns[i]);
 			n++;
@@ -303,6 +326,7 @@ static int server_turn(struct server *s)
 	now = rte_rdtsc();
 	if (now >= s->next_ev) {
 		work += poll_events(s);
+		reap_conns(s);
 		s->next_ev = now + hz / 1000;
 	}
 	if (work) {
@@ -322,7 +346,7 @@ static bool keep_serving(const struct server *s)
 
 static void disconnect_all(struct server *s)
 {
-	for (int i = 0; i < CONN_MAX; i++)
+	for (uint32_t i = 0; i < s->o.max_conns; i++)
 		if (s->conns[i] && rpcrdma_xprt_state(s->conns[i]) != RPCRDMA_XPRT_DRAINING)
 			rpcrdma_xprt_disconnect(s->conns[i]);
 	s->disconnected = true;
@@ -337,9 +361,10 @@ static void close_conns(struct server *s)
 	while (nb_conns(s) > 0 && rte_rdtsc() < end) {
 		poll_conns(s);
 		poll_events(s);
+		reap_conns(s);
 	}
 	if (nb_conns(s) > 0)
-		fprintf(stderr, PROG ": warning: %d connection(s) did not close\n", nb_conns(s));
+		fprintf(stderr, PROG ": warning: %u connection(s) did not close\n", nb_conns(s));
 }
 
 /* --workers: the poller lcore's poll function (blockstore-server's server_poll()). */
@@ -411,7 +436,7 @@ static void serve_workers(struct server *s)
 		usleep(MAIN_SLEEP / 10);
 	rpcrdma_rt_stop(s->rt);
 	if (nb_conns(s) > 0)
-		fprintf(stderr, PROG ": warning: %d connection(s) did not close\n", nb_conns(s));
+		fprintf(stderr, PROG ": warning: %u connection(s) did not close\n", nb_conns(s));
 	rpcrdma_telemetry_rt_del(s->rt);
 	rpcrdma_xprt_svc_set_rt(&s->glue, NULL);
 }
@@ -489,16 +514,37 @@ static int drc_open(struct server *s)
 	return app_svc_drc(s->reg, s->o.drc_entries, 512, &s->drc);
 }
 
+/*
+ * The receives the connections share (their poll group's): a client alone
+ * gets every credit it may use (CREDITS), and with many clients each an
+ * equal share, at least SHARE_MIN while the server has at most 256
+ * connections (4096 receives at most).
+ */
+static uint32_t srv_recvs(uint32_t max_conns)
+{
+	uint32_t r = max_conns * SHARE_MIN;
+
+	return r < 256 ? 256 : r > 4096 ? 4096 : r;
+}
+
 static int server_open(struct server *s)
 {
 	struct rpcrdma_mempool_set_params sp;
 	uint8_t fh[NFS3_FS_FH_LEN];
-	uint32_t len;
+	uint32_t len, max = s->o.max_conns;
 	int ret;
 
+	s->conns = calloc(max, sizeof(*s->conns));
+	s->conn_no = calloc(max, sizeof(*s->conn_no));
+	if (s->conns == NULL || s->conn_no == NULL) {
+		fprintf(stderr, PROG ": %u connections: %s\n", max, strerror(ENOMEM));
+		return -ENOMEM;
+	}
 	rpcrdma_mempool_set_params_init(&sp);
 	sp.name = "nfs3-srv";
-	sp.inline_count = 1024;
+	/* the poll group's receives, slots and replies, or a QP's each with --capture */
+	sp.inline_count = s->o.capture ? 1024 + max * (2 * CREDITS + 8)
+				       : 1024 + app_group_bufs(max, srv_recvs(max));
 	sp.nb_classes = 2;
 	sp.classes[0].size = 64u << 10;
 	sp.classes[0].count = 128;
@@ -507,6 +553,9 @@ static int server_open(struct server *s)
 	if (s->o.workers > 0)
 		sp.cache_size = 0; /* taken on a worker, given back on the poller */
 	ret = app_ep_open(&s->ep, s->o.com.pmd, s->o.com.devargs, &sp);
+	/* --capture: connections of their own (a capture does not see an SRQ's receives) */
+	if (ret == 0 && s->o.capture == NULL)
+		ret = app_ep_group(&s->ep, max, srv_recvs(max), &s->grp);
 	if (ret)
 		return ret;
 	s->nfs.io_max = s->o.io_max;
@@ -526,8 +575,10 @@ static int server_open(struct server *s)
 	s->params.dev = s->ep.dev;
 	s->params.pd = s->ep.pd;
 	s->params.pools = s->ep.pools;
+	/* at most; the poll group grants each connection its share (srv_recvs()) */
 	s->params.max_credits = CREDITS;
 	s->params.credits = CREDITS;
+	s->params.group = s->grp;
 	if (strcmp(s->o.com.pmd, "shm") != 0)
 		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	rpcrdma_xprt_svc_bind(&s->glue, &s->params);
@@ -553,6 +604,21 @@ static int server_open(struct server *s)
 	}
 	len = nfs3_fs_fh(s->nfs.fs, NFS3_FS_ROOT, fh);
 	return nfs3d_mount_start((uint16_t)s->o.mount_port, fh, len, s->o.quiet, &s->mount);
+}
+
+/* The connections left and the poll group, whose receives and slots go back to the pools. */
+static void conns_free(struct server *s)
+{
+	for (uint32_t i = 0; s->conns && i < s->o.max_conns; i++)
+		if (s->conns[i] && rpcrdma_xprt_destroy(s->conns[i]) != 0)
+			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
+	if (s->grp && rpcrdma_xprt_group_destroy(s->grp) != 0)
+		fprintf(stderr, PROG ": warning: the poll group could not be destroyed\n");
+	free(s->conns);
+	free(s->conn_no);
+	s->conns = NULL;
+	s->conn_no = NULL;
+	s->grp = NULL;
 }
 
 /*
@@ -595,6 +661,7 @@ static void server_close(struct server *s)
 			       (unsigned long)cs.frames, (unsigned long)cs.bytes,
 			       (unsigned long)cs.drops);
 	}
+	conns_free(s);
 	nfs3_fs_free(s->nfs.fs);
 	if (s->data)
 		rpcrdma_mempool_put(s->data_pool, s->data);
@@ -618,6 +685,7 @@ enum {
 	O_WORKERS,
 	O_IO_MAX,
 	O_DRC_ENTRIES,
+	O_MAX_CONNS,
 };
 
 static const struct option long_opts[] = {
@@ -631,6 +699,7 @@ static const struct option long_opts[] = {
 	{ "workers", required_argument, NULL, O_WORKERS },
 	{ "io-max", required_argument, NULL, O_IO_MAX },
 	{ "drc-entries", required_argument, NULL, O_DRC_ENTRIES },
+	{ "max-connections", required_argument, NULL, O_MAX_CONNS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -644,6 +713,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	o->mount_port = MOUNT_PORT;
 	o->io_max = NFS3D_IO_MAX;
 	o->drc_entries = 1024;
+	o->max_conns = CONN_DEFAULT;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -672,6 +742,10 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 			ret = app_parse_u64("--drc-entries", optarg, 0, RPCRDMA_SVC_DRC_ENTRIES_MAX,
 					    false, &v);
 			o->drc_entries = (uint32_t)v;
+			break;
+		case O_MAX_CONNS:
+			ret = app_parse_u64("--max-connections", optarg, 1, CONN_LIMIT, false, &v);
+			o->max_conns = (uint32_t)v;
 			break;
 		case O_ONCE:
 			o->once = true;
@@ -802,6 +876,7 @@ int main(int argc, char **argv)
 			       (unsigned long)s->nfs.jukebox, (unsigned long)d.hits,
 			       (unsigned long)d.inprog_drops, (unsigned long)d.stores);
 		}
+		conns_free(s);
 		ret = check_back(s);
 	}
 	server_close(s);

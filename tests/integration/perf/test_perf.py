@@ -1289,6 +1289,102 @@ def test_nfs3():
         nfs3_stop(srv)
 
 
+def test_nfs3_many():
+    """nfs3-server serving clients of several connections at once in one poll
+    group, one killed in the middle of its calls, one refused over
+    --max-connections; every connection's arrival and leaving said, and
+    its calls at the server those its client sent."""
+    addr = "@rpcrdma-perf-nfs3m-%d" % os.getpid()
+    srv, port = nfs3_server(addr, "64m", "--max-connections", "6")
+    check(port is not None, "nfs3-server prints its MOUNT port")
+    if port is None:
+        nfs3_stop(srv)
+        return
+    log = Lines(srv.stdout)
+    base = ["--program", "nfs3", "--address", addr, "--mount-port", port, "--export", "/",
+            "--quiet"]
+    clients = []
+    sent = {}
+    with tempfile.TemporaryDirectory() as d:
+        def start(name, args):
+            res = os.path.join(d, name + ".json")
+            p = subprocess.Popen([PERF] + base + ["--json", res] + args, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=ENV)
+            clients.append(p)
+            return p, res
+
+        def arrived(n):
+            check(log.wait(r"nfs3-server: client %d connected \(" % n) is not None,
+                  "the server said client %d arrived" % n)
+
+        def finish(c, what, n):
+            p, res = c
+            out, err = p.communicate(timeout=60)
+            check(p.returncode == 0, "client %s: exit %d %r" % (what, p.returncode, err))
+            if p.returncode == 0:
+                doc = json.load(open(res))
+                x = doc["xprt"]
+                sent[what] = x["short_msgs"] + x["chunked_msgs"] + x["long_msgs"]
+                # the JSON lists the connections of a client of more than one
+                check(n == 1 or len(doc.get("connections", [])) == n,
+                      "client %s: %d connections: %r" % (what, n, doc.get("connections")))
+
+        try:
+            # connections 1-3, 4-5, 6 (numbered as they arrive)
+            a = start("a", ["--connections", "3", "--op", "getattr", "--mode", "iops",
+                            "--depth", "6", "--count", "1500"])
+            arrived(3)
+            b = start("b", ["--connections", "2", "--op", "read", "--size", "4k", "--verify",
+                            "--mode", "bw", "--depth", "4", "--duration", "20"])
+            arrived(5)
+            c = start("c", ["--connections", "1", "--op", "write", "--size", "64k",
+                            "--verify", "--count", "100"])
+            arrived(6)
+            time.sleep(0.3)
+            b[0].kill()  # in the middle of its calls
+            b[0].communicate()
+            for n in (4, 5):
+                check(log.wait(r"nfs3-server: client %d left after \d+ calls" % n) is not None,
+                      "the killed client's connection %d left" % n)
+            finish(a, "a", 3)
+            finish(c, "c", 1)
+            check(log.wait(r"left after \d+ calls \(0 connected now\)") is not None,
+                  "every client left")
+            # one over the limit: the seventh connection is refused, with a line each side
+            rc, out, err = run(base + ["--connections", "7", "--count", "10"])
+            check(rc == 1 and "(connection 7 of 7)" in err,
+                  "a client of 7 connections is refused its seventh: %d %r" % (rc, err))
+        finally:
+            for p in clients:
+                if p.poll() is None:
+                    p.kill()
+                    p.communicate()
+    srv.send_signal(signal.SIGTERM)
+    try:
+        srv.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        srv.wait()
+    serr = srv.stderr.read()
+    shutil.rmtree(srv.rundir, ignore_errors=True)
+    log.t.join(timeout=10)
+    check(srv.returncode == 0, "nfs3-server: exit %s %r" % (srv.returncode, serr[-500:]))
+    check(re.search(r"^nfs3-server: 6 clients connected \(--max-connections 6\): one more "
+                    r"refused$", serr, re.M) is not None,
+          "the server says it refused one: %r" % serr)
+    text = "".join(l for l in log.lines if l is not None)
+    joins = [int(n) for n in re.findall(r"^nfs3-server: client (\d+) connected ", text, re.M)]
+    leaves = {int(n): int(k) for n, k in
+              re.findall(r"^nfs3-server: client (\d+) left after (\d+) calls ", text, re.M)}
+    check(joins == list(range(1, 13)), "an arrival line for each of 12 connections: %r" % joins)
+    check(sorted(leaves) == list(range(1, 13)), "a leaving line for each: %r" % leaves)
+    for what, first, last in (("a", 1, 3), ("c", 6, 6)):
+        got = sum(leaves.get(i, 0) for i in range(first, last + 1))
+        check(what in sent and got == sent[what],
+              "client %s: its connections' calls at the server %d, it sent %s" %
+              (what, got, sent.get(what)))
+
+
 def test_verbs():
     """Every mode over the verbs PMD on a real device (the guest suite)."""
     global PMD
@@ -1357,6 +1453,6 @@ def test_verbs():
 
 {"options": test_options, "modes": test_modes, "output": test_output,
  "compare": test_compare, "repeat": test_repeat, "judge": test_judge, "export": test_export, "xproc": test_xproc, "v2": test_v2,
- "conns": test_conns, "many": test_many, "nfs3": test_nfs3, "verbs": test_verbs}[GROUP]()
+ "conns": test_conns, "many": test_many, "nfs3": test_nfs3, "nfs3_many": test_nfs3_many, "verbs": test_verbs}[GROUP]()
 print("test_perf %s: %d checks, %d failed" % (GROUP, checks, failures))
 sys.exit(1 if failures else 0)
