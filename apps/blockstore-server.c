@@ -77,9 +77,10 @@
 #include "blockstore_proto.h"
 
 #define PROG		 "blockstore-server"
-#define BS_CONN_DEFAULT	 64	      /* --max-connections: clients served at once */
-#define BS_CONN_LIMIT	 1024	      /* its largest value */
-#define BS_CONN_INLINE	 128	      /* inline buffers a connection holds, about */
+#define BS_CONN_DEFAULT	 64   /* --max-connections: clients served at once */
+#define BS_CONN_LIMIT	 1024 /* its largest value */
+#define BS_CONN_INLINE	 128  /* inline buffers a connection of its own holds, about */
+#define BS_SHARE_MIN	 16   /* receives of each connection, the server full (srv_recvs()) */
 #define BS_SIZE_MAX	 (1ull << 30) /* --size: one pool buffer holds the store */
 #define BS_CREDITS	 32	      /* calls each client may have outstanding */
 #define BS_CLOSE_WAIT	 5	      /* seconds to drain the connections at exit */
@@ -117,8 +118,9 @@ static const char help_text[] =
 	"    BS_ERR_RANGE.\n"
 	"\n"
 	"    Up to --max-connections clients (default 64) are served at once, all\n"
-	"    polled by one lcore; after 100 ms without work the loop sleeps 100 us\n"
-	"    per turn. The procedures run on that lcore too, unless --workers\n"
+	"    polled by one lcore through one poll group (one completion queue and\n"
+	"    one shared receive queue); after 100 ms without work the loop sleeps\n"
+	"    100 us per turn. The procedures run on that lcore too, unless --workers\n"
 	"    moves them to worker lcores.\n"
 	"\n"
 	"    The server runs until SIGINT or SIGTERM (or, with --once, until its\n"
@@ -164,8 +166,12 @@ static const char help_text[] =
 	"        Clients served at once, 1..1024 (default 64). One more is refused\n"
 	"        (its connect request rejected) with a line on stderr; a client\n"
 	"        whose connection cannot get its buffers is refused too. The\n"
-	"        pools grow with N: about 512 KiB of inline buffers and 128 KiB of\n"
-	"        64 KiB chunk buffers per connection. Each client that arrives and\n"
+	"        clients share 16 receives a connection (256 to 4096), each\n"
+	"        granted an equal part, 32 credits at most. The pools grow with\n"
+	"        N: about 160 KiB of inline buffers and 128 KiB of 64 KiB chunk\n"
+	"        buffers per connection (512 KiB of inline buffers with\n"
+	"        --capture, whose connections have receive queues of their own). Each client that "
+	"arrives and\n"
 	"        leaves is said on stdout (unless --quiet), with the connections\n"
 	"        open now and, on leaving, the calls it made.\n"
 	"    --workers N\n"
@@ -258,9 +264,10 @@ struct bs_server {
 	struct rpcrdma_xprt_params params;
 	/* the connections: o.max_conns slots each, allocated at start; NULL: a free slot */
 	struct rpcrdma_xprt **conns;
-	bool *subscribed;   /* conns[i] called SUBSCRIBE (the poller's) */
-	uint64_t *conn_seq; /* conns[i]'s number among the accepted (the poller's) */
-	uint32_t nconns;    /* slots in use (the poller's) */
+	struct rpcrdma_xprt_group *grp; /* every connection's; NULL with --capture */
+	bool *subscribed;		/* conns[i] called SUBSCRIBE (the poller's) */
+	uint64_t *conn_seq;		/* conns[i]'s number among the accepted (the poller's) */
+	uint32_t nconns;		/* slots in use (the poller's) */
 	/* SUBSCRIBEs to answer: from the handlers (any lcore) to the poller, then per connection */
 	struct rte_ring *sub_ring;
 	struct rpcrdma_svc_req **sub_wait; /* conns[i]'s, waiting for ESTABLISHED */
@@ -844,7 +851,11 @@ static int poll_conns(struct bs_server *s)
 {
 	int work = notify_drain(s);
 
-	for (int i = 0; i < (int)s->o.max_conns; i++) {
+	if (s->grp != NULL && s->nconns > 0) {
+		work += rpcrdma_xprt_group_poll(s->grp);
+		work += notify_drain(s);
+	}
+	for (int i = 0; s->grp == NULL && i < (int)s->o.max_conns; i++) {
 		struct rpcrdma_xprt *x = s->conns[i];
 
 		if (x == NULL)
@@ -1059,6 +1070,21 @@ static void serve_workers(struct bs_server *s)
 
 /* ------------------------------------------------------------ set-up */
 
+/*
+ * The receives the connections share (their poll group's): a client alone
+ * gets every credit it may use (BS_CREDITS), and with many clients each an
+ * equal share, at least BS_SHARE_MIN while the server has at most 256
+ * connections (4096 receives at most), beyond the receives kept for the
+ * replies of their NOTIFYs.
+ */
+static uint32_t srv_recvs(uint32_t max_conns)
+{
+	uint32_t r = max_conns * BS_SHARE_MIN;
+
+	r = r < 256 ? 256 : r > 4096 ? 4096 : r;
+	return r + max_conns * BS_BK_CREDITS;
+}
+
 static int server_open(struct bs_server *s)
 {
 	struct rpcrdma_mempool_set_params sp;
@@ -1068,7 +1094,10 @@ static int server_open(struct bs_server *s)
 	/* inline buffers (and one per backward slot), chunk buffers for READ replies and WRITE data */
 	rpcrdma_mempool_set_params_init(&sp);
 	sp.name = "bs-srv";
-	sp.inline_count = 1024 + s->o.max_conns * BS_CONN_INLINE;
+	sp.inline_count =
+		s->o.capture ? 1024 + s->o.max_conns * BS_CONN_INLINE
+			     : 1024 + app_group_bufs(s->o.max_conns, srv_recvs(s->o.max_conns)) +
+				       s->o.max_conns * (BS_BK_CREDITS + 8);
 	sp.nb_classes = 2;
 	sp.classes[0].size = 64u << 10;
 	sp.classes[0].count = 128 + 2 * s->o.max_conns;
@@ -1083,6 +1112,9 @@ static int server_open(struct bs_server *s)
 	if (s->o.workers > 0)
 		sp.cache_size = 0;
 	ret = app_ep_open(&s->ep, s->o.com.pmd, s->o.com.devargs, &sp);
+	/* --capture: connections of their own (a capture does not see an SRQ's receives) */
+	if (ret == 0 && s->o.capture == NULL)
+		ret = app_ep_group(&s->ep, s->o.max_conns, srv_recvs(s->o.max_conns), &s->grp);
 	if (ret)
 		return ret;
 	s->conns = calloc(s->o.max_conns, sizeof(*s->conns));
@@ -1138,6 +1170,8 @@ static int server_open(struct bs_server *s)
 	s->params.credits = BS_CREDITS;
 	/* NOTIFY: backward calls on every connection, sent once the client SUBSCRIBEd */
 	s->params.bk_credits = BS_BK_CREDITS;
+	/* at most; the poll group grants each connection its share (srv_recvs()) */
+	s->params.group = s->grp;
 	if (strcmp(s->o.com.pmd, "shm") != 0) /* per-call MRs: the shm PMD only, for now */
 		s->params.flags &= ~(RPCRDMA_XPRT_F_PER_CALL_MR | RPCRDMA_XPRT_F_REMOTE_INV);
 	rpcrdma_xprt_svc_bind(&s->glue, &s->params);
@@ -1171,6 +1205,12 @@ static void server_close(struct bs_server *s)
 
 	if (s->listener)
 		rpcrdma_pmd_listener_close(s->listener);
+	/* the connections that did not close, then their group: its buffers go back */
+	for (uint32_t i = 0; s->conns && i < s->o.max_conns; i++)
+		if (s->conns[i] && rpcrdma_xprt_destroy(s->conns[i]) != 0)
+			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
+	if (s->grp && rpcrdma_xprt_group_destroy(s->grp) != 0)
+		fprintf(stderr, PROG ": warning: the poll group could not be destroyed\n");
 	if (s->cap) {
 		rpcrdma_capture_flush(s->cap); /* the counters then include every frame */
 		rpcrdma_capture_stats(s->cap, &cs);

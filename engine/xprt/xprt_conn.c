@@ -493,8 +493,9 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->nrx = 0;
 		x->recv_len = p->group->recv_len;
 		if (p->role == RPCRDMA_XPRT_SERVER) {
+			/* the group's responder slots; requester slots (backward calls) its own */
 			x->nsvcs = 0;
-			nslots = 0;
+			nslots = x->ncalls;
 			x->responder = true;
 		}
 		if (p->vers == RPCRDMA_VERS_1)

@@ -166,7 +166,9 @@ struct rpcrdma_xprt_group *rpcrdma_xprt_group_of(const struct rpcrdma_xprt *x)
 static void share_update(struct rpcrdma_xprt_group *g)
 {
 	struct rpcrdma_xprt *x;
-	uint32_t share = g->nservers ? g->p.recvs / g->nservers : g->p.recvs;
+	/* the receives the servers' backward replies may need are not granted */
+	uint32_t avail = g->p.recvs > g->bk_total ? g->p.recvs - g->bk_total : 0;
+	uint32_t share = g->nservers ? avail / g->nservers : avail;
 
 	if (share == 0)
 		share = 1;
@@ -238,6 +240,7 @@ void xprt_group_trim(struct rpcrdma_xprt *x)
 
 	if (need < c->target)
 		need = c->target;
+	need += xprt_group_bk_need(x);
 	if (c->posted <= need || x->rx_posted == 0)
 		return;
 	extra = (uint32_t)RTE_MIN((uint64_t)c->posted - need, (uint64_t)x->rx_posted);
@@ -317,8 +320,9 @@ int xprt_group_join(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_xprt_group *g = x->p.group;
 
-	if (g->magic != GROUP_MAGIC || x->p.bk_credits != 0 || x->p.pd != g->p.pd ||
-	    x->p.dev != g->p.dev || x->p.pools->inline_pool != g->ipool)
+	/* a client's backward service needs receives its group does not reserve */
+	if (g->magic != GROUP_MAGIC || (x->p.bk_credits != 0 && x->p.role == RPCRDMA_XPRT_CLIENT) ||
+	    x->p.pd != g->p.pd || x->p.dev != g->p.dev || x->p.pools->inline_pool != g->ipool)
 		return -EINVAL;
 	if (g->st.conns >= g->p.max_conns)
 		return -ENOSPC;
@@ -335,6 +339,7 @@ int xprt_group_join(struct rpcrdma_xprt *x)
 	g->st.conns++;
 	if (x->p.role == RPCRDMA_XPRT_SERVER) {
 		g->nservers++;
+		g->bk_total += x->p.bk_credits;
 		share_update(g);
 		rpcrdma_credit_resp_set_target(&x->cresp, RTE_MIN(g->share, x->cresp.max));
 	}
@@ -357,6 +362,7 @@ void xprt_group_leave(struct rpcrdma_xprt *x)
 	x->grp = NULL;
 	if (x->p.role == RPCRDMA_XPRT_SERVER) {
 		g->nservers--;
+		g->bk_total -= x->p.bk_credits;
 		share_update(g);
 	}
 }

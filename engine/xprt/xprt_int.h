@@ -280,6 +280,7 @@ struct rpcrdma_xprt_group {
 	uint32_t shared;     /* ... beyond each one's first: at most p.recvs */
 	uint32_t share;	     /* each server connection's grant */
 	uint32_t nservers;   /* server connections (the share's divisor) */
+	uint32_t bk_total;   /* their bk_credits, summed: receives kept for backward replies */
 	/*
 	 * The responder slots of its server connections, shared (a slot is
 	 * a connection's from the call it takes until its release), with
@@ -731,6 +732,11 @@ void xprt_group_leave(struct rpcrdma_xprt *x);
 uint32_t xprt_group_reserve(struct rpcrdma_xprt *x, uint32_t want);
 void xprt_group_unreserve(struct rpcrdma_xprt *x);
 void xprt_group_trim(struct rpcrdma_xprt *x);
+/* A server's reservations beyond its grant's: one for the reply of each backward call out. */
+static inline uint32_t xprt_group_bk_need(const struct rpcrdma_xprt *x)
+{
+	return x->p.role == RPCRDMA_XPRT_SERVER && x->calls != NULL ? x->creq.outstanding : 0;
+}
 bool xprt_group_recv(struct rpcrdma_xprt *x);
 
 /* xprt_poll.c, for the group's poll */

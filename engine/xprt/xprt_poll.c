@@ -73,7 +73,12 @@ uint32_t xprt_post_recvs(struct rpcrdma_xprt *x)
 				       ? x->creq.outstanding + 1 - x->rx_posted
 				       : 0;
 		} else {
+			/* and one for the reply of each backward call out */
+			uint32_t need = x->cresp.target + xprt_group_bk_need(x);
+
 			want = rpcrdma_credit_resp_to_post(&x->cresp);
+			if (need > x->cresp.posted && need - x->cresp.posted > want)
+				want = need - x->cresp.posted;
 			if (want == 0)
 				xprt_group_trim(x);
 		}
@@ -393,8 +398,11 @@ void xprt_handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 
 		if (x->grp == NULL)
 			x->rx_posted--;
-		else if (!xprt_group_recv(x) && x->p.role == RPCRDMA_XPRT_SERVER)
-			rpcrdma_credit_resp_posted(&x->cresp, 1); /* came unreserved */
+		else if (!xprt_group_recv(x)) {
+			x->grp->st.unreserved += ok;
+			if (x->p.role == RPCRDMA_XPRT_SERVER)
+				rpcrdma_credit_resp_posted(&x->cresp, 1); /* came unreserved */
+		}
 		rx->posted = false;
 		if (x->p.role == RPCRDMA_XPRT_SERVER && !ok)
 			x->cresp.posted -= x->cresp.posted ? 1 : 0;

@@ -506,8 +506,13 @@ void xprt_call_process(struct rpcrdma_xprt_call *c)
 				break;
 			}
 			c->has_credit = true;
-			/* a receive for every outstanding call's reply (the poll reposts lazily) */
-			if (x->rx_posted < x->creq.outstanding)
+			/*
+			 * A receive for every outstanding call's reply (the poll
+			 * reposts lazily); a server in a group reserves one of
+			 * the SRQ beyond its grant's.
+			 */
+			if (x->rx_posted < x->creq.outstanding ||
+			    (x->grp != NULL && x->p.role == RPCRDMA_XPRT_SERVER))
 				xprt_post_recvs(x);
 			if (x->creq.outstanding > x->st.max_outstanding)
 				x->st.max_outstanding = x->creq.outstanding;

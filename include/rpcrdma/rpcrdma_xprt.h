@@ -368,7 +368,9 @@ struct rpcrdma_xprt_params {
 	 * In a group the connection's QP completes on the group's CQ and
 	 * receives from the group's SRQ; its grant follows the group's credit
 	 * policy (a server's credits and max_credits bound it); pools must be
-	 * the group's; bk_credits must be 0.
+	 * the group's. A server may have backward calls (bk_credits); a
+	 * client's backward service cannot be in a group (bk_credits must be
+	 * 0: -EINVAL).
 	 */
 	struct rpcrdma_xprt_group *group;
 };
@@ -498,7 +500,9 @@ uint32_t rpcrdma_xprt_flush(struct rpcrdma_xprt *xprt);
  * of 0 would deadlock the requester) and at most its max_credits, set
  * again as connections come and go; a grant that shrinks takes effect
  * with the next reply. A client connection reserves a receive for each
- * call it has out.
+ * call it has out, and so does a server for each backward call
+ * (bk_credits): the servers' bk_credits are kept out of the receives
+ * shared as grants, so that those reservations always succeed.
  * @{
  */
 
@@ -514,8 +518,9 @@ struct rpcrdma_xprt_group_params {
 	uint32_t max_conns;
 	/**
 	 * Receives the group's SRQ holds for calls and replies: the credits
-	 * granted across the group (default 1024). At least max_conns (a
-	 * grant of 1 each).
+	 * granted across the group, and the replies of its servers' backward
+	 * calls (their bk_credits are kept out of the grants) (default 1024).
+	 * At least max_conns (a grant of 1 each).
 	 */
 	uint32_t recvs;
 	/**
@@ -536,10 +541,16 @@ struct rpcrdma_xprt_group_stats {
 	uint64_t recv_short;	/**< SRQ top-ups that fell short (no buffer) */
 	uint64_t reserve_short; /**< reservations refused: the SRQ was all reserved */
 	uint64_t share_changes; /**< server grants set again (connections came or went) */
-	uint32_t conns;		/**< connections in the group now */
-	uint32_t share;		/**< each server connection's grant now */
-	uint32_t srq_posted;	/**< receives on the SRQ now */
-	uint32_t reserved;	/**< ... of them reserved by connections */
+	/**
+	 * Messages that found nothing reserved for their connection: more
+	 * than its grant allows (a peer that broke the credit rules), taken
+	 * from the SRQ's spare.
+	 */
+	uint64_t unreserved;
+	uint32_t conns;	     /**< connections in the group now */
+	uint32_t share;	     /**< each server connection's grant now */
+	uint32_t srq_posted; /**< receives on the SRQ now */
+	uint32_t reserved;   /**< ... of them reserved by connections */
 	/** Bytes the group's connections hold (rpcrdma_xprt_info() mem_bytes, summed). */
 	uint64_t conn_bytes;
 };

@@ -130,6 +130,7 @@ int main(int argc, char **argv)
 		test_backward_v1();
 		test_backward_v2();
 		test_backward_loss();
+		test_backward_group();
 	} else if (strcmp(argv[1], "xchar") == 0) {
 		test_xchar();
 		test_xchar_errors();

@@ -48,6 +48,8 @@ struct env {
 	char addr[64];
 	struct test_side cli, srv;
 	bool srv_bare, cli_bare;
+	struct rpcrdma_xprt_group
+		*srv_grp; /* the server's poll group (env_close() destroys it), or NULL */
 };
 
 /* The test program's service: the server's (sctx), a client's backward one (bctx). */
@@ -221,6 +223,7 @@ void test_xchar_errors(void);
 void test_backward_v1(void);
 void test_backward_v2(void);
 void test_backward_loss(void);
+void test_backward_group(void);
 /* test_xprt_hostile.c */
 void test_hostile_server(void);
 void test_hostile_client(void);

@@ -51,7 +51,7 @@ static bool run_bcall(struct env *e, struct tcall *t)
 
 /* One direction's calls of a load: n in flight, want in all. */
 struct bk_dir {
-	struct tcall t[16];
+	struct tcall t[32];
 	uint32_t n, want, sent, done, ok;
 	uint32_t words; /* each call's argument words (and words + 1 result words) */
 };
@@ -94,13 +94,13 @@ static bool bk_load_step(struct env *e, void *arg)
 	return bk_dir_step(&e->srv, &l->bwd) && f;
 }
 
-static void bk_load_run(struct env *e, const char *what, uint32_t bk)
+static void bk_load_run_n(struct env *e, const char *what, uint32_t bk, uint32_t fwd_n)
 {
 	static struct bk_load l;
 	struct rpcrdma_xprt_stats ss;
 
 	memset(&l, 0, sizeof(l));
-	l.fwd.n = 16;
+	l.fwd.n = fwd_n;
 	l.fwd.want = 2000;
 	l.fwd.words = 3;
 	l.bwd.n = 8; /* more than the client grants: the server's window holds them */
@@ -116,6 +116,11 @@ static void bk_load_run(struct env *e, const char *what, uint32_t bk)
 	      "%s: at most %u backward calls out (%lu at the server, %u at the client)", what, bk,
 	      (unsigned long)ss.max_outstanding, bctx.max_active);
 	CHECK(sctx.max_active <= 32, "%s: forward window kept: %u", what, sctx.max_active);
+}
+
+static void bk_load_run(struct env *e, const char *what, uint32_t bk)
+{
+	bk_load_run_n(e, what, bk, 16);
 }
 
 void test_backward_v1(void)
@@ -411,5 +416,96 @@ void test_backward_loss(void)
 	}
 	if (old != NULL)
 		rpcrdma_xprt_destroy(old);
+	env_close(&e);
+}
+
+/*
+ * A server in a poll group with backward calls: its grant is its share of
+ * the group's receives less the receives kept for its backward replies,
+ * and with the forward window full (as many calls in flight as granted)
+ * and the backward window full, every message finds a receive reserved
+ * for it (none over the grant, none refused a reservation).
+ */
+void test_backward_group(void)
+{
+	struct rpcrdma_xprt_group_params gp;
+	struct rpcrdma_xprt_group_stats gs;
+	struct rpcrdma_xprt_info si, ci;
+	struct tcall t;
+	struct env e;
+
+	set_vers(RPCRDMA_VERS_1, RPCRDMA_VERS_1, RPCRDMA_VERS_1);
+	if (!env_open(&e, NULL, NULL)) {
+		env_close(&e);
+		return;
+	}
+	rpcrdma_xprt_group_params_init(&gp);
+	gp.dev = e.srv.dev;
+	gp.pd = e.srv.pd;
+	gp.pools = e.srv.pools;
+	gp.max_conns = 2;
+	gp.recvs = 32;
+	CHECK(rpcrdma_xprt_group_create(&gp, &e.srv_grp) == 0, "the server's poll group");
+	e.srv.params.group = e.srv_grp;
+	cli_backward(&e, 4);
+	e.srv.params.bk_credits = 8;
+	if (e.srv_grp == NULL || !env_connect(&e)) {
+		env_close(&e);
+		return;
+	}
+	memset(&t, 0, sizeof(t));
+	CHECK(run_call(&e, &t) && t.status == 0, "a forward call");
+	rpcrdma_xprt_info(e.srv.xprt, &si);
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	rpcrdma_xprt_group_stats(e.srv_grp, &gs);
+	CHECK(rpcrdma_xprt_group_of(e.srv.xprt) == e.srv_grp && gs.share == 32 - 8 &&
+		      ci.grant == gs.share,
+	      "grant: the group's 32 receives less the server's 8 backward: share %u, client "
+	      "sees %u",
+	      gs.share, ci.grant);
+	CHECK(rpcrdma_xprt_bc_set_ready(e.srv.xprt, true) == 0, "set ready");
+	memset(&t, 0, sizeof(t));
+	CHECK(run_bcall(&e, &t) && t.status == 0 && t.ok, "a backward call: %d", t.status);
+	bk_load_run_n(&e, "in a poll group", 4, ci.grant);
+	rpcrdma_xprt_group_stats(e.srv_grp, &gs);
+	CHECK(sctx.max_active == ci.grant, "the forward window was full: %u of %u", sctx.max_active,
+	      ci.grant);
+	CHECK(gs.unreserved == 0 && gs.reserve_short == 0,
+	      "every message found its receive reserved: %lu unreserved, %lu refused",
+	      (unsigned long)gs.unreserved, (unsigned long)gs.reserve_short);
+	/* four backward calls out, their replies not yet come: a receive reserved for each */
+	{
+		static struct tcall b[4];
+		bool sent = true;
+
+		for (uint32_t i = 0; i < 4; i++) {
+			memset(&b[i], 0, sizeof(b[i]));
+			sent &= tcall_submit_on(&e.srv, &b[i]) == 0;
+		}
+		rpcrdma_xprt_poll(
+			e.srv.xprt); /* the server alone: the client answers nothing yet */
+		rpcrdma_xprt_info(e.srv.xprt, &si);
+		CHECK(sent && si.recvs_posted >= ci.grant + 4,
+		      "the grant's receives and one for each backward reply: %u reserved, want %u",
+		      si.recvs_posted, ci.grant + 4);
+		for (uint32_t i = 0; i < 4; i++)
+			CHECK(pump_until(&e, tcall_done, &b[i]) && b[i].status == 0,
+			      "backward call %u answered: %d", i, b[i].status);
+	}
+	env_close(&e);
+
+	/* a client's backward service cannot join a group */
+	if (env_open(&e, NULL, NULL)) {
+		struct rpcrdma_xprt *x = NULL;
+
+		gp.dev = e.cli.dev;
+		gp.pd = e.cli.pd;
+		gp.pools = e.cli.pools;
+		CHECK(rpcrdma_xprt_group_create(&gp, &e.srv_grp) == 0, "a client group");
+		cli_backward(&e, 4);
+		e.cli.params.group = e.srv_grp;
+		CHECK(rpcrdma_xprt_create(&e.cli.params, &x) == -EINVAL && x == NULL,
+		      "a client with bk_credits: -EINVAL");
+	}
 	env_close(&e);
 }

@@ -464,6 +464,9 @@ void env_close(struct env *e)
 		CHECK(rpcrdma_xprt_destroy(e->cli.xprt) == 0, "destroy client");
 	if (e->srv.xprt)
 		CHECK(rpcrdma_xprt_destroy(e->srv.xprt) == 0, "destroy server");
+	if (e->srv_grp)
+		CHECK(rpcrdma_xprt_group_destroy(e->srv_grp) == 0,
+		      "destroy the server's poll group");
 	side_close(&e->cli);
 	side_close(&e->srv);
 }
