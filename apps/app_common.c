@@ -423,7 +423,7 @@ uint32_t app_group_bufs(uint32_t conns, uint32_t recvs)
 {
 	uint32_t srq = conns + recvs + 64;
 
-	return srq + (srq + 24) / 2 + 1 + srq + 24 + 4 * conns + 64;
+	return srq + (srq + 24) / 2 + 1 + srq + 24 + (conns + 32) / 2 + 1 + 64;
 }
 
 int app_accept_slot(const char *who, struct rpcrdma_xprt **slots, uint32_t max, uint32_t nconns,

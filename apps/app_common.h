@@ -221,7 +221,8 @@ int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs,
 /*
  * Inline buffers a poll group of app_ep_group() takes at most: its SRQ's
  * receives, its responder slots' header areas (two a buffer) and their
- * replies, the version 2 control areas of its connections (four each).
+ * replies, its version 2 control slots (one a connection and 32, two a
+ * buffer).
  */
 uint32_t app_group_bufs(uint32_t conns, uint32_t recvs);
 

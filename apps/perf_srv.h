@@ -25,7 +25,6 @@
 #define PERF_PROC_READ	     1u
 #define PERF_PROC_WRITE	     2u
 #define PERF_SRV_CREDITS     PERF_DEPTH_MAX /* a connection's credits, at most */
-#define XPRT_CTRL_AREAS	     8	 /* a connection's version 2 control areas (2 KiB each) */
 #define PERF_SRV_CREDITS_MIN 16u /* ... and the share of each, the server full (srv_recvs()) */
 #define RPC_REPLY_HDR	     24	 /* xid, REPLY, MSG_ACCEPTED, verifier AUTH_NONE 0, SUCCESS */
 

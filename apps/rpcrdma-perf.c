@@ -462,7 +462,8 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 
 		while (cs < cr)
 			cs <<= 1;
-		bufs = n * (cs + (cs + XPRT_CTRL_AREAS) / 2 + 2) + app_group_bufs(n, o->depth);
+		/* (version 2's control slots are the group's: app_group_bufs()) */
+		bufs = n * (cs + cs / 2 + 2) + app_group_bufs(n, o->depth);
 		if (bufs > sp.inline_count)
 			sp.inline_count = bufs;
 	}

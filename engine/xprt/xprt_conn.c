@@ -498,8 +498,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 			nslots = x->ncalls;
 			x->responder = true;
 		}
-		if (p->vers == RPCRDMA_VERS_1)
-			nctrl = 0;
+		nctrl = 0; /* version 2's control slots are the group's */
 	}
 	/* a call's XID is its slot index below call_shift bits */
 	while ((1u << x->call_shift) < x->ncalls)

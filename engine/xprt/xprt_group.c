@@ -51,6 +51,10 @@ static void group_free(struct rpcrdma_xprt_group *g)
 		rpcrdma_mempool_put_bulk(g->ipool, g->hdr_bufs, g->nhdr_bufs);
 	if (g->npad_bufs)
 		rpcrdma_mempool_put_bulk(g->ipool, g->pad_bufs, g->npad_bufs);
+	if (g->nctrl_bufs)
+		rpcrdma_mempool_put_bulk(g->ipool, g->ctrl_bufs, g->nctrl_bufs);
+	free(g->ctrl_bufs);
+	free(g->ctrls);
 	free(g->hdr_bufs);
 	free(g->pad_bufs);
 	free(g->svcs);
@@ -316,6 +320,84 @@ err:
 	return ret;
 }
 
+/* The version 2 control slots (struct xprt_group: ctrls), at the first join that needs them. */
+static int ctrls_init(struct rpcrdma_xprt_group *g)
+{
+	struct rpcrdma_xdr_region *areas, pad;
+	uint32_t i, n = g->p.max_conns + GROUP_CTRL_SPARE;
+	int ret = -ENOMEM;
+
+	g->ctrls = calloc(n, sizeof(*g->ctrls));
+	areas = calloc(n, sizeof(*areas));
+	if (g->ctrls != NULL && areas != NULL)
+		ret = xprt_hdr_areas(g->ipool, n, areas, &g->ctrl_bufs, &g->nctrl_bufs, &pad);
+	if (ret) {
+		free(areas);
+		free(g->ctrls);
+		g->ctrls = NULL;
+		return ret;
+	}
+	for (i = n; i-- > 0;) {
+		g->ctrls[i].area = areas[i];
+		g->ctrls[i].next = g->ctrl_free;
+		g->ctrl_free = &g->ctrls[i];
+	}
+	g->nctrls = n;
+	g->ctrl_nfree = n;
+	free(areas);
+	return 0;
+}
+
+/*
+ * The control slot a control message of @x would take now, or NULL: its
+ * own (a connection alone), or the group's: its first always, another
+ * only while every other connection without one could still take one.
+ */
+struct xprt_ctrl *xprt_ctrl_peek(const struct rpcrdma_xprt *x)
+{
+	const struct rpcrdma_xprt_group *g = x->grp;
+
+	if (g == NULL)
+		return x->ctrl_free;
+	if (g->ctrl_nfree == 0)
+		return NULL;
+	if (x->ctrl_out != 0 && g->ctrl_nfree - 1 < g->st.conns - g->ctrl_users)
+		return NULL;
+	return g->ctrl_free;
+}
+
+/* Take @k, what xprt_ctrl_peek() gave. */
+void xprt_ctrl_take(struct rpcrdma_xprt *x, struct xprt_ctrl *k)
+{
+	struct rpcrdma_xprt_group *g = x->grp;
+
+	if (g == NULL) {
+		x->ctrl_free = k->next;
+		return;
+	}
+	g->ctrl_free = k->next;
+	g->ctrl_nfree--;
+	if (x->ctrl_out++ == 0)
+		g->ctrl_users++;
+}
+
+/* A control message's Send retired: its slot is free again. */
+void xprt_ctrl_put(struct rpcrdma_xprt *x, struct xprt_ctrl *k)
+{
+	struct rpcrdma_xprt_group *g = x->grp;
+
+	if (g == NULL) {
+		k->next = x->ctrl_free;
+		x->ctrl_free = k;
+		return;
+	}
+	k->next = g->ctrl_free;
+	g->ctrl_free = k;
+	g->ctrl_nfree++;
+	if (--x->ctrl_out == 0)
+		g->ctrl_users--;
+}
+
 int xprt_group_join(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_xprt_group *g = x->p.group;
@@ -333,6 +415,12 @@ int xprt_group_join(struct rpcrdma_xprt *x)
 			return ret;
 		if (x->p.svc_upper_size > g->upper_size)
 			return -EINVAL; /* the slots' upper areas are the first server's size */
+	}
+	if (x->p.vers == RPCRDMA_VERS_2 && g->ctrls == NULL) {
+		int ret = ctrls_init(g);
+
+		if (ret)
+			return ret;
 	}
 	x->grp = g;
 	TAILQ_INSERT_TAIL(&g->conns, x, grp_link);

@@ -253,6 +253,8 @@ TAILQ_HEAD(xprt_list, rpcrdma_xprt);
 #define GROUP_MAGIC 0x67727570u /* "grup" */
 /* receives of the SRQ beyond the reservable ones: messages unasked, a grant that shrinks */
 #define GROUP_SRQ_SPARE 64
+/* a group's control slots beyond one for each connection it may have */
+#define GROUP_CTRL_SPARE 32
 
 /*
  * A poll group (rpcrdma_xprt.h "Poll groups", xprt_group.c): the CQ and
@@ -298,6 +300,20 @@ struct rpcrdma_xprt_group {
 	struct rpcrdma_xdr_region pad; /* the XDR pad of every connection without header areas */
 	void **pad_bufs;
 	uint32_t npad_bufs;
+	/*
+	 * Version 2 control slots, shared (made at the first join that may
+	 * speak version 2): p.max_conns + GROUP_CTRL_SPARE of them. Each
+	 * connection can always take one (its ROPT_INITXCH goes first,
+	 * xcharext 4.1): one beyond its first only while every connection
+	 * without one can still have one (xprt_ctrl_peek()).
+	 */
+	struct xprt_ctrl *ctrls;
+	uint32_t nctrls;
+	struct xprt_ctrl *ctrl_free;
+	uint32_t ctrl_nfree;
+	uint32_t ctrl_users; /* connections with a slot out */
+	void **ctrl_bufs;
+	uint32_t nctrl_bufs;
 	struct xprt_list conns;	  /* every connection of the group */
 	struct xprt_list pending; /* connections to advance at the next poll */
 	struct rpcrdma_xprt_group_stats st;
@@ -399,7 +415,8 @@ struct rpcrdma_xprt {
 	uint32_t xchar_init_xid;     /* rdma_xid of our ROPT_INITXCH */
 	uint32_t ctrl_seq;	     /* server: XIDs of its control messages */
 	struct xprt_ctrl ctrl[XPRT_CTRL_SLOTS];
-	struct xprt_ctrl *ctrl_free;
+	struct xprt_ctrl *ctrl_free; /* its own; in a group, the group's (ctrl_out taken) */
+	uint32_t ctrl_out;
 	/* responder */
 	struct rpcrdma_vers_resp vresp;
 	struct rpcrdma_credit_resp cresp;
@@ -732,6 +749,9 @@ void xprt_group_leave(struct rpcrdma_xprt *x);
 uint32_t xprt_group_reserve(struct rpcrdma_xprt *x, uint32_t want);
 void xprt_group_unreserve(struct rpcrdma_xprt *x);
 void xprt_group_trim(struct rpcrdma_xprt *x);
+struct xprt_ctrl *xprt_ctrl_peek(const struct rpcrdma_xprt *x);
+void xprt_ctrl_take(struct rpcrdma_xprt *x, struct xprt_ctrl *k);
+void xprt_ctrl_put(struct rpcrdma_xprt *x, struct xprt_ctrl *k);
 /* A server's reservations beyond its grant's: one for the reply of each backward call out. */
 static inline uint32_t xprt_group_bk_need(const struct rpcrdma_xprt *x)
 {

@@ -306,13 +306,9 @@ void xprt_sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint32_
 		*(void **)owner = *x->rbuf_freep;
 		*x->rbuf_freep = owner;
 		break;
-	case WR_CTRL_SEND: {
-		struct xprt_ctrl *k = owner;
-
-		k->next = x->ctrl_free;
-		x->ctrl_free = k;
+	case WR_CTRL_SEND:
+		xprt_ctrl_put(x, owner);
 		break;
-	}
 	default: /* WR_MARKER */
 		break;
 	}

@@ -65,7 +65,7 @@ static uint32_t ctrl_credit(const struct rpcrdma_xprt *x)
 /* Encode a version 2 header (and body) into a control slot and stage its Send. */
 static int ctrl_send(struct rpcrdma_xprt *x, struct rpcrdma_hdr *h)
 {
-	struct xprt_ctrl *k = x->ctrl_free;
+	struct xprt_ctrl *k = xprt_ctrl_peek(x);
 	struct rpcrdma_pmd_send_wr *wr;
 	int n;
 
@@ -78,7 +78,7 @@ static int ctrl_send(struct rpcrdma_xprt *x, struct rpcrdma_hdr *h)
 	n = rpcrdma_hdr_encode(h, k->area.addr, k->area.len / 2);
 	if (n < 0)
 		return n == -ENOSPC ? -EMSGSIZE : n;
-	x->ctrl_free = k->next;
+	xprt_ctrl_take(x, k);
 	k->sge.addr = (uintptr_t)k->area.addr;
 	k->sge.length = (uint32_t)n;
 	k->sge.lkey = k->area.lkey;
@@ -99,7 +99,7 @@ static int ctrl_send(struct rpcrdma_xprt *x, struct rpcrdma_hdr *h)
 static int ctrl_send_xchar(struct rpcrdma_xprt *x, uint32_t xid, const struct rpcrdma_xchar_msg *m)
 {
 	uint32_t optdir = x->p.role == RPCRDMA_XPRT_CLIENT ? RPCRDMA_CALL : RPCRDMA_REPLY;
-	struct xprt_ctrl *k = x->ctrl_free;
+	struct xprt_ctrl *k = xprt_ctrl_peek(x); /* the slot ctrl_send() takes */
 	struct rpcrdma_hdr h;
 	uint8_t *body;
 	int n, ret;
@@ -316,7 +316,7 @@ int rpcrdma_xprt_xchar_request(struct rpcrdma_xprt *x, const struct rpcrdma_xcha
 		    want->vals[i].which != RPCRDMA_XCHAR_REQREMINV &&
 		    want->vals[i].which != RPCRDMA_XCHAR_BRS)
 			return -EINVAL; /* an unknown id is sent from its data */
-	if (x->ctrl_free == NULL || !sq_room(x, 1))
+	if (xprt_ctrl_peek(x) == NULL || !sq_room(x, 1))
 		return -ENOBUFS;
 	xid = ctrl_xid(x);
 	ret = rpcrdma_xchar_state_request(&x->xs, xid, want, &m);

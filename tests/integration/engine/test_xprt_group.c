@@ -18,6 +18,11 @@
  *            clients see follows; new clients join while the group runs;
  *            a connection over max_conns is refused;
  *   memory:  what a connection holds in a group and alone.
+ *
+ * With the argument "v2" the connections speak version 2: every one
+ * settles it and exchanges its transport characteristics (each side's
+ * ROPT_INITXCH first) through the group's shared control slots, which
+ * leave a connection's memory as in version 1.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,6 +48,7 @@
 #define NCALLS	 (2 * NCONN)
 
 static uint64_t wait_ms = 10000;
+static bool v2; /* argv[1] "v2": every connection in version 2 */
 
 static struct test_side cli, srv;
 static struct rpcrdma_xprt_group *cg, *sg;
@@ -304,6 +310,24 @@ static void test_many(void)
 	CHECK(gs.recv_short == 0 && gs.reserve_short == 0,
 	      "the SRQ never ran short: %lu short top-ups, %lu refused reservations",
 	      (unsigned long)gs.recv_short, (unsigned long)gs.reserve_short);
+	for (unsigned int i = 0; v2 && i < NCONN; i++) {
+		struct rpcrdma_xprt_stats cs, ss;
+		struct rpcrdma_xprt_info ci, si;
+
+		rpcrdma_xprt_info(cx[i], &ci);
+		rpcrdma_xprt_info(sx[i], &si);
+		rpcrdma_xprt_stats(cx[i], &cs);
+		rpcrdma_xprt_stats(sx[i], &ss);
+		CHECK(ci.vers_settled && ci.vers == RPCRDMA_VERS_2 && si.vers == RPCRDMA_VERS_2 &&
+			      cs.xchar_sent >= 1 && cs.xchar_recv >= 1 && ss.xchar_sent >= 1 &&
+			      ss.xchar_recv >= 1 && cs.ctrl_drops == 0 && ss.ctrl_drops == 0,
+		      "connection %u: version %u/%u, characteristics sent %lu/%lu, applied "
+		      "%lu/%lu, control drops %lu/%lu",
+		      i, ci.vers, si.vers, (unsigned long)cs.xchar_sent,
+		      (unsigned long)ss.xchar_sent, (unsigned long)cs.xchar_recv,
+		      (unsigned long)ss.xchar_recv, (unsigned long)cs.ctrl_drops,
+		      (unsigned long)ss.ctrl_drops);
+	}
 }
 
 static void test_idle(void)
@@ -403,6 +427,9 @@ static void test_memory(void)
 	CHECK(b.mem_bytes > 0 && b.mem_bytes < alone.mem_bytes,
 	      "a client connection holds less in a group: %lu < %lu", (unsigned long)b.mem_bytes,
 	      (unsigned long)alone.mem_bytes);
+	/* issue 20's bound; version 2's control slots are the group's */
+	CHECK(a.mem_bytes <= 16384, "a server connection in a group holds at most 16 KiB: %lu",
+	      (unsigned long)a.mem_bytes);
 	rpcrdma_xprt_group_stats(sg, &gs);
 	for (unsigned int i = 0; i < nsx; i++) {
 		rpcrdma_xprt_info(sx[i], &a);
@@ -463,6 +490,11 @@ int main(int argc, char **argv)
 	CHECK(rpcrdma_pmd_listen(srv.dev, addr, &srv.listener) == 0, "listen");
 	test_side_params(&cli, RPCRDMA_XPRT_CLIENT);
 	test_side_params(&srv, RPCRDMA_XPRT_SERVER);
+	v2 = argc > 1 && strcmp(argv[1], "v2") == 0;
+	if (v2) {
+		cli.params.vers = RPCRDMA_VERS_2;
+		srv.params.vers = RPCRDMA_VERS_2;
+	}
 	rpcrdma_xprt_svc_bind(&glue, &srv.params);
 	test_params();
 
