@@ -93,6 +93,22 @@ def wait_sockets(addr, n, p, limit=60):
     return False
 
 
+def kill_under(perf, addr, client, nconns):
+    """A server on @addr and the client command @client, whose @nconns
+    connections are made; the server killed with SIGKILL and another started
+    on the address. The client's exit status, output and errors, and the
+    new server."""
+    srv = popen([perf, "--server", addr, "--quiet"])
+    cli = popen(client)
+    if check(wait_sockets(addr, nconns + 1, cli), "the client's %d connection(s) made" % nconns):
+        time.sleep(0.5)
+    srv.send_signal(signal.SIGKILL)
+    srv.wait()
+    srv = popen([perf, "--server", addr, "--quiet"])
+    rc, out, err = finish(cli)
+    return rc, out, err, srv
+
+
 def test_server_kill(perf):
     addr = "@restart-perf-%d" % os.getpid()
     client = [perf, "--client", addr, "--mode", "iops", "--depth", "8", "--duration", "4",
@@ -111,14 +127,7 @@ def test_server_kill(perf):
           "without --reconnect the run ends: exit %d %r" % (rc, err))
 
     # with --reconnect: a new server on the same address, and the run goes on
-    srv = popen([perf, "--server", addr, "--quiet"])
-    cli = popen(client + ["--reconnect", "200"])
-    if check(wait_sockets(addr, 2, cli), "the client connects"):
-        time.sleep(0.5)
-    srv.send_signal(signal.SIGKILL)
-    srv.wait()
-    srv = popen([perf, "--server", addr, "--quiet"])
-    rc, out, err = finish(cli)
+    rc, out, err, srv = kill_under(perf, addr, client + ["--reconnect", "200"], 1)
     m = re.search(r"made again (\d+) time\(s\) in (\d+) attempt\(s\); (\d+) call\(s\) sent again",
                   err)
     # a connect refused while the first server starts counts as a reconnect too
@@ -137,14 +146,8 @@ def test_server_kill(perf):
           (rc, err))
 
     # four connections: each is made again, and the line counts them all
-    srv = popen([perf, "--server", addr, "--quiet"])
-    cli = popen(client + ["--reconnect", "200", "--connections", "4"])
-    if check(wait_sockets(addr, 5, cli), "the client's four connections connect"):
-        time.sleep(0.5)
-    srv.send_signal(signal.SIGKILL)
-    srv.wait()
-    srv = popen([perf, "--server", addr, "--quiet"])
-    rc, out, err = finish(cli)
+    rc, out, err, srv = kill_under(perf, addr,
+                                   client + ["--reconnect", "200", "--connections", "4"], 4)
     m = re.search(r"the 4 connections were made again (\d+) time\(s\) in (\d+) attempt\(s\); "
                   r"(\d+) call\(s\) sent again", err)
     check(rc == 0 and m is not None and int(m.group(1)) >= 4 and
