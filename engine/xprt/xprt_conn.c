@@ -89,6 +89,23 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	rpcrdma_telemetry_kv_u64(kv, "peer_remote_inv", RD(x->peer.remote_inv));
 	rpcrdma_telemetry_kv_u64(kv, "recvs_posted", RD(x->rx_posted));
 	rpcrdma_telemetry_kv_u64(kv, "sq_outstanding", RD(x->sq_out));
+	rpcrdma_telemetry_kv_u64(kv, "mem_bytes", x->mem_bytes);
+	if (x->grp != NULL) {
+		/*
+		 * Its poll group's state (rpcrdma_xprt_group_stats()). The group
+		 * lasts while the connection is listed: xprt_free() takes it off
+		 * the list before it leaves the group.
+		 */
+		const struct rpcrdma_xprt_group *g = x->grp;
+
+		rpcrdma_telemetry_kv_u64(kv, "group_conns", RD(g->st.conns));
+		rpcrdma_telemetry_kv_u64(kv, "group_share", RD(g->share));
+		rpcrdma_telemetry_kv_u64(kv, "group_srq_posted", RD(g->srq_posted));
+		rpcrdma_telemetry_kv_u64(kv, "group_reserved", RD(g->reserved));
+		rpcrdma_telemetry_kv_u64(kv, "group_unreserved", RD(g->st.unreserved));
+		rpcrdma_telemetry_kv_u64(kv, "group_reserve_short", RD(g->st.reserve_short));
+		rpcrdma_telemetry_kv_u64(kv, "group_conn_visits", RD(g->st.conn_visits));
+	}
 	if (cli) {
 		/* the requester's credit state (rpcrdma_credit.h) */
 		rpcrdma_telemetry_kv_u64(kv, "credit_max", x->creq.max);

@@ -100,6 +100,7 @@ def main():
                                    stderr=subprocess.PIPE, text=True,
                                    env=dict(env, RUNTIME_DIRECTORY=cli_dir))
             seen = []
+            conn_checked = False
             while cli.poll() is None:
                 time.sleep(0.2)
                 try:
@@ -130,8 +131,22 @@ def main():
                 for name in ("v1_1_READ", "v1_2_WRITE"):
                     check(procs.get(name, {}).get("calls") == 0,
                           "%s counted calls in a NULL run: %r" % (name, procs.get(name)))
+                # the server's connection, in its poll group (the only member)
+                if not conn_checked:
+                    ids = query(sock, "/rpcrdma/conns", maxlen)["/rpcrdma/conns"] or []
+                    if len(ids) == 1:
+                        c = query(sock, "/rpcrdma/conn,%d" % ids[0], maxlen)["/rpcrdma/conn"]
+                        conn_checked = True
+                        check(c.get("role") == "server" and c.get("group_conns") == 1 and
+                              c.get("group_share", 0) >= c.get("credit_target", 1) >= 1 and
+                              c.get("group_srq_posted", 0) >= c.get("group_reserved", 1) and
+                              c.get("group_unreserved") == 0 and
+                              c.get("group_conn_visits", 0) > 0 and
+                              0 < c.get("mem_bytes", 0) <= 16384,
+                              "/rpcrdma/conn of the server's connection in its poll group: %r" % c)
             cout, cerr = cli.communicate(timeout=60)
             check(cli.returncode == 0, "client: exit %d %r" % (cli.returncode, cerr))
+            check(conn_checked, "the server's connection was read from /rpcrdma/conn")
             check(len(seen) >= 2 and seen[-1] > seen[0],
                   "the program's calls grow during the run: %r" % seen)
 
