@@ -14,10 +14,10 @@
  *
  * One lcore polls every connection, through one poll group (a completion
  * queue and a shared receive queue for all of them, up to
- * --max-connections), and runs every procedure by default; with --workers N the procedures run on N worker
- * lcores and take the file system's lock (nfs3d.h). What touches a
- * connection runs on the polling lcore: READ's reply_done (unpin, give a
- * buffer back) runs there too.
+ * --max-connections), and runs every procedure by default; with --workers
+ * N the procedures run on N worker lcores and take the file system's lock
+ * (nfs3d.h). What touches a connection runs on the polling lcore: READ's
+ * reply_done (unpin, give a buffer back) runs there too.
  */
 #include <errno.h>
 #include <getopt.h>
