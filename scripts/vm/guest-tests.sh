@@ -18,7 +18,7 @@ set -u
 BUILD=$1
 shift
 KNOWN_siw0=""
-ONCE_siw0="blockstore_notify_verbs:the backward NOTIFY over verbs is the same PMD path on both devices, and blockstore_io_verbs runs the block store on siw0"
+ONCE_siw0="blockstore_notify_verbs:the backward NOTIFY over verbs is the same PMD path on both devices, and blockstore_io_verbs runs the block store on siw0;blockstore_capture_verbs:a capture records the work requests of the engine the same way on both devices;perf_capture_verbs:as blockstore_capture_verbs"
 
 # hugepages, as on a server: the EAL runs --in-memory on them
 echo 256 >/proc/sys/vm/nr_hugepages
