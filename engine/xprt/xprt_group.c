@@ -351,7 +351,8 @@ static int ctrls_init(struct rpcrdma_xprt_group *g)
 /*
  * The control slot a control message of @x would take now, or NULL: its
  * own (a connection alone), or the group's: its first always, another
- * only while every other connection without one could still take one.
+ * only while every other connection the group may have (max_conns, those
+ * that join later included) could still take its first.
  */
 struct xprt_ctrl *xprt_ctrl_peek(const struct rpcrdma_xprt *x)
 {
@@ -361,7 +362,7 @@ struct xprt_ctrl *xprt_ctrl_peek(const struct rpcrdma_xprt *x)
 		return x->ctrl_free;
 	if (g->ctrl_nfree == 0)
 		return NULL;
-	if (x->ctrl_out != 0 && g->ctrl_nfree - 1 < g->st.conns - g->ctrl_users)
+	if (x->ctrl_out != 0 && g->ctrl_nfree - 1 < g->p.max_conns - g->ctrl_users)
 		return NULL;
 	return g->ctrl_free;
 }

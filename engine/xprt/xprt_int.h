@@ -305,7 +305,8 @@ struct rpcrdma_xprt_group {
 	 * speak version 2): p.max_conns + GROUP_CTRL_SPARE of them. Each
 	 * connection can always take one (its ROPT_INITXCH goes first,
 	 * xcharext 4.1): one beyond its first only while every connection
-	 * without one can still have one (xprt_ctrl_peek()).
+	 * the group may have without one, those that join later included,
+	 * can still have one (xprt_ctrl_peek()).
 	 */
 	struct xprt_ctrl *ctrls;
 	uint32_t nctrls;
