@@ -419,6 +419,23 @@ int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs,
 	return ret;
 }
 
+uint32_t app_group_recvs(uint32_t conns, uint32_t share_min, uint32_t least)
+{
+	uint32_t r = conns * share_min;
+
+	return r < least ? least : r > 4096 ? 4096 : r;
+}
+
+void app_conns_destroy(struct rpcrdma_xprt **slots, uint32_t max, struct rpcrdma_xprt_group *grp)
+{
+	for (uint32_t i = 0; slots != NULL && i < max; i++)
+		if (slots[i] != NULL && rpcrdma_xprt_destroy(slots[i]) != 0)
+			fprintf(stderr, "%s: warning: a connection could not be destroyed\n",
+				app_name);
+	if (grp != NULL && rpcrdma_xprt_group_destroy(grp) != 0)
+		fprintf(stderr, "%s: warning: the poll group could not be destroyed\n", app_name);
+}
+
 uint32_t app_group_bufs(uint32_t conns, uint32_t recvs)
 {
 	uint32_t srq = conns + recvs + 64;

@@ -225,6 +225,17 @@ int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs,
  * buffer).
  */
 uint32_t app_group_bufs(uint32_t conns, uint32_t recvs);
+/*
+ * The receives a server's poll group shares: @p share_min a connection of
+ * the @p conns it may have, at least @p least (what a client alone may
+ * use), at most 4096.
+ */
+uint32_t app_group_recvs(uint32_t conns, uint32_t share_min, uint32_t least);
+/*
+ * Destroy the connections left in @p slots (@p max of them, NULL: free),
+ * then @p grp (NULL: none), with a warning for each that cannot go.
+ */
+void app_conns_destroy(struct rpcrdma_xprt **slots, uint32_t max, struct rpcrdma_xprt_group *grp);
 
 /**
  * A server's connect request: accept it (rpcrdma_xprt_accept() with @p p)

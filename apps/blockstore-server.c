@@ -1079,10 +1079,7 @@ static void serve_workers(struct bs_server *s)
  */
 static uint32_t srv_recvs(uint32_t max_conns)
 {
-	uint32_t r = max_conns * BS_SHARE_MIN;
-
-	r = r < 256 ? 256 : r > 4096 ? 4096 : r;
-	return r + max_conns * BS_BK_CREDITS;
+	return app_group_recvs(max_conns, BS_SHARE_MIN, 256) + max_conns * BS_BK_CREDITS;
 }
 
 static int server_open(struct bs_server *s)
@@ -1206,11 +1203,7 @@ static void server_close(struct bs_server *s)
 	if (s->listener)
 		rpcrdma_pmd_listener_close(s->listener);
 	/* the connections that did not close, then their group: its buffers go back */
-	for (uint32_t i = 0; s->conns && i < s->o.max_conns; i++)
-		if (s->conns[i] && rpcrdma_xprt_destroy(s->conns[i]) != 0)
-			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
-	if (s->grp && rpcrdma_xprt_group_destroy(s->grp) != 0)
-		fprintf(stderr, PROG ": warning: the poll group could not be destroyed\n");
+	app_conns_destroy(s->conns, s->o.max_conns, s->grp);
 	if (s->cap) {
 		rpcrdma_capture_flush(s->cap); /* the counters then include every frame */
 		rpcrdma_capture_stats(s->cap, &cs);

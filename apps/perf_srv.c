@@ -132,9 +132,7 @@ void perf_srv_counts(const struct perf_srv *s, uint64_t *calls, uint64_t *bad)
  */
 static uint32_t srv_recvs(uint32_t max_conns)
 {
-	uint32_t r = max_conns * PERF_SRV_CREDITS_MIN;
-
-	return r < PERF_SRV_CREDITS ? PERF_SRV_CREDITS : r > 4096 ? 4096 : r;
+	return app_group_recvs(max_conns, PERF_SRV_CREDITS_MIN, PERF_SRV_CREDITS);
 }
 
 /* A client asks to connect: accept it in a free slot, or refuse it with a line. */
@@ -313,9 +311,7 @@ void perf_srv_close(struct perf_srv *s)
 	if (s->src)
 		rpcrdma_mempool_put(s->src_pool, s->src);
 	s->src = NULL;
-	for (uint32_t i = 0; s->conns && i < s->max_conns; i++)
-		if (s->conns[i] && rpcrdma_xprt_destroy(s->conns[i]) != 0)
-			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
+	app_conns_destroy(s->conns, s->max_conns, NULL); /* the group: perf_ep_close() */
 	perf_ep_close(&s->ep);
 	app_svc_registry_free(s->reg);
 	s->reg = NULL;

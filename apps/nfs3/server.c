@@ -522,9 +522,7 @@ static int drc_open(struct server *s)
  */
 static uint32_t srv_recvs(uint32_t max_conns)
 {
-	uint32_t r = max_conns * SHARE_MIN;
-
-	return r < 256 ? 256 : r > 4096 ? 4096 : r;
+	return app_group_recvs(max_conns, SHARE_MIN, 256);
 }
 
 static int server_open(struct server *s)
@@ -609,11 +607,7 @@ static int server_open(struct server *s)
 /* The connections left and the poll group, whose receives and slots go back to the pools. */
 static void conns_free(struct server *s)
 {
-	for (uint32_t i = 0; s->conns && i < s->o.max_conns; i++)
-		if (s->conns[i] && rpcrdma_xprt_destroy(s->conns[i]) != 0)
-			fprintf(stderr, PROG ": warning: a connection could not be destroyed\n");
-	if (s->grp && rpcrdma_xprt_group_destroy(s->grp) != 0)
-		fprintf(stderr, PROG ": warning: the poll group could not be destroyed\n");
+	app_conns_destroy(s->conns, s->o.max_conns, s->grp);
 	free(s->conns);
 	free(s->conn_no);
 	s->conns = NULL;

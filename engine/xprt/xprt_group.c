@@ -342,7 +342,6 @@ static int ctrls_init(struct rpcrdma_xprt_group *g)
 		g->ctrls[i].next = g->ctrl_free;
 		g->ctrl_free = &g->ctrls[i];
 	}
-	g->nctrls = n;
 	g->ctrl_nfree = n;
 	free(areas);
 	return 0;

@@ -309,7 +309,6 @@ struct rpcrdma_xprt_group {
 	 * can still have one (xprt_ctrl_peek()).
 	 */
 	struct xprt_ctrl *ctrls;
-	uint32_t nctrls;
 	struct xprt_ctrl *ctrl_free;
 	uint32_t ctrl_nfree;
 	uint32_t ctrl_users; /* connections with a slot out */
