@@ -94,10 +94,29 @@ fetch() {
 	done
 }
 
+# The version of package $1 to fetch: the kernel's when the archive has
+# it, else the newest of the same upstream release. The archive may carry
+# a source or kbuild package rebuilt (6.1.192-3) beside a kernel that is
+# not (6.1.192-2): kbuild's tools and siw's source are the same, and the
+# module takes its version magic from the headers, which are the kernel's.
+same_release() {
+	vers=$(apt-cache madison "$1" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }')
+	if echo "$vers" | grep -qxF "$KVER"; then
+		echo "$KVER"
+		return
+	fi
+	v=$(echo "$vers" | grep -F "${KVER%-*}-" | grep "^${KVER%-*}-" | sort -V | tail -n 1)
+	[ -n "$v" ] || die "the archive has no $1 of release ${KVER%-*} (kernel $KVER)"
+	say "$1 $KVER is not in the archive: taking $v"
+	echo "$v"
+}
+
 MM=$(echo "$KREL" | cut -d. -f1,2)        # 6.1
 COMMON=linux-headers-${KREL%-amd64}-common # linux-headers-6.1.0-41-common
-fetch "$KPKG=$KVER" "linux-source-$MM=$KVER" "linux-headers-$KREL=$KVER" "$COMMON=$KVER" \
-	"linux-kbuild-$MM=$KVER"
+SRCVER=$(same_release "linux-source-$MM") || exit 1
+KBUILDVER=$(same_release "linux-kbuild-$MM") || exit 1
+fetch "$KPKG=$KVER" "linux-source-$MM=$SRCVER" "linux-headers-$KREL=$KVER" "$COMMON=$KVER" \
+	"linux-kbuild-$MM=$KBUILDVER"
 dpkg -x "$KPKG"_*.deb kernel
 
 # siw.ko, out of tree: the headers package's Makefile points at the common
