@@ -927,15 +927,14 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	qp->rq_ent = calloc(rq_size, sizeof(*qp->rq_ent));
 	if (qp->rq_ent == NULL)
 		goto err_area;
+	qp->common.qp_num = dev->next_qp_num++;
+	a->qp_num = qp->common.qp_num;
 	if (attr->srq != NULL) {
 		ret = shm_srq_attach(qp, to_shm_srq(attr->srq));
 		if (ret < 0)
 			goto err_ent;
 		a->srq_index = qp->srq_index;
 	}
-
-	qp->common.qp_num = dev->next_qp_num++;
-	a->qp_num = qp->common.qp_num;
 	qp->common.state = RPCRDMA_PMD_QPS_INIT;
 	TAILQ_INSERT_TAIL(&dev->qps, qp, dev_next);
 	/* a QP on an SRQ has no receives of its own: the CQ's poll harvests the SRQ */
@@ -980,6 +979,27 @@ static void conn_down(struct shm_qp *qp, bool report)
 	}
 }
 
+/*
+ * Drop @qp's completions still in @cq: after the destroy nothing polled
+ * may name it (a CQ shared with other QPs goes on; a verbs provider cleans
+ * its CQ likewise, and the verbs PMD drops what names a destroyed QP).
+ * The others keep their order.
+ */
+static void cq_clean(struct shm_cq *cq, const struct shm_qp *qp)
+{
+	uint32_t from = cq->head, to = cq->head;
+
+	while (from != cq->tail) {
+		const struct shm_cqe *e = &cq->ring[--from & cq->mask];
+
+		if (e->wc.qp == &qp->common)
+			continue;
+		if (--to != from)
+			cq->ring[to & cq->mask] = *e;
+	}
+	cq->tail = to;
+}
+
 static void shm_qp_destroy(struct rpcrdma_pmd_qp *q)
 {
 	struct shm_qp *qp = to_shm_qp(q);
@@ -994,6 +1014,9 @@ static void shm_qp_destroy(struct rpcrdma_pmd_qp *q)
 		TAILQ_REMOVE(&qp->rcq->rqs, qp, rq_next);
 	TAILQ_REMOVE(&dev->qps, qp, dev_next);
 	shm_ev_forget(dev, qp, NULL);
+	cq_clean(qp->scq, qp);
+	if (qp->rcq != qp->scq)
+		cq_clean(qp->rcq, qp);
 	if (qp->srq != NULL)
 		shm_srq_detach(qp);
 	peer_qp_unmap(qp);

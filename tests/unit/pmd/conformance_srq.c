@@ -650,6 +650,55 @@ static unsigned int cqs_which(const struct cqs *c, unsigned int nqp,
 	return nqp;
 }
 
+/*
+ * One more message in on each QP. The server takes one completion, then
+ * destroys every other QP with the rest of theirs still to poll: what it
+ * polls after names only a QP still there, each once.
+ */
+static void cqs_destroy_some(struct ep *ep, struct rpcrdma_pmd_srq *srq, struct srq_bufs *b,
+			     struct cqs *c, unsigned int nqp)
+{
+	struct rpcrdma_pmd_wc wc[CQS_NQP];
+	unsigned int i, n, first, want = 0, got[CQS_NQP];
+
+	srq_post(ep, srq, b, nqp);
+	oob_sync(ep, "reposted");
+	oob_sync(ep, "sent again");
+	n = poll_cq_n(c->rcq, wc, 1, 2 * WAIT);
+	CHECK(ep, n == 1);
+	first = n == 1 ? cqs_which(c, nqp, &wc[0]) : nqp;
+	CHECK(ep, first < nqp);
+	if (n == 1 && srq_take(b, wc[0].wr_id))
+		inl_put(ep, (void *)(uintptr_t)wc[0].wr_id);
+	for (i = 0; i < nqp; i++) {
+		if (i % 2 == 0 && i != first) {
+			ep_qp_destroy(ep, c->qps[i]);
+			c->qps[i] = NULL;
+		} else if (i != first) {
+			want++;
+		}
+	}
+	/* the destroyed QPs' buffers stay in b: they come back with the SRQ's */
+	memset(got, 0, sizeof(got));
+	n = poll_cq_n(c->rcq, wc, want, 2 * WAIT);
+	CHECK(ep, n == want);
+	for (i = 0; i < n; i++) {
+		unsigned int q = cqs_which(c, nqp, &wc[i]);
+
+		CHECK(ep, q < nqp && c->qps[q] != NULL && q != first);
+		CHECK(ep, wc[i].status == RPCRDMA_PMD_WC_SUCCESS &&
+				  wc[i].opcode == RPCRDMA_PMD_WC_RECV);
+		if (q < nqp)
+			got[q]++;
+		if (srq_take(b, wc[i].wr_id))
+			inl_put(ep, (void *)(uintptr_t)wc[i].wr_id);
+	}
+	for (i = 0; i < nqp; i++)
+		CHECK(ep, got[i] == (c->qps[i] != NULL && i != first));
+	CHECK(ep, poll_cq_n(c->rcq, wc, 1, 10) == 0);
+	oob_sync(ep, "checked");
+}
+
 void cq_shared_server(struct ep *ep)
 {
 	unsigned int nqp = cqs_nqp(ep), i, n, got[CQS_NQP];
@@ -708,6 +757,8 @@ void cq_shared_server(struct ep *ep)
 		CHECK(ep, got[i] == 2);
 	CHECK(ep, poll_cq_n(c.rcq, wc, 1, 10) == 0 && poll_cq_n(c.scq, wc, 1, 10) == 0);
 	oob_sync(ep, "exchanged");
+	if (ok)
+		cqs_destroy_some(ep, srq, &b, &c, nqp);
 	cqs_close(ep, &c, nqp);
 	CHECK(ep, rpcrdma_pmd_srq_destroy(srq) == 0);
 	srq_bufs_put(ep, &b);
@@ -766,6 +817,18 @@ void cq_shared_client(struct ep *ep)
 	for (i = 0; i < nqp; i++)
 		CHECK(ep, got[i] == 2);
 	oob_sync(ep, "exchanged");
+	if (ok) {
+		/* one more message on each QP (cqs_destroy_some()) */
+		oob_sync(ep, "reposted");
+		for (i = 0; i < nqp; i++)
+			CHECK(ep, send_msg(ep, c.qps[i], 2000 + i, i, 4));
+		n = poll_cq_n(c.scq, wc, nqp, 2 * WAIT);
+		CHECK(ep, n == nqp);
+		for (i = 0; i < n; i++)
+			CHECK(ep, wc[i].status == RPCRDMA_PMD_WC_SUCCESS);
+		oob_sync(ep, "sent again");
+		oob_sync(ep, "checked");
+	}
 	cqs_close(ep, &c, nqp);
 	scratch_put(ep);
 }
