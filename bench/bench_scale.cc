@@ -9,7 +9,11 @@
 //   scale/null_pipelined/conns:N      64 NULL calls in flight in all, spread
 //                                     over the N connections in turn:
 //                                     calls_per_s (the target: N = 1024 keeps
-//                                     90% of N = 1)
+//                                     90% of N = 1); srv_busy_ns_per_call
+//                                     and cli_busy_ns_per_call, each
+//                                     lcore's time in polls that found
+//                                     work per call: its cost of a call,
+//                                     whichever lcore limits the rate
 //   scale/null_one_each/conns:N       one call in flight per connection
 //                                     (N in flight): calls_per_s
 //   scale/idle_poll/conns:N           one poll of the server group with N
@@ -66,9 +70,14 @@ void pipelined(benchmark::State &state, uint32_t conns, uint32_t inflight)
 		}
 	}
 	uint64_t lo, hi, cv, cp, sv, sp;
+	double cli_busy, srv_busy;
+	bench_scale_pause(b);
+	bench_scale_busy(b, &cli_busy, &srv_busy);
 	bench_scale_visits(b, &cv, &cp, &sv, &sp);
 	double calls = static_cast<double>(state.iterations() * kCalls +
 					   (conns > kCalls ? conns : kCalls));
+	state.counters["cli_busy_ns_per_call"] = cli_busy / calls;
+	state.counters["srv_busy_ns_per_call"] = srv_busy / calls;
 	state.counters["cli_visits_per_call"] = static_cast<double>(cv) / calls;
 	state.counters["srv_visits_per_call"] = static_cast<double>(sv) / calls;
 	state.counters["srv_polls_per_call"] = static_cast<double>(sp) / calls;

@@ -56,11 +56,13 @@ struct bench_scale {
 	/* the server lcore's */
 	struct scale_side srv __attribute__((aligned(64)));
 	uint32_t srv_bad;
+	uint64_t srv_busy; /* TSC cycles in the server's polls that found work */
 	/* the client lcore's */
 	struct scale_side cli __attribute__((aligned(64)));
 	uint64_t *calls; /* per connection */
 	struct scale_carg *carg;
 	uint32_t next, want, done, out, submitted, bad;
+	uint64_t cli_busy; /* TSC cycles in the client's polls that found work */
 };
 
 static void scale_log(const char *msg, int err)
@@ -103,12 +105,25 @@ static void scale_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 		b->srv_bad++;
 }
 
+/*
+ * One TSC read a turn: a turn's time counts as busy when its poll found
+ * work, so busy time per call is the lcore's cost of a call whether or not
+ * the lcore is saturated (its rate if it were).
+ */
 static int serve(void *arg)
 {
 	struct bench_scale *b = arg;
+	uint64_t prev = rte_rdtsc(), now, busy = 0;
 
-	while (!b->stop)
-		rpcrdma_xprt_group_poll(b->srv.grp);
+	while (!b->stop) {
+		int work = rpcrdma_xprt_group_poll(b->srv.grp);
+
+		now = rte_rdtsc();
+		if (work != 0)
+			busy += now - prev;
+		prev = now;
+	}
+	b->srv_busy += busy;
 	return 0;
 }
 
@@ -372,7 +387,7 @@ static void call_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 
 int bench_scale_pipelined(struct bench_scale *b, uint32_t n)
 {
-	uint64_t guard = rte_rdtsc() + BENCH_HANG_S * rte_get_tsc_hz();
+	uint64_t prev = rte_rdtsc(), guard = prev + BENCH_HANG_S * rte_get_tsc_hz(), now;
 
 	b->done = 0;
 	b->want = b->submitted + n;
@@ -380,8 +395,14 @@ int bench_scale_pipelined(struct bench_scale *b, uint32_t n)
 		if (submit_one(b, -1) != 0)
 			return -1;
 	while (b->done < n || b->out) {
-		if (rpcrdma_xprt_group_poll(b->cli.grp) == 0 && rte_rdtsc() > guard)
+		int work = rpcrdma_xprt_group_poll(b->cli.grp);
+
+		now = rte_rdtsc();
+		if (work != 0)
+			b->cli_busy += now - prev;
+		else if (now > guard)
 			return -1;
+		prev = now;
 	}
 	return b->bad ? -1 : 0;
 }
@@ -408,6 +429,14 @@ void bench_scale_visits(struct bench_scale *b, uint64_t *cli_visits, uint64_t *c
 	rpcrdma_xprt_group_stats(b->srv.grp, &gs);
 	*srv_visits = gs.conn_visits;
 	*srv_polls = gs.polls;
+}
+
+void bench_scale_busy(struct bench_scale *b, double *cli_ns, double *srv_ns)
+{
+	double ns_per_cycle = 1e9 / (double)rte_get_tsc_hz();
+
+	*cli_ns = (double)b->cli_busy * ns_per_cycle;
+	*srv_ns = (double)b->srv_busy * ns_per_cycle;
 }
 
 void bench_scale_spread(struct bench_scale *b, uint64_t *min_calls, uint64_t *max_calls)

@@ -62,6 +62,13 @@ void bench_scale_visits(struct bench_scale *b, uint64_t *cli_visits, uint64_t *c
 			uint64_t *srv_visits, uint64_t *srv_polls);
 
 /** The connections' calls: fewest, most (to check the spread). */
+/*
+ * Time each lcore spent in polls that found work, in ns, since the start
+ * (the server's: up to its last pause or stop, so read it after
+ * bench_scale_pause()).
+ */
+void bench_scale_busy(struct bench_scale *b, double *cli_ns, double *srv_ns);
+
 void bench_scale_spread(struct bench_scale *b, uint64_t *min_calls, uint64_t *max_calls);
 
 #ifdef __cplusplus
