@@ -387,7 +387,8 @@ static void call_cb(void *arg, struct rpcrdma_xprt_call *call, int status,
 
 int bench_scale_pipelined(struct bench_scale *b, uint32_t n)
 {
-	uint64_t prev = rte_rdtsc(), guard = prev + BENCH_HANG_S * rte_get_tsc_hz(), now;
+	uint64_t hang = BENCH_HANG_S * rte_get_tsc_hz(), prev = rte_rdtsc(), guard = prev + hang,
+		 now;
 
 	b->done = 0;
 	b->want = b->submitted + n;
@@ -398,10 +399,13 @@ int bench_scale_pipelined(struct bench_scale *b, uint32_t n)
 		int work = rpcrdma_xprt_group_poll(b->cli.grp);
 
 		now = rte_rdtsc();
-		if (work != 0)
+		if (work != 0) {
 			b->cli_busy += now - prev;
-		else if (now > guard)
+			guard = now +
+				hang; /* a hang is no progress for that long, not a slow run */
+		} else if (now > guard) {
 			return -1;
+		}
 		prev = now;
 	}
 	return b->bad ? -1 : 0;
