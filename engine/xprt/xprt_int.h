@@ -319,58 +319,36 @@ struct rpcrdma_xprt_group {
 	struct rpcrdma_xprt_group_stats st;
 };
 
+/*
+ * A connection. With many connections on one lcore each call likely finds
+ * its connection out of the cache, and each line it touches is a miss:
+ * what every call, reply and poll visit reads or writes comes first
+ * (lines 0 to 5, then the counters' first two lines, mconn and p);
+ * set-up, version 2, reconnection and the rare paths after.
+ */
 struct rpcrdma_xprt {
+	/* ---------------- the fast path, both roles ---------------- */
 	uint32_t magic;
 	enum rpcrdma_xprt_state state;
-	uint64_t id;			 /* telemetry: /rpcrdma/conn,<id> */
-	LIST_ENTRY(rpcrdma_xprt) listed; /* in xprt_list (under xprt_list_lock) */
-	struct rpcrdma_xprt_params p;
-	/*
-	 * The version of the messages sent now (a client's probe: 2, before
-	 * it is settled), and whether it is settled for this connection
-	 * (rpcrdma_vers.h): the client's vreq or the server's vresp says.
-	 */
-	uint32_t vers;
-	bool vers_settled;
+	uint32_t vers; /* of the messages sent now (a client's probe: 2, before it is settled) */
+	bool vers_settled; /* the client's vreq or the server's vresp says (rpcrdma_vers.h) */
+	bool recv_short;   /* the last xprt_post_recvs() posted fewer than wanted: try each poll */
+	bool recv_due;	   /* client: a batch to repost at the start of the next poll */
+	bool in_poll;
+	bool responder; /* takes calls: svc slots of its own, or its group's (a server in a group) */
+	bool xchar_on;	/* version 2 transport characteristics: see xs */
+	bool pending;	/* in grp->pending */
 	bool backward;
-	bool peer_pdata;
-	bool disc_pending; /* server: accepted before the client's confirmation */
-	struct rpcrdma_xprt_pdata peer;
-	struct rpcrdma_marshal_conn mconn;
-	/*
-	 * The backward direction's marshaling (a server's calls, a client's
-	 * replies): mconn with backward set, inline only unless the client's
-	 * Backward Request Support is BKREQSUP_GENL (version 2).
-	 */
-	struct rpcrdma_marshal_conn bmconn;
+	uint16_t grp_wcs; /* completions of the group's poll now (0: not yet visited) */
 	/* gather entries of a Send or RDMA Write: RPCRDMA_MARSHAL_MAX_SGE or the device's fewer */
 	uint16_t max_send_sge;
-	bool bc_ready; /* server: the upper layer said the client is ready (version 1) */
+	int work;
 	struct rpcrdma_mempool *ipool;
 	struct rpcrdma_pmd_cq *cq;
 	struct rpcrdma_pmd_qp *qp;
+	/* the poll group (rpcrdma_xprt_group), or NULL */
+	struct rpcrdma_xprt_group *grp;
 	uint32_t sq_depth, rq_depth;
-	uint32_t recv_len; /* bytes of each posted receive */
-	/* receives */
-	struct xprt_rx *rxs;
-	uint32_t nrx;
-	struct xprt_rx *rx_free;
-	uint32_t rx_posted;
-	bool recv_short; /* the last xprt_post_recvs() posted fewer than wanted: try each poll */
-	bool recv_due;	 /* client: a batch to repost at the start of the next poll */
-	/* server: received calls waiting for a free svc slot, FIFO */
-	struct xprt_rx *backlog, *backlog_last;
-	/*
-	 * Server: inline buffers of fast replies whose Sends have retired,
-	 * linked through their first word, LIFO. A fast reply's Send takes
-	 * its buffer from the slot, so the slot is free at once and the next
-	 * call finds it warm; the slot takes another buffer from here.
-	 */
-	void *rbuf_free;
-	/* where this connection's free responder slots and fast reply buffers are: its own, or its group's */
-	struct rpcrdma_xprt_svc_call **svc_freep;
-	void **rbuf_freep;
-	bool responder; /* takes calls: svc slots of its own, or its group's (a server in a group) */
 	/* the send ring: WRs staged or posted and not yet retired (sq_out of them) */
 	struct xprt_wr *sq_ring;
 	/* a gather entry per ring entry, for WRs whose owner does not outlive them */
@@ -383,71 +361,99 @@ struct rpcrdma_xprt {
 	uint32_t sig_every; /* signal one WR in this many */
 	uint32_t nstage;    /* staged for the next doorbell */
 	/* stage_max WRs and the drain marker: at most XPRT_STAGE_MAX, the send queue's depth */
-	struct rpcrdma_pmd_send_wr *stage;
 	uint32_t stage_max;
+	struct rpcrdma_pmd_send_wr *stage;
+	/* receives */
+	struct xprt_rx *rxs;
+	struct xprt_rx *rx_free;
+	uint32_t nrx;
+	uint32_t rx_posted;
+	uint32_t recv_len; /* bytes of each posted receive */
 	/* requester */
-	struct rpcrdma_vers_req vreq;
-	struct rpcrdma_vers_peers peers;  /* when p.vers_peers is NULL */
-	char addr[RPCRDMA_VERS_ADDR_MAX]; /* connected to; "" when too long to remember */
-	struct rpcrdma_credit_req creq;
-	uint32_t tmo_credits; /* credits of creq held by timed-out calls (xprt_call_timeouts()) */
-	/* client: reconnecting by itself (params.reconnect_max, reconnect_tick()) */
-	bool rc_on;
-	uint32_t rc_tries; /* attempts since the connection was last established */
-	uint64_t rc_delay; /* TSC cycles before the next attempt */
-	uint64_t rc_next;  /* TSC of the next attempt; 0: not scheduled yet */
-	struct rpcrdma_xprt_call *calls;
 	uint32_t ncalls, call_shift;
 	uint32_t xid_seq;
+	uint32_t calls_busy;
+	struct rpcrdma_credit_req creq;
+	struct rpcrdma_xprt_call *calls;
 	struct rpcrdma_xprt_call *call_free;
 	struct call_fifo call_wait;
-	uint32_t calls_busy;
-	struct call_fifo tmo_list; /* submitted calls with a timeout, earliest deadline first */
-	uint64_t tmo_next;	   /* the first deadline; UINT64_MAX when none */
-	uint64_t call_timeout;	   /* p.call_timeout_us in TSC cycles */
-	/*
-	 * Version 2 transport characteristics (xcharext draft), both roles:
-	 * on while version 2 is settled and the extension not turned off.
-	 */
-	struct rpcrdma_xchar_state xs;
-	bool xchar_on;
-	bool xchar_peer_unsupported; /* our ROPT_INITXCH was answered RDMA2_ERR_INVAL_OPTION */
-	uint32_t xchar_init_xid;     /* rdma_xid of our ROPT_INITXCH */
-	uint32_t ctrl_seq;	     /* server: XIDs of its control messages */
-	struct xprt_ctrl ctrl[XPRT_CTRL_SLOTS];
-	struct xprt_ctrl *ctrl_free; /* its own; in a group, the group's (ctrl_out taken) */
-	uint32_t ctrl_out;
+	uint64_t tmo_next;     /* the first deadline; UINT64_MAX when none */
+	uint64_t call_timeout; /* p.call_timeout_us in TSC cycles */
 	/* responder */
-	struct rpcrdma_vers_resp vresp;
 	struct rpcrdma_credit_resp cresp;
-	struct rpcrdma_xprt_svc_call *svcs;
-	void *svc_upper; /* the slots' upper areas, one block */
-	uint32_t nsvcs;
 	struct rpcrdma_xprt_svc_call *svc_free;
-	struct svc_fifo svc_wait;
-	uint32_t svc_active;
+	/* where this connection's free responder slots and fast reply buffers are: its own, or its group's */
+	struct rpcrdma_xprt_svc_call **svc_freep;
+	void **rbuf_freep;
+	/*
+	 * Server: inline buffers of fast replies whose Sends have retired,
+	 * linked through their first word, LIFO. A fast reply's Send takes
+	 * its buffer from the slot, so the slot is free at once and the next
+	 * call finds it warm; the slot takes another buffer from here.
+	 */
+	void *rbuf_free;
 	/*
 	 * Responder slots done during a poll, linked through next_free:
 	 * released (reply_done, buffers back) after the poll's doorbell, off
 	 * the round trip of their replies.
 	 */
 	struct rpcrdma_xprt_svc_call *svc_done;
-	bool in_poll;
+	struct svc_fifo svc_wait;
+	/* server: received calls waiting for a free svc slot, FIFO */
+	struct xprt_rx *backlog, *backlog_last;
+	uint32_t svc_active;
 	uint32_t reads_out;
+	/* the counters, the ones every call moves in their first two lines */
+	struct rpcrdma_xprt_stats st __attribute__((aligned(64)));
+	struct rpcrdma_marshal_conn mconn __attribute__((aligned(64)));
+	struct rpcrdma_xprt_params p;
+
+	/* ---------------- set-up, version 2, the rare paths ---------------- */
+	uint64_t id;			     /* telemetry: /rpcrdma/conn,<id> */
+	LIST_ENTRY(rpcrdma_xprt) listed;     /* in xprt_list (under xprt_list_lock) */
+	TAILQ_ENTRY(rpcrdma_xprt) grp_link;  /* in grp->conns */
+	TAILQ_ENTRY(rpcrdma_xprt) pend_link; /* in grp->pending, while pending */
+	uint64_t mem_bytes;		     /* rpcrdma_xprt_info() */
+	bool peer_pdata;
+	bool disc_pending; /* server: accepted before the client's confirmation */
+	bool bc_ready;	   /* server: the upper layer said the client is ready (version 1) */
+	struct rpcrdma_xprt_pdata peer;
+	/*
+	 * The backward direction's marshaling (a server's calls, a client's
+	 * replies): mconn with backward set, inline only unless the client's
+	 * Backward Request Support is BKREQSUP_GENL (version 2).
+	 */
+	struct rpcrdma_marshal_conn bmconn;
+	struct call_fifo tmo_list; /* submitted calls with a timeout, earliest deadline first */
+	uint32_t tmo_credits; /* credits of creq held by timed-out calls (xprt_call_timeouts()) */
+	/* client: reconnecting by itself (params.reconnect_max, reconnect_tick()) */
+	bool rc_on;
+	uint32_t rc_tries; /* attempts since the connection was last established */
+	uint64_t rc_delay; /* TSC cycles before the next attempt */
+	uint64_t rc_next;  /* TSC of the next attempt; 0: not scheduled yet */
+	struct rpcrdma_xprt_svc_call *svcs;
+	void *svc_upper; /* the slots' upper areas, one block */
+	uint32_t nsvcs;
 	/* transport header areas and the pad, carved from inline buffers */
 	uint32_t nhdr_bufs;
 	void **hdr_bufs;
 	struct rpcrdma_xdr_region pad;
-	int work;
-	/* the poll group (rpcrdma_xprt_group), or NULL */
-	struct rpcrdma_xprt_group *grp;
-	TAILQ_ENTRY(rpcrdma_xprt) grp_link;  /* in grp->conns */
-	TAILQ_ENTRY(rpcrdma_xprt) pend_link; /* in grp->pending, while pending */
-	bool pending;
-	uint16_t grp_wcs;
-	uint64_t mem_bytes;
-	/* rpcrdma_xprt_info() */ /* completions of the group's poll now (0: not yet visited) */
-	struct rpcrdma_xprt_stats st;
+	struct rpcrdma_vers_req vreq;
+	struct rpcrdma_vers_resp vresp;
+	/*
+	 * Version 2 transport characteristics (xcharext draft), both roles:
+	 * xchar_on while version 2 is settled and the extension not turned
+	 * off.
+	 */
+	bool xchar_peer_unsupported; /* our ROPT_INITXCH was answered RDMA2_ERR_INVAL_OPTION */
+	uint32_t xchar_init_xid;     /* rdma_xid of our ROPT_INITXCH */
+	uint32_t ctrl_seq;	     /* server: XIDs of its control messages */
+	uint32_t ctrl_out;
+	struct xprt_ctrl *ctrl_free; /* its own; in a group, the group's (ctrl_out taken) */
+	struct rpcrdma_xchar_state xs;
+	struct xprt_ctrl ctrl[XPRT_CTRL_SLOTS];
+	char addr[RPCRDMA_VERS_ADDR_MAX]; /* connected to; "" when too long to remember */
+	struct rpcrdma_vers_peers peers;  /* when p.vers_peers is NULL */
 };
 
 /* Where a received message goes. */

@@ -521,7 +521,9 @@ void xprt_call_process(struct rpcrdma_xprt_call *c)
 		case CALL_READY:
 			c->fast = call_short(c);
 			ret = c->fast ? 0 : call_marshal(c);
-			if (unlikely(x->vreq.state == RPCRDMA_VERS_REQ_PROBE) && ret == 0) {
+			/* a probe only while unsettled: a settled call never reads vreq's line */
+			if (unlikely(!x->vers_settled && x->vreq.state == RPCRDMA_VERS_REQ_PROBE) &&
+			    ret == 0) {
 				/* the probe: nothing else goes until it is answered */
 				ret = rpcrdma_vers_req_sent(&x->vreq, c->xid,
 							    c->fast ? c->fsge[0].length
@@ -809,7 +811,7 @@ void xprt_client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		xprt_call_fail(c, -EBADMSG);
 		goto complete;
 	}
-	if (unlikely(x->vreq.state == RPCRDMA_VERS_REQ_PROBE_SENT)) {
+	if (unlikely(!x->vers_settled && x->vreq.state == RPCRDMA_VERS_REQ_PROBE_SENT)) {
 		ret = client_probe_answer(x, c, rx, h);
 		if (ret == 1)
 			return;

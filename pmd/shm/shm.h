@@ -188,6 +188,18 @@ struct shm_rq_ent {
  * A shared receive queue: its slots in an SRQ area (rpcrdma_shm.h) that the
  * peers of its QPs map; the owner posts and reaps, as for a QP's own queue.
  */
+/*
+ * An attached QP as its SRQ's harvest sees it: what a receive completion
+ * needs, kept here so that with many QPs a completion touches no line of
+ * its QP (qp is NULL at a free index).
+ */
+struct shm_srq_qp {
+	struct shm_qp *qp;
+	struct shm_cq *rcq;
+	uint32_t qp_num;
+	bool rq_prefetch;
+};
+
 struct shm_srq {
 	struct rpcrdma_pmd_srq common;
 	struct shm_dev *dev;
@@ -204,7 +216,7 @@ struct shm_srq {
 	uint32_t limit;	      /* armed limit; 0: disarmed */
 	uint32_t faults_seen; /* area->faults when the attached QPs' fault words were last read */
 	/* the QPs attached, by their SRQ index (what a peer writes in a slot word) */
-	struct shm_qp **qps;
+	struct shm_srq_qp *qps;
 	uint32_t qps_cap;
 	uint32_t qps_next; /* where the search for a free index starts: reuse comes late */
 	TAILQ_ENTRY(shm_srq) dev_next;
@@ -218,28 +230,57 @@ enum shm_conn_state {
 	SHM_CONN_DOWN,	     /* disconnected; socket closed */
 };
 
+/*
+ * The fields a Send touches at the requester are on two lines after the
+ * common ones: staging and executing it (line 2) and reaching the peer
+ * (line 3). With many QPs on one lcore each Send likely finds its QP out
+ * of the cache, and each line is a miss.
+ */
 struct shm_qp {
 	struct rpcrdma_pmd_qp common;
+
+	/* line 2: the send queue (private): staging and executing */
+	uint8_t *sq __attribute__((aligned(64)));
 	struct shm_dev *dev;
 	struct shm_cq *scq;
-	struct shm_cq *rcq;
-	uint32_t pd_id;
-
-	/* send queue (private) */
-	uint8_t *sq;
 	uint32_t sq_mask;
 	uint32_t sq_stride;
-	uint16_t max_send_sge;
-	uint8_t rnr_retry;
-	uint8_t stalled;  /* on scq->stalled */
 	uint32_t sq_head; /* next slot to stage */
 	uint32_t sq_db;	  /* staged up to here rang the doorbell */
 	uint32_t sq_exec; /* next to execute */
+	uint32_t pd_id;
+	uint16_t max_send_sge;
+	uint8_t rnr_retry;
+	uint8_t stalled; /* on scq->stalled */
 	uint32_t rnr_tries;
 	uint64_t rnr_next; /* tsc of the next RNR retry; 0: none pending */
+
+	/* line 3: the peer a Send reaches, its SRQ when its QP is attached to one */
+	struct rpcrdma_shm_qp_area *peer __attribute__((aligned(64)));
+	struct shm_rdev *rdev;
+	struct rpcrdma_shm_srq_area *peer_srq;
+	uint8_t *peer_srq_rq;
+	uint32_t peer_srq_mask;
+	uint32_t peer_srq_slot_size;
+	uint32_t peer_srq_max_sge;
+	uint32_t peer_srq_index; /* the peer QP's index in it: written in the slots we claim */
+	uint32_t peer_pd;
+	bool peer_gone; /* socket hung up: CLAIMED slots will never complete */
+
+	/* the peer's own receive queue, when its QP has one */
+	uint8_t *peer_rq;
+	uint32_t peer_rq_mask;
+	uint32_t peer_slot_size;
+	uint32_t peer_max_sge;
+	uint32_t peer_cons; /* next slot of the peer's RQ we consume */
+	size_t peer_size;
+	struct shm_peer_srq *peer_srq_map; /* the mapping peer_srq is in */
 	uint64_t rnr_timer;
+	uint64_t sends;	   /* SENDs executed, for drop_after_sends */
+	bool drop_pending; /* drop_after_sends fired: close at the next event poll */
 
 	/* our receive queue (shared with the peer) */
+	struct shm_cq *rcq;
 	int area_fd;
 	struct rpcrdma_shm_qp_area *area;
 	size_t area_size;
@@ -254,28 +295,6 @@ struct shm_qp {
 	struct shm_srq *srq;	   /* receives come from it (no receive queue of our own) */
 	uint32_t srq_index;	   /* ... and this is our index in it */
 
-	/* the peer */
-	struct shm_rdev *rdev;
-	struct rpcrdma_shm_qp_area *peer;
-	size_t peer_size;
-	uint8_t *peer_rq;
-	uint32_t peer_rq_mask;
-	uint32_t peer_slot_size;
-	uint32_t peer_max_sge;
-	uint32_t peer_pd;
-	uint32_t peer_cons; /* next slot of the peer's RQ we consume */
-	/* the peer's SRQ, when its QP is attached to one: our SENDs consume from it */
-	struct rpcrdma_shm_srq_area *peer_srq;
-	struct shm_peer_srq *peer_srq_map; /* the mapping peer_srq is in */
-	uint8_t *peer_srq_rq;
-	uint32_t peer_srq_mask;
-	uint32_t peer_srq_slot_size;
-	uint32_t peer_srq_max_sge;
-	uint32_t peer_srq_index; /* the peer QP's index in it: written in the slots we claim */
-	bool peer_gone;		 /* socket hung up: CLAIMED slots will never complete */
-	uint64_t sends;		 /* SENDs executed, for drop_after_sends */
-	bool drop_pending;	 /* drop_after_sends fired: close at the next event poll */
-
 	/* connection */
 	enum shm_conn_state conn;
 	int sock;
@@ -286,6 +305,10 @@ struct shm_qp {
 	TAILQ_ENTRY(shm_qp) stall_next;
 	TAILQ_ENTRY(shm_qp) rq_next;
 };
+static_assert(offsetof(struct shm_qp, sq) == 128, "send line");
+static_assert(offsetof(struct shm_qp, rnr_next) + 8 <= 192, "send line holds the send queue");
+static_assert(offsetof(struct shm_qp, peer) == 192, "peer line");
+static_assert(offsetof(struct shm_qp, peer_gone) < 256, "peer line holds the peer");
 
 /* v rounded up to a multiple of a */
 static inline size_t shm_align_up(size_t v, size_t a)

@@ -184,12 +184,12 @@ int shm_srq_attach(struct shm_qp *qp, struct shm_srq *srq)
 	/* a free index, searched from after the last one given: a late peer names no new QP */
 	for (i = 0; i < srq->qps_cap; i++) {
 		idx = (srq->qps_next + i) % srq->qps_cap;
-		if (srq->qps[idx] == NULL)
+		if (srq->qps[idx].qp == NULL)
 			break;
 	}
 	if (i == srq->qps_cap) {
 		uint32_t cap = srq->qps_cap ? srq->qps_cap * 2 : 16;
-		struct shm_qp **t;
+		struct shm_srq_qp *t;
 
 		if (cap > RPCRDMA_SHM_SRQ_NONE)
 			return -ENOSPC;
@@ -204,7 +204,7 @@ int shm_srq_attach(struct shm_qp *qp, struct shm_srq *srq)
 	ret = cq_srq_add(qp->rcq, srq);
 	if (ret < 0)
 		return ret;
-	srq->qps[idx] = qp;
+	srq->qps[idx] = (struct shm_srq_qp){ qp, qp->rcq, qp->common.qp_num, qp->rq_prefetch };
 	srq->qps_next = idx + 1;
 	qp->srq = srq;
 	qp->srq_index = idx;
@@ -217,7 +217,7 @@ void shm_srq_detach(struct shm_qp *qp)
 
 	/* release: a peer that sees ERROR claims no more receives for this QP */
 	__atomic_store_n(&qp->area->state, RPCRDMA_SHM_QP_ERROR, __ATOMIC_RELEASE);
-	srq->qps[qp->srq_index] = NULL;
+	srq->qps[qp->srq_index] = (struct shm_srq_qp){ 0 };
 	cq_srq_del(qp->rcq, srq);
 	qp->srq = NULL;
 }
