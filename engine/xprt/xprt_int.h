@@ -448,8 +448,8 @@ struct rpcrdma_xprt {
 	bool xchar_peer_unsupported; /* our ROPT_INITXCH was answered RDMA2_ERR_INVAL_OPTION */
 	uint32_t xchar_init_xid;     /* rdma_xid of our ROPT_INITXCH */
 	uint32_t ctrl_seq;	     /* server: XIDs of its control messages */
-	uint32_t ctrl_out;
-	struct xprt_ctrl *ctrl_free; /* its own; in a group, the group's (ctrl_out taken) */
+	uint32_t ctrl_out;	     /* in a group: the group's slots it has out */
+	struct xprt_ctrl *ctrl_free; /* its own free slots (NULL in a group: xprt_ctrl_peek()) */
 	struct rpcrdma_xchar_state xs;
 	struct xprt_ctrl ctrl[XPRT_CTRL_SLOTS];
 	char addr[RPCRDMA_VERS_ADDR_MAX]; /* connected to; "" when too long to remember */
