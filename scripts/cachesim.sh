@@ -5,7 +5,7 @@
 # groups' layout work is measured with, since this VM's rates move by more
 # than a layout change does.
 #
-#   sh scripts/cachesim.sh [CONNS ...]        (default: 1024)
+#   sh scripts/cachesim.sh [CONNS ...]        (1, 16, 256 or 1024; default: 1024)
 #
 # Builds bench-scale in build-cachesim (-Dmachine=x86-64-v3: valgrind does
 # not take AVX-512) and runs its scale/null_pipelined/conns:N pass once
@@ -27,18 +27,19 @@ cd "$(dirname "$0")/.."
 BUILD=${CACHESIM_BUILD:-build-cachesim}
 [ $# -gt 0 ] || set -- 1024
 
-command -v valgrind >/dev/null 2>&1 || {
-	echo "cachesim: valgrind is not installed (apt-get install valgrind)" >&2
-	exit 1
-}
 for n in "$@"; do
 	case $n in
-	'' | *[!0-9]*)
-		echo "cachesim: $n: not a number of connections" >&2
+	1 | 16 | 256 | 1024) ;;
+	*)
+		echo "cachesim: '$n': bench-scale runs 1, 16, 256 or 1024 connections" >&2
 		exit 2
 		;;
 	esac
 done
+command -v valgrind >/dev/null 2>&1 || {
+	echo "cachesim: valgrind is not installed (apt-get install valgrind)" >&2
+	exit 1
+}
 if [ ! -d "$BUILD" ]; then
 	meson setup "$BUILD" -Dmachine=x86-64-v3 >/dev/null
 fi
