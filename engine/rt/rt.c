@@ -11,7 +11,20 @@
  * lcore's cache lines. A worker keeps the items it could not return (the
  * return ring full) and retries them before it dequeues more from that
  * poller, so nothing is dropped and nothing blocks.
+ *
+ * Messages: each poller has one more ring, msgs, of struct msg {fn, arg}
+ * elements (rte_ring_create_elem, multi-producer, single-consumer: the
+ * poller). Any thread enqueues; the poller dequeues one burst per iteration,
+ * after its poll functions and before it flushes its staged items (so items
+ * a message queues leave in the same iteration), and empties the ring once
+ * more when it stops. An idle poller pays one dequeue attempt on an empty
+ * ring per iteration: two loads, no store.
+ *
+ * Placement: rt->place holds a connection count per poller and a round-robin
+ * cursor, on their own cache lines (no poller's loop reads them), updated
+ * with atomics from whichever thread accepts or closes a connection.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +54,14 @@ struct poll_ent {
 	void *arg;
 };
 
+/* An element of a poller's message ring. */
+struct msg {
+	rpcrdma_rt_msg_fn_t fn;
+	void *arg;
+};
+
+static_assert(sizeof(struct msg) % 4 == 0, "rte_ring elements are multiples of 4 bytes");
+
 struct rpcrdma_rt_poller {
 	/* read on every iteration */
 	struct rpcrdma_rt *rt;
@@ -53,6 +74,7 @@ struct rpcrdma_rt_poller {
 	rpcrdma_rt_burst_fn_t run_burst; /* items_run unless the runtime has burst handlers */
 	rpcrdma_rt_burst_fn_t done_burst;
 	void *burst_arg;
+	struct rte_ring *msgs; /* messages to this poller: any producer, this lcore consumes */
 	struct rte_ring *call[RPCRDMA_RT_WORKERS_MAX];
 	struct rte_ring *ret[RPCRDMA_RT_WORKERS_MAX];
 	uint32_t inflight[RPCRDMA_RT_WORKERS_MAX];
@@ -80,9 +102,16 @@ struct rpcrdma_rt {
 	uint16_t npollers, nworkers;
 	uint32_t ring_size;
 	bool started;
+	/* lcore id -> poller index + 1 (0: not a poller), for rpcrdma_rt_poller_self() */
+	uint8_t lcore_poller[RTE_MAX_LCORE];
 	/* stop flags, each on its own line: pollers read one, workers the other */
 	uint32_t stop __rte_cache_aligned;
 	uint32_t wstop __rte_cache_aligned;
+	/* placement, apart from every poller's lines: written by accepting threads */
+	struct {
+		uint32_t count[RPCRDMA_RT_POLLERS_MAX]; /* connections placed per poller */
+		uint32_t next; /* round robin: first poller a tie goes to */
+	} place __rte_cache_aligned;
 	struct rpcrdma_rt_poller pollers[RPCRDMA_RT_POLLERS_MAX];
 	struct rt_worker workers[RPCRDMA_RT_WORKERS_MAX];
 };
@@ -294,11 +323,13 @@ static void free_rings(struct rpcrdma_rt *rt)
 {
 	unsigned int p, w;
 
-	for (p = 0; p < rt->npollers; p++)
+	for (p = 0; p < rt->npollers; p++) {
 		for (w = 0; w < rt->nworkers; w++) {
 			rte_ring_free(rt->pollers[p].call[w]);
 			rte_ring_free(rt->pollers[p].ret[w]);
 		}
+		rte_ring_free(rt->pollers[p].msgs);
+	}
 }
 
 int rpcrdma_rt_create(const struct rpcrdma_rt_params *prm, struct rpcrdma_rt **rtp)
@@ -340,6 +371,7 @@ int rpcrdma_rt_create(const struct rpcrdma_rt_params *prm, struct rpcrdma_rt **r
 		po->burst_arg = prm->burst_arg;
 		po->stats.lcore = pl[p];
 		po->stats.role = RPCRDMA_RT_ROLE_POLLER;
+		rt->lcore_poller[pl[p]] = (uint8_t)(p + 1);
 	}
 	for (w = 0; w < nw; w++) {
 		struct rt_worker *wo = &rt->workers[w];
@@ -352,7 +384,16 @@ int rpcrdma_rt_create(const struct rpcrdma_rt_params *prm, struct rpcrdma_rt **r
 		wo->stats.lcore = wl[w];
 		wo->stats.role = RPCRDMA_RT_ROLE_WORKER;
 	}
-	/* rings are created pair by pair; rt->npollers bounds free_rings() */
+	/* each poller's message ring, then the pairs' rings; rt->npollers bounds free_rings() */
+	for (p = 0; p < np; p++) {
+		snprintf(rname, sizeof(rname), "%s_m%u", rt->name, p);
+		rt->pollers[p].msgs = rte_ring_create_elem(
+			rname, sizeof(struct msg), prm->ring_size, rte_socket_id(), RING_F_SC_DEQ);
+		if (rt->pollers[p].msgs == NULL) {
+			ret = rte_errno == EEXIST ? -EEXIST : -ENOMEM;
+			goto err_rings;
+		}
+	}
 	for (p = 0; p < np; p++)
 		for (w = 0; w < nw; w++) {
 			struct rte_ring *c, *r;
@@ -409,6 +450,21 @@ unsigned int rpcrdma_rt_poller_lcore(const struct rpcrdma_rt_poller *p)
 	return p->stats.lcore;
 }
 
+unsigned int rpcrdma_rt_poller_index(const struct rpcrdma_rt_poller *p)
+{
+	return p->id;
+}
+
+struct rpcrdma_rt_poller *rpcrdma_rt_poller_self(struct rpcrdma_rt *rt)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	/* LCORE_ID_ANY (a non-EAL thread) is past the table */
+	if (lcore >= RTE_MAX_LCORE || rt->lcore_poller[lcore] == 0)
+		return NULL;
+	return &rt->pollers[rt->lcore_poller[lcore] - 1];
+}
+
 unsigned int rpcrdma_rt_worker_lcore(const struct rpcrdma_rt *rt, unsigned int i)
 {
 	return i < rt->nworkers ? rt->workers[i].stats.lcore : RTE_MAX_LCORE;
@@ -430,6 +486,80 @@ int rpcrdma_rt_poller_add(struct rpcrdma_rt_poller *p, rpcrdma_rt_poll_t fn, voi
 	/* the entry is visible before the count that covers it (poller: acquire) */
 	__atomic_store_n(&p->npolls, n + 1, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* ------------------------------------------------------------ messages */
+
+int rpcrdma_rt_poller_send(struct rpcrdma_rt_poller *p, rpcrdma_rt_msg_fn_t fn, void *arg)
+{
+	struct msg m = { .fn = fn, .arg = arg };
+
+	if (fn == NULL)
+		return -EINVAL;
+	/*
+	 * The ring's enqueue publishes the element with a release store of the
+	 * producer tail and the poller's dequeue loads it with acquire: what the
+	 * sender wrote before this call (*arg) is visible to fn.
+	 */
+	return rte_ring_mp_enqueue_elem(p->msgs, &m, sizeof(m));
+}
+
+/* Run one burst of messages (up to RPCRDMA_RT_BURST); return how many ran. */
+static unsigned int msgs_run(struct rpcrdma_rt_poller *p)
+{
+	struct msg m[RPCRDMA_RT_BURST];
+	unsigned int i, k;
+
+	k = rte_ring_sc_dequeue_burst_elem(p->msgs, m, sizeof(m[0]), RPCRDMA_RT_BURST, NULL);
+	if (k == 0)
+		return 0;
+	for (i = 0; i < k; i++)
+		m[i].fn(m[i].arg);
+	CTR_ADD(&p->stats.msgs, k);
+	return k;
+}
+
+/* ------------------------------------------------------------ placement */
+
+unsigned int rpcrdma_rt_place(struct rpcrdma_rt *rt)
+{
+	unsigned int n = rt->npollers, start, i, j, best;
+	uint32_t c, min;
+
+	/* relaxed: two threads may pick alike (a choice, not a count, races) */
+	start = __atomic_load_n(&rt->place.next, __ATOMIC_RELAXED) % n;
+	best = start;
+	min = __atomic_load_n(&rt->place.count[start], __ATOMIC_RELAXED);
+	for (i = 1; i < n && min > 0; i++) {
+		j = (start + i) % n;
+		c = __atomic_load_n(&rt->place.count[j], __ATOMIC_RELAXED);
+		if (c < min) {
+			min = c;
+			best = j;
+		}
+	}
+	/* the count itself is one atomic add: concurrent places never lose one */
+	__atomic_fetch_add(&rt->place.count[best], 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&rt->place.next, (best + 1) % n, __ATOMIC_RELAXED);
+	return best;
+}
+
+void rpcrdma_rt_unplace(struct rpcrdma_rt *rt, unsigned int i)
+{
+	uint32_t c;
+
+	if (i >= rt->npollers)
+		return;
+	c = __atomic_load_n(&rt->place.count[i], __ATOMIC_RELAXED);
+	/* never below 0, even against another unplace: decrement only what is there */
+	while (c > 0 && !__atomic_compare_exchange_n(&rt->place.count[i], &c, c - 1, false,
+						     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+unsigned int rpcrdma_rt_placed(const struct rpcrdma_rt *rt, unsigned int i)
+{
+	return i < rt->npollers ? __atomic_load_n(&rt->place.count[i], __ATOMIC_RELAXED) : 0;
 }
 
 /* ------------------------------------------------------------ data path */
@@ -558,6 +688,7 @@ int rpcrdma_rt_poller_iterate(struct rpcrdma_rt_poller *p)
 
 	for (i = 0; i < n; i++)
 		work += p->polls[i].fn(p->polls[i].arg);
+	work += (int)msgs_run(p);
 	for (w = 0; w < p->nworkers; w++) {
 		if (p->inflight[w] == 0)
 			continue;
@@ -639,8 +770,14 @@ static int poller_main(void *arg)
 	int work;
 
 	for (;;) {
-		/* relaxed: the flag carries no data; the loop re-reads it each iteration */
+		/* relaxed: the loop re-reads it each iteration; the fence below orders the rest */
 		if (unlikely(__atomic_load_n(&rt->stop, __ATOMIC_RELAXED))) {
+			/*
+			 * Pairs with the release store of rpcrdma_rt_stop(): every
+			 * message enqueued before stop was called is in the ring
+			 * when we empty it below, not lost to a stale tail.
+			 */
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
 			p->draining = true;
 			if (p->outstanding == 0 && p->nstaged == 0)
 				break;
@@ -650,6 +787,9 @@ static int poller_main(void *arg)
 		if (!work)
 			rte_pause();
 	}
+	/* the messages still in the ring run before the lcore returns */
+	while (msgs_run(p))
+		;
 	return 0;
 }
 
@@ -676,7 +816,8 @@ int rpcrdma_rt_stop(struct rpcrdma_rt *rt)
 
 	if (!rt->started)
 		return -EALREADY;
-	__atomic_store_n(&rt->stop, 1, __ATOMIC_RELAXED);
+	/* release: the messages sent before this call are seen by each poller's last drain */
+	__atomic_store_n(&rt->stop, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < rt->npollers; i++)
 		rte_eal_wait_lcore(rt->pollers[i].stats.lcore);
 	__atomic_store_n(&rt->wstop, 1, __ATOMIC_RELAXED);
@@ -742,5 +883,7 @@ int rpcrdma_rt_stats(const struct rpcrdma_rt *rt, unsigned int i, struct rpcrdma
 	st->returned = CTR_GET(&s->returned);
 	st->inline_runs = CTR_GET(&s->inline_runs);
 	st->ring_full = CTR_GET(&s->ring_full);
+	st->msgs = CTR_GET(&s->msgs);
+	st->placed = i < rt->npollers ? __atomic_load_n(&rt->place.count[i], __ATOMIC_RELAXED) : 0;
 	return 0;
 }

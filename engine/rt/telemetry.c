@@ -234,6 +234,8 @@ static int cmd_lcores(const char *cmd, const char *params, struct rte_tel_data *
 				rte_tel_data_add_dict_u64(c, "returned", st.returned);
 				rte_tel_data_add_dict_u64(c, "inline_runs", st.inline_runs);
 				rte_tel_data_add_dict_u64(c, "ring_full", st.ring_full);
+				rte_tel_data_add_dict_u64(c, "msgs", st.msgs);
+				rte_tel_data_add_dict_u64(c, "placed", st.placed);
 			}
 			snprintf(key, sizeof(key), "%u", st.lcore);
 			if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
@@ -341,8 +343,8 @@ int rpcrdma_telemetry_init(void)
 		const char *help;
 	} cmds[] = {
 		{ "/rpcrdma/lcores", cmd_lcores,
-		  "Per role lcore: role, iterations, busy and idle TSC cycles, items. No "
-		  "parameters" },
+		  "Per role lcore: role, iterations, busy and idle TSC cycles, items; pollers: "
+		  "messages run and connections placed. No parameters" },
 		{ "/rpcrdma/pools", cmd_pools,
 		  "Per buffer pool: size, in use, free, high water. No parameters" },
 		{ "/rpcrdma/conns", cmd_conns, "Connection ids. No parameters" },

@@ -25,10 +25,20 @@
  * queues the one in each call's struct rpcrdma_svc_req to run
  * rpcrdma_svc_dispatch() on a worker and send the reply on the poller.
  *
+ * Messages and placement (SPDK's spdk_thread_send_msg and poll-group
+ * placement): any thread can have a function run on a poller's lcore, in its
+ * loop, with rpcrdma_rt_poller_send() (one multi-producer ring of (fn, arg)
+ * per poller, no allocation). A server with several pollers accepts on the
+ * lcore that polls its listener, picks a poller for each new connection with
+ * rpcrdma_rt_place() (the fewest connections placed, ties round robin), and
+ * sends that poller a message that takes the connection into its own poll
+ * group; rpcrdma_rt_unplace() when the connection goes.
+ *
  * Start and stop: rpcrdma_rt_start() launches every role lcore with
  * rte_eal_remote_launch(); rpcrdma_rt_stop() sets the stop flag, lets each
  * poller finish its items in flight (rpcrdma_rt_queue() then refuses new
- * ones), waits for the pollers, then the workers (rte_eal_wait_lcore()).
+ * ones) and run the messages left in its ring, waits for the pollers, then
+ * the workers (rte_eal_wait_lcore()).
  */
 #ifndef RPCRDMA_RT_H
 #define RPCRDMA_RT_H
@@ -56,6 +66,9 @@ struct rpcrdma_rt_item;
 
 /** A poll function: returns the work it did (0: idle). */
 typedef int (*rpcrdma_rt_poll_t)(void *arg);
+
+/** A message to a poller: runs fn(arg) on the poller's lcore, in its loop. */
+typedef void (*rpcrdma_rt_msg_fn_t)(void *arg);
 
 /** What an item does on a worker (run) and back on its poller (done). */
 typedef void (*rpcrdma_rt_item_fn_t)(struct rpcrdma_rt_item *item);
@@ -152,6 +165,50 @@ struct rpcrdma_rt_poller *rpcrdma_rt_poller(struct rpcrdma_rt *rt, unsigned int 
 unsigned int rpcrdma_rt_poller_lcore(const struct rpcrdma_rt_poller *p);
 unsigned int rpcrdma_rt_worker_lcore(const struct rpcrdma_rt *rt, unsigned int i);
 
+/** The index of a poller (0..nb_pollers-1). */
+unsigned int rpcrdma_rt_poller_index(const struct rpcrdma_rt_poller *p);
+
+/**
+ * The poller of the calling lcore, or NULL when the caller is not one of
+ * rt's pollers (the main lcore, a worker, a non-EAL thread). One table
+ * lookup.
+ */
+struct rpcrdma_rt_poller *rpcrdma_rt_poller_self(struct rpcrdma_rt *rt);
+
+/**
+ * Send a message to poller @p p from any thread (another poller, a worker,
+ * the main lcore). Each poller has one multi-producer single-consumer ring
+ * of (fn, arg) elements (no allocation), of params.ring_size - 1 messages;
+ * the poller runs up to RPCRDMA_RT_BURST messages per loop iteration, after
+ * its poll functions, in the order each sender sent them. What the sender
+ * wrote before the call is visible to fn (the ring's release and acquire).
+ * Messages also run in rpcrdma_rt_poller_iterate(); a poller that is
+ * stopping runs every message still in its ring before its lcore returns
+ * (so a message sent before rpcrdma_rt_stop() is never lost). A message
+ * sent while the runtime is stopped waits in the ring for the next start
+ * or rpcrdma_rt_poller_iterate(); rpcrdma_rt_free() drops it unrun.
+ *
+ * @return 0; -ENOBUFS: the ring is full (nothing taken); -EINVAL: fn NULL
+ *   (nothing taken).
+ */
+int rpcrdma_rt_poller_send(struct rpcrdma_rt_poller *p, rpcrdma_rt_msg_fn_t fn, void *arg);
+
+/**
+ * Placement (SPDK's poll-group placement): pick the poller for a new
+ * connection — the one with the fewest connections placed; ties go round
+ * robin (the first one after the last pick) — and count the connection on
+ * it. Any thread (atomic counters: two threads placing at once never lose
+ * a count, though both may pick the same poller).
+ * @return the poller's index.
+ */
+unsigned int rpcrdma_rt_place(struct rpcrdma_rt *rt);
+
+/** A connection placed on poller @p i left (from any thread). No-op at 0 or past the end. */
+void rpcrdma_rt_unplace(struct rpcrdma_rt *rt, unsigned int i);
+
+/** Connections placed on poller @p i now (0 past the end). */
+unsigned int rpcrdma_rt_placed(const struct rpcrdma_rt *rt, unsigned int i);
+
 /**
  * Add a poll function to a poller. Control path; also while the runtime
  * runs (one control thread at a time): the entry is written before the
@@ -215,7 +272,10 @@ enum rpcrdma_rt_role {
 	RPCRDMA_RT_ROLE_WORKER,
 };
 
-/** Per-lcore counters. Written by their lcore only; read with relaxed loads. */
+/**
+ * Per-lcore counters. Written by their lcore only; read with relaxed loads
+ * (placed: the placement counter, rpcrdma_rt_place()).
+ */
 struct rpcrdma_rt_lcore_stats {
 	uint32_t lcore;
 	uint32_t role;	      /**< enum rpcrdma_rt_role */
@@ -226,6 +286,8 @@ struct rpcrdma_rt_lcore_stats {
 	uint64_t returned;    /**< poller: items back and done */
 	uint64_t inline_runs; /**< poller: items run to completion (no workers) */
 	uint64_t ring_full;   /**< poller: flushes that left items staged */
+	uint64_t msgs;	      /**< poller: messages run */
+	uint64_t placed;      /**< poller: connections placed on it now */
 };
 
 /**

@@ -8,8 +8,8 @@
  *
  *   /rpcrdma/lcores           per role lcore of every registered runtime:
  *                             role, iterations, busy_cycles, idle_cycles,
- *                             items, returned, inline_runs, ring_full; and
- *                             tsc_hz
+ *                             items, returned, inline_runs, ring_full,
+ *                             msgs, placed (pollers); and tsc_hz
  *   /rpcrdma/pools            per registered pool: size, in_use, free,
  *                             high_water, mem_bytes, hugepages
  *   /rpcrdma/programs         the dispatcher's counters ("dispatch") and per
