@@ -564,10 +564,39 @@ int rpcrdma_pmd_accept(struct rpcrdma_pmd_conn_req *req, struct rpcrdma_pmd_qp *
 
 int rpcrdma_pmd_reject(struct rpcrdma_pmd_conn_req *req, const void *pdata, uint8_t pdata_len)
 {
-	if (req == NULL || pdata_len > RPCRDMA_PMD_PRIVATE_DATA_MAX ||
+	if (req == NULL || req->dev == NULL || pdata_len > RPCRDMA_PMD_PRIVATE_DATA_MAX ||
 	    (pdata == NULL && pdata_len != 0))
 		return -EINVAL;
 	return req->dev->ops->reject(req, pdata, pdata_len);
+}
+
+int rpcrdma_pmd_conn_req_handoff(struct rpcrdma_pmd_conn_req *req, struct rpcrdma_pmd_dev *to)
+{
+	int ret;
+
+	if (req == NULL || to == NULL || req->dev == NULL || req->dev == to)
+		return -EINVAL;
+	if (req->dev->ops != to->ops)
+		return -EXDEV;
+	if (to->ops->conn_req_handoff == NULL)
+		return -ENOTSUP;
+	ret = to->ops->conn_req_handoff(req, to);
+	if (ret < 0)
+		return ret;
+	req->dev = NULL;
+	req->listener = NULL;
+	req->to = to;
+	return 0;
+}
+
+int rpcrdma_pmd_conn_req_adopt(struct rpcrdma_pmd_dev *to, struct rpcrdma_pmd_conn_req *req)
+{
+	if (req == NULL || to == NULL || req->dev != NULL || req->to != to)
+		return -EINVAL;
+	req->dev = to;
+	req->to = NULL;
+	to->ops->conn_req_adopt(to, req);
+	return 0;
 }
 
 int rpcrdma_pmd_disconnect(struct rpcrdma_pmd_qp *qp)

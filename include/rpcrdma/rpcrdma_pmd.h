@@ -617,6 +617,40 @@ int rpcrdma_pmd_accept(struct rpcrdma_pmd_conn_req *req, struct rpcrdma_pmd_qp *
 int rpcrdma_pmd_reject(struct rpcrdma_pmd_conn_req *req, const void *pdata, uint8_t pdata_len);
 
 /**
+ * Hand a pending connection request over to another device, so that the
+ * thread that polls that device accepts it there. A server with a device
+ * per poller lcore listens on one of them and places each new connection on
+ * a poller (rpcrdma_rt_place()), as SPDK's target places a new queue pair
+ * on a poll group: each device keeps one thread, and no lock is taken.
+ *
+ * Called on the thread of the request's device, after CONNECT_REQUEST and
+ * before accept or reject. From then on that device neither reports nor
+ * touches the request (its listener's close no longer rejects it); the
+ * request is in no device until rpcrdma_pmd_conn_req_adopt() on the thread
+ * of @p to (hand the pointer over with rpcrdma_rt_poller_send()). verbs
+ * moves the request's rdma_cm id to @p to's event channel; shm moves its
+ * socket to @p to's epoll and maps the client's memory there at accept.
+ *
+ * @return 0; -EINVAL: NULL, a request handed over already, or @p to is the
+ *   request's own device; -EXDEV: @p to is of another driver, or (verbs)
+ *   on another RDMA device; another negative errno: nothing done, the
+ *   request is still its device's.
+ */
+int rpcrdma_pmd_conn_req_handoff(struct rpcrdma_pmd_conn_req *req, struct rpcrdma_pmd_dev *to);
+
+/**
+ * Take a request handed over to @p to (rpcrdma_pmd_conn_req_handoff()), on
+ * the thread of @p to. It is then as if it had come to @p to: accept it with
+ * a QP of @p to (the event the listener's device returned still describes
+ * it: private data and all), or reject it. A client that went away in the
+ * meantime makes accept say -ENOTCONN, as on one device. A device closed
+ * with an adopted request not answered rejects it, as for its own.
+ *
+ * @return 0; -EINVAL: NULL, or @p req was not handed over to @p to.
+ */
+int rpcrdma_pmd_conn_req_adopt(struct rpcrdma_pmd_dev *to, struct rpcrdma_pmd_conn_req *req);
+
+/**
  * Disconnect: the QP moves to error and flushes; both sides get a
  * DISCONNECTED event. -ENOTCONN: not connected (nothing done).
  */

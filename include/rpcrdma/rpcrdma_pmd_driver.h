@@ -55,8 +55,9 @@ struct rpcrdma_pmd_listener {
 
 /** Common part of a pending connection request. */
 struct rpcrdma_pmd_conn_req {
-	struct rpcrdma_pmd_dev *dev;
+	struct rpcrdma_pmd_dev *dev; /**< NULL while handed over */
 	struct rpcrdma_pmd_listener *listener;
+	struct rpcrdma_pmd_dev *to; /**< where a request handed over goes */
 };
 
 /**
@@ -108,6 +109,14 @@ struct rpcrdma_pmd_ops {
 	int (*accept)(struct rpcrdma_pmd_conn_req *req, struct rpcrdma_pmd_qp *qp,
 		      const void *pdata, uint8_t pdata_len);
 	int (*reject)(struct rpcrdma_pmd_conn_req *req, const void *pdata, uint8_t pdata_len);
+	/**
+	 * Optional (without them handoff says -ENOTSUP). conn_req_handoff runs
+	 * on the thread of req->dev (still set) and leaves the request in no
+	 * device's lists; conn_req_adopt on the thread of @p to, with req->dev
+	 * already @p to. Both get a request and a device of this driver.
+	 */
+	int (*conn_req_handoff)(struct rpcrdma_pmd_conn_req *req, struct rpcrdma_pmd_dev *to);
+	void (*conn_req_adopt)(struct rpcrdma_pmd_dev *to, struct rpcrdma_pmd_conn_req *req);
 	int (*disconnect)(struct rpcrdma_pmd_qp *qp);
 	int (*event_poll)(struct rpcrdma_pmd_dev *dev, struct rpcrdma_pmd_event *ev,
 			  unsigned int n);

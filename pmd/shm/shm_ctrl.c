@@ -57,15 +57,25 @@ enum shm_req_state {
 	SHM_REQ_DEAD,	    /* returned, then the client went away */
 };
 
+/* A REGION message a request keeps, to map it again on the device it is handed to. */
+struct shm_req_region {
+	struct rpcrdma_shm_msg_region msg;
+	int fd;
+};
+
 struct shm_req {
 	struct rpcrdma_pmd_conn_req common;
 	enum shm_req_state state;
 	int sock;
 	struct shm_ep ep;
-	struct shm_rdev *rdev;
+	struct shm_rdev *rdev; /* the client's device, mapped on this device */
 	struct rpcrdma_shm_msg_conn hello;
-	int qp_fd;  /* client's QP area */
-	int srq_fd; /* ... and its SRQ's area, or -1 */
+	int qp_fd;   /* client's QP area */
+	int srq_fd;  /* ... and its SRQ's area, or -1 */
+	int area_fd; /* ... and its device area, until accept */
+	/* the client's regions, until accept (at most RPCRDMA_SHM_REGION_MAX) */
+	struct shm_req_region *regions;
+	uint32_t nb_regions;
 	TAILQ_ENTRY(shm_req) next;
 };
 
@@ -269,7 +279,7 @@ static int rdev_map_area(struct shm_rdev *rd, int fd, uint64_t size)
 	return 0;
 }
 
-/* A REGION message: map the peer's memory (once). Consumes @fd. */
+/* A REGION message: map the peer's memory (once). @fd stays the caller's. */
 static int rdev_region(struct shm_dev *dev, struct shm_rdev **rdp,
 		       const struct rpcrdma_shm_msg_region *r, int fd)
 {
@@ -278,22 +288,15 @@ static int rdev_region(struct shm_dev *dev, struct shm_rdev **rdp,
 
 	if (rd == NULL) {
 		rd = rdev_get(dev, r->dev_id);
-		if (rd == NULL) {
-			close(fd);
+		if (rd == NULL)
 			return -ENOMEM;
-		}
 		*rdp = rd;
 	}
-	if (rd->dev_id != r->dev_id || r->index >= RPCRDMA_SHM_REGION_MAX) {
-		close(fd);
+	if (rd->dev_id != r->dev_id || r->index >= RPCRDMA_SHM_REGION_MAX)
 		return -EPROTO;
-	}
-	if (rd->regions[r->index].base != NULL) {
-		close(fd); /* mapped for another connection already */
-		return 0;
-	}
+	if (rd->regions[r->index].base != NULL)
+		return 0; /* mapped for another connection already */
 	p = shm_map_peer_fd(fd, r->fd_offset, r->length);
-	close(fd);
 	if (p == NULL)
 		return -EPROTO;
 	rd->regions[r->index].base = p;
@@ -524,6 +527,35 @@ err_free:
 	return ret;
 }
 
+/* Keep a REGION message's @fd (taken) with the request, to map it again after a handoff. */
+static int req_keep_region(struct shm_req *req, const struct rpcrdma_shm_msg_region *r, int fd)
+{
+	struct shm_req_region *a;
+
+	if (req->nb_regions >= RPCRDMA_SHM_REGION_MAX)
+		return -EPROTO; /* a client has no more: a hostile one */
+	a = realloc(req->regions, (req->nb_regions + 1) * sizeof(*a));
+	if (a == NULL)
+		return -ENOMEM;
+	req->regions = a;
+	a[req->nb_regions].msg = *r;
+	a[req->nb_regions].fd = fd;
+	req->nb_regions++;
+	return 0;
+}
+
+/* The client's memory that a request kept: closed at accept, reject or free. */
+static void req_drop_regions(struct shm_req *req)
+{
+	while (req->nb_regions > 0)
+		close(req->regions[--req->nb_regions].fd);
+	free(req->regions);
+	req->regions = NULL;
+	if (req->area_fd >= 0)
+		close(req->area_fd);
+	req->area_fd = -1;
+}
+
 static void req_free(struct shm_dev *dev, struct shm_req *req)
 {
 	if (req->sock >= 0) {
@@ -534,6 +566,7 @@ static void req_free(struct shm_dev *dev, struct shm_req *req)
 		close(req->qp_fd);
 	if (req->srq_fd >= 0)
 		close(req->srq_fd);
+	req_drop_regions(req);
 	rdev_put(dev, req->rdev);
 	shm_ev_forget(dev, NULL, &req->common);
 	TAILQ_REMOVE(&dev->reqs, req, next);
@@ -1281,6 +1314,52 @@ static int shm_reject(struct rpcrdma_pmd_conn_req *r, const void *pdata, uint8_t
 	return 0;
 }
 
+static void req_gone(struct shm_dev *dev, struct shm_req *req);
+
+/* On the thread of the request's device: it leaves the device's lists, epoll and peer map. */
+static int shm_conn_req_handoff(struct rpcrdma_pmd_conn_req *r, struct rpcrdma_pmd_dev *to)
+{
+	struct shm_req *req = container_of(r, struct shm_req, common);
+	struct shm_dev *dev = to_shm_dev(r->dev);
+
+	(void)to;
+	if (req->sock >= 0)
+		epoll_ctl(dev->epfd, EPOLL_CTL_DEL, req->sock, NULL);
+	shm_ev_forget(dev, NULL, r);
+	TAILQ_REMOVE(&dev->reqs, req, next);
+	rdev_put(dev, req->rdev);
+	req->rdev = NULL;
+	return 0;
+}
+
+/*
+ * On the thread of @to: the request joins @to, whose epoll now watches its
+ * socket, with the client's memory mapped again from what the request kept
+ * (the messages of its socket not read yet wait there). A client that went
+ * away meanwhile leaves the request dead: accept says -ENOTCONN.
+ */
+static void shm_conn_req_adopt(struct rpcrdma_pmd_dev *to, struct rpcrdma_pmd_conn_req *r)
+{
+	struct shm_req *req = container_of(r, struct shm_req, common);
+	struct shm_dev *dev = to_shm_dev(to);
+	uint32_t i;
+
+	TAILQ_INSERT_TAIL(&dev->reqs, req, next);
+	if (req->sock < 0)
+		return;
+	req->rdev = rdev_get(dev, req->hello.dev_id);
+	if (req->rdev == NULL ||
+	    rdev_map_area(req->rdev, req->area_fd, req->hello.dev_area_size) < 0)
+		goto gone;
+	for (i = 0; i < req->nb_regions; i++)
+		if (rdev_region(dev, &req->rdev, &req->regions[i].msg, req->regions[i].fd) < 0)
+			goto gone;
+	if (epoll_add(dev, req->sock, &req->ep) == 0)
+		return;
+gone:
+	req_gone(dev, req);
+}
+
 static int shm_disconnect(struct rpcrdma_pmd_qp *q)
 {
 	struct shm_qp *qp = to_shm_qp(q);
@@ -1311,6 +1390,7 @@ static void listener_ready(struct shm_dev *dev, struct shm_listener *l)
 		req->sock = sock;
 		req->qp_fd = -1;
 		req->srq_fd = -1;
+		req->area_fd = -1;
 		req->ep.kind = SHM_EP_REQ;
 		req->ep.obj = req;
 		TAILQ_INSERT_TAIL(&dev->reqs, req, next);
@@ -1346,8 +1426,12 @@ static void req_ready(struct shm_dev *dev, struct shm_req *req)
 		if (ret < 0)
 			goto gone;
 		if (m.type == RPCRDMA_SHM_MSG_REGION && nfds == 1) {
-			if (rdev_region(dev, &req->rdev, &m.region, fds[0]) < 0)
+			/* mapped now, and kept until accept: a handoff maps it again */
+			if (rdev_region(dev, &req->rdev, &m.region, fds[0]) < 0 ||
+			    req_keep_region(req, &m.region, fds[0]) < 0) {
+				close(fds[0]);
 				goto gone;
+			}
 			continue;
 		}
 		if (m.type != RPCRDMA_SHM_MSG_HELLO || nfds < 2 ||
@@ -1363,7 +1447,7 @@ static void req_ready(struct shm_dev *dev, struct shm_req *req)
 			close_fds(fds, nfds);
 			goto gone;
 		}
-		close(fds[0]);
+		req->area_fd = fds[0];
 		req->qp_fd = fds[1];
 		req->srq_fd = nfds == 3 ? fds[2] : -1;
 		req->hello = m.conn;
@@ -1395,7 +1479,9 @@ static void qp_ready(struct shm_dev *dev, struct shm_qp *qp)
 				close_fds(fds, nfds);
 				goto gone;
 			}
-			if (rdev_region(dev, &qp->rdev, &m.region, fds[0]) < 0)
+			ret = rdev_region(dev, &qp->rdev, &m.region, fds[0]);
+			close(fds[0]);
+			if (ret < 0)
 				goto gone;
 			break;
 		case RPCRDMA_SHM_MSG_ACCEPT:
@@ -1527,6 +1613,8 @@ static struct rpcrdma_pmd_ops shm_ops = {
 	.connect = shm_connect,
 	.accept = shm_accept,
 	.reject = shm_reject,
+	.conn_req_handoff = shm_conn_req_handoff,
+	.conn_req_adopt = shm_conn_req_adopt,
 	.disconnect = shm_disconnect,
 	.event_poll = shm_event_poll,
 	.event_fd = shm_event_fd,

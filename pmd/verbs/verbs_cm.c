@@ -399,6 +399,39 @@ int verbs_reject(struct rpcrdma_pmd_conn_req *r, const void *pdata, uint8_t pdat
 	return 0;
 }
 
+/*
+ * On the thread of the request's device: the request's rdma_cm id moves to
+ * @to's event channel (rdma_migrate_id waits for no event: each is
+ * acknowledged when read), so @to reads what comes of it from now on, and
+ * the request leaves this device's list. An id gone already (the client
+ * left) has nothing to move: the request arrives dead.
+ */
+int verbs_conn_req_handoff(struct rpcrdma_pmd_conn_req *r, struct rpcrdma_pmd_dev *t)
+{
+	struct verbs_req *req = container_of(r, struct verbs_req, common);
+	struct verbs_dev *dev = to_verbs_dev(r->dev), *to = to_verbs_dev(t);
+
+	if (strcmp(dev->name, to->name) != 0)
+		return -EXDEV;
+	if (req->id != NULL && rdma_migrate_id(req->id, to->cm) != 0) {
+		int ret = verbs_err(-1);
+
+		verbs_log("%s: rdma_migrate_id: %s", dev->name, strerror(-ret));
+		return ret;
+	}
+	TAILQ_REMOVE(&dev->reqs, req, next);
+	verbs_ev_forget(dev, NULL, req);
+	return 0;
+}
+
+/* On the thread of @to: the request is @to's (an event of its id may have marked it dead). */
+void verbs_conn_req_adopt(struct rpcrdma_pmd_dev *t, struct rpcrdma_pmd_conn_req *r)
+{
+	struct verbs_req *req = container_of(r, struct verbs_req, common);
+
+	TAILQ_INSERT_TAIL(&to_verbs_dev(t)->reqs, req, next);
+}
+
 int verbs_disconnect(struct rpcrdma_pmd_qp *q)
 {
 	struct verbs_qp *qp = to_verbs_qp(q);

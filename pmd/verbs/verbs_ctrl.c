@@ -100,7 +100,7 @@ void verbs_ev_push(struct verbs_dev *dev, enum rpcrdma_pmd_event_type type, stru
 }
 
 /* Drop queued events that refer to @qp or @req (being destroyed). */
-static void ev_forget(struct verbs_dev *dev, struct verbs_qp *qp, struct verbs_req *req)
+void verbs_ev_forget(struct verbs_dev *dev, struct verbs_qp *qp, struct verbs_req *req)
 {
 	unsigned int i;
 
@@ -402,7 +402,7 @@ void verbs_req_free(struct verbs_dev *dev, struct verbs_req *req)
 	if (req->id != NULL)
 		rdma_destroy_id(req->id);
 	TAILQ_REMOVE(&dev->reqs, req, next);
-	ev_forget(dev, NULL, req);
+	verbs_ev_forget(dev, NULL, req);
 	free(req);
 }
 
@@ -930,7 +930,7 @@ void verbs_qp_destroy(struct rpcrdma_pmd_qp *q)
 	ibv_destroy_qp(qp->qp);
 	if (qp->cm_id != NULL)
 		rdma_destroy_id(qp->cm_id);
-	ev_forget(dev, qp, NULL);
+	verbs_ev_forget(dev, qp, NULL);
 	if (qp->sq_flush_queued)
 		TAILQ_REMOVE(&qp->scq->sq_flush, qp, sq_flush_next);
 	if (qp->rq_flush_queued)

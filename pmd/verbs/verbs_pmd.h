@@ -289,6 +289,8 @@ bool verbs_same_device(const struct verbs_dev *dev, const struct ibv_context *ct
 void verbs_ev_push(struct verbs_dev *dev, enum rpcrdma_pmd_event_type type, struct verbs_qp *qp,
 		   struct verbs_req *req, const void *pdata, size_t pdata_len);
 unsigned int verbs_ev_pop(struct verbs_dev *dev, struct rpcrdma_pmd_event *ev, unsigned int n);
+/* Take the events of @qp or @req out of the FIFO (they name an object leaving this device). */
+void verbs_ev_forget(struct verbs_dev *dev, struct verbs_qp *qp, struct verbs_req *req);
 void verbs_req_free(struct verbs_dev *dev, struct verbs_req *req);
 int verbs_qp_modify(struct verbs_qp *qp, struct ibv_qp_attr *attr, int mask);
 void verbs_qp_to_err(struct verbs_qp *qp);
@@ -314,6 +316,8 @@ int verbs_connect(struct rpcrdma_pmd_qp *q, const char *addr, const void *pdata,
 int verbs_accept(struct rpcrdma_pmd_conn_req *r, struct rpcrdma_pmd_qp *q, const void *pdata,
 		 uint8_t pdata_len);
 int verbs_reject(struct rpcrdma_pmd_conn_req *r, const void *pdata, uint8_t pdata_len);
+int verbs_conn_req_handoff(struct rpcrdma_pmd_conn_req *r, struct rpcrdma_pmd_dev *to);
+void verbs_conn_req_adopt(struct rpcrdma_pmd_dev *to, struct rpcrdma_pmd_conn_req *r);
 int verbs_disconnect(struct rpcrdma_pmd_qp *q);
 int verbs_event_poll(struct rpcrdma_pmd_dev *d, struct rpcrdma_pmd_event *ev, unsigned int n);
 

@@ -28,6 +28,7 @@ struct ep {
 	bool server;
 	bool xproc; /* the halves are in different processes */
 	const char *pmd;
+	const char *devargs;		  /* the device's */
 	char addr[64];			  /* where this case's server listens */
 	char noaddr[64];		  /* where nobody listens */
 	struct rpcrdma_pmd_dev_info info; /* of the device under test */
@@ -80,6 +81,14 @@ extern const unsigned int nb_tcases;
 void oob_sync(struct ep *ep, const char *tag);
 void oob_put(struct ep *ep, const void *v, size_t len);
 void oob_get(struct ep *ep, void *v, size_t len);
+
+/*
+ * A second device like the endpoint's (driver and arguments), with its own
+ * PD, pools and CQ, listening nowhere; closed with ep_close_more(), which
+ * adds its failed checks to @p ep's. @return 0, or -1 (counted as a failure).
+ */
+int ep_open_more(const struct ep *ep, struct ep *b);
+void ep_close_more(struct ep *ep, struct ep *b);
 
 /* Default QP attributes on the endpoint's CQ. */
 void ep_qp_attr(struct ep *ep, struct rpcrdma_pmd_qp_attr *attr);
@@ -198,5 +207,9 @@ void srq_two_cqs_client(struct ep *ep);
 void cq_shared_server(struct ep *ep);
 void cq_shared_client(struct ep *ep);
 void srq_bad_args_half(struct ep *ep);
+
+/* conformance_handoff.c: a connect request handed over to another device */
+void handoff_server(struct ep *ep);
+void handoff_client(struct ep *ep);
 
 #endif

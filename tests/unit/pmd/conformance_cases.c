@@ -3,9 +3,9 @@
  * PMD conformance suite: the table of cases, and the helpers they share.
  * Each case is a server half and a client half that meet at the same
  * out-of-band barriers in the same order (conformance_data.c,
- * conformance_conn.c, conformance_srq.c). What each checks is said above
- * it; the expected statuses are those of an InfiniBand RC queue pair
- * (rpcrdma_pmd.h has the table).
+ * conformance_conn.c, conformance_srq.c, conformance_handoff.c). What each
+ * checks is said above it; the expected statuses are those of an InfiniBand
+ * RC queue pair (rpcrdma_pmd.h has the table).
  */
 #include <errno.h>
 #include <signal.h>
@@ -108,6 +108,7 @@ const struct tcase tcases[] = {
 	{ "srq_two_cqs", srq_two_cqs_server, srq_two_cqs_client },
 	{ "cq_shared", cq_shared_server, cq_shared_client },
 	{ "srq_bad_args", srq_bad_args_half, srq_bad_args_half },
+	{ "conn_req_handoff", handoff_server, handoff_client },
 	/* last: the client process dies in it */
 	{ "peer_killed", killed_server, killed_client, NULL, NULL, .xproc_only = true,
 	  .kills_peer = true },

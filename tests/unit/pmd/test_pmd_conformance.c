@@ -393,7 +393,7 @@ bool post_send1(struct rpcrdma_pmd_qp *qp, const struct rpcrdma_pmd_send_wr *wr)
 
 /* ---------------- running halves ---------------- */
 
-static int ep_open(struct ep *ep, const char *devargs)
+static int ep_open(struct ep *ep, const char *devargs, const char *pool_name)
 {
 	struct rpcrdma_mempool_set_params sp;
 	int ret;
@@ -406,7 +406,7 @@ static int ep_open(struct ep *ep, const char *devargs)
 	}
 	CHECK(ep, rpcrdma_pmd_pd_alloc(ep->dev, &ep->pd) == 0);
 	rpcrdma_mempool_set_params_init(&sp);
-	sp.name = ep->server ? "srv" : "cli";
+	sp.name = pool_name;
 	sp.inline_count = 256;
 	sp.classes[0].count = 16;
 	sp.classes[1].count = 2;
@@ -417,6 +417,29 @@ static int ep_open(struct ep *ep, const char *devargs)
 	if (ep->server)
 		CHECK(ep, rpcrdma_pmd_listen(ep->dev, ep->addr, &ep->listener) == 0);
 	return ret;
+}
+
+/* A second device of the same driver and arguments, with pools and a CQ, listening nowhere. */
+int ep_open_more(const struct ep *ep, struct ep *b)
+{
+	*b = *ep;
+	b->nb_qps = 0;
+	b->nb_scratch = 0;
+	b->failures = 0;
+	b->listener = NULL;
+	b->server = false; /* no listener */
+	if (ep_open(b, ep->devargs, ep->server ? "srv2" : "cli2") != 0)
+		return -1;
+	b->server = ep->server;
+	return 0;
+}
+
+static void ep_close(struct ep *ep);
+
+void ep_close_more(struct ep *ep, struct ep *b)
+{
+	ep_close(b);
+	ep->failures += b->failures;
 }
 
 static void ep_close(struct ep *ep)
@@ -447,9 +470,10 @@ static void run_half(struct ep *ep, const struct tcase *tc, unsigned int idx, in
 	ep->nb_qps = 0;
 	ep->nb_scratch = 0;
 	ep->listener = NULL;
-	if (ep_open(ep, conf_verbs   ? conf_devargs
-			: ep->server ? tc->server_devargs
-				     : tc->client_devargs) != 0) {
+	ep->devargs = conf_verbs   ? conf_devargs
+		      : ep->server ? tc->server_devargs
+				   : tc->client_devargs;
+	if (ep_open(ep, ep->devargs, ep->server ? "srv" : "cli") != 0) {
 		ep->failures++;
 		return;
 	}
