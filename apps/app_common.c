@@ -337,6 +337,23 @@ const char *app_one_cpu(bool last, char *buf, size_t len)
 	return buf;
 }
 
+const char *app_all_cpus(uint32_t lcores, char *buf, size_t len)
+{
+	cpu_set_t set;
+	size_t n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return NULL;
+	n = (size_t)snprintf(buf, len, "(0-%u)@(", lcores);
+	for (int cpu = 0; cpu < CPU_SETSIZE && n < len; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			n += (size_t)snprintf(buf + n, len - n, "%d,", cpu);
+	if (n >= len || buf[n - 1] != ',')
+		return NULL;
+	buf[n - 1] = ')';
+	return buf;
+}
+
 int app_ep_open(struct app_ep *ep, const char *pmd, const char *devargs,
 		struct rpcrdma_mempool_set_params *sp)
 {

@@ -166,6 +166,12 @@ int app_eal_start(const char *argv0, const char *lcores, int eal_argc, char **ea
  */
 const char *app_one_cpu(bool last, char *buf, size_t len);
 
+/*
+ * EAL lcores 0..@lcores floating over every CPU this process may run on
+ * ("(0-2)@(0,1)"), in @buf; NULL if they do not fit.
+ */
+const char *app_all_cpus(uint32_t lcores, char *buf, size_t len);
+
 /* One side of a connection: a device, its protection domain, its registered pools. */
 struct app_ep {
 	struct rpcrdma_pmd_dev *dev;

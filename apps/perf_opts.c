@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <rpcrdma/rpcrdma_hdr.h>
+#include <rpcrdma/rpcrdma_rt.h>
 
 #include "perf_opts.h"
 #include "perf_plot.h"
@@ -27,7 +28,7 @@ static const char usage_line[] =
 	"       [--version 1|2] [--inline BYTES] [--pmd shm|verbs] [--server ADDR | --client "
 	"ADDR]\n"
 	"       [--address ADDR] [--connections N [--per-connection]]\n"
-	"       [--max-connections N] [--clients K]\n"
+	"       [--max-connections N] [--clients K] [--pollers N]\n"
 	"       [-D|--duration S | -n|--count N] [--repeat N] [--json FILE] [--hist FILE]\n"
 	"       [--plot FILE] [--compare OLD.json] [-- EAL ARGS]\n"
 	"       (" PROG " --help for more)\n";
@@ -156,6 +157,15 @@ static const char help_text[] =
 	"        open, 0..10^9 (default 1: when the client leaves, all its\n"
 	"        --connections closed; 0: run until SIGINT or SIGTERM). A client\n"
 	"        with --connections N counts N.\n"
+	"    --pollers N\n"
+	"        --server: poll the connections on N lcores, 1..16 (default 1: on\n"
+	"        the main lcore). Each poller has a device, pools and a poll group\n"
+	"        of its own; the first one listens and places each new connection\n"
+	"        on the poller with the fewest (ties in turn), which accepts it on\n"
+	"        its own device, so no lock is taken (\"client 3 connected on poller\n"
+	"        1 (3 connected now)\"). --max-connections counts them all. Without\n"
+	"        --lcores, the pollers and the main lcore float over this process's\n"
+	"        CPUs.\n"
 	"    --client ADDRESS\n"
 	"        Run only the client, against a server at ADDRESS (it retries for\n"
 	"        --timeout seconds while the server starts).\n"
@@ -400,6 +410,7 @@ enum {
 	O_PER_CONNECTION,
 	O_MAX_CONNECTIONS,
 	O_CLIENTS,
+	O_POLLERS,
 	O_TOOL_VERSION = 'V',
 };
 
@@ -440,6 +451,7 @@ static const struct option long_opts[] = {
 	{ "per-connection", no_argument, NULL, O_PER_CONNECTION },
 	{ "max-connections", required_argument, NULL, O_MAX_CONNECTIONS },
 	{ "clients", required_argument, NULL, O_CLIENTS },
+	{ "pollers", required_argument, NULL, O_POLLERS },
 	{ "tool-version", no_argument, NULL, O_TOOL_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -507,6 +519,7 @@ int perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 	o->popts.mount_port = -1;
 	o->connections = 1;
 	o->max_conns = PERF_SRV_CONNS;
+	o->pollers = 1;
 	o->clients = 1;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":hVs:n:D:", long_opts, NULL)) != -1) {
@@ -639,6 +652,11 @@ int perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 			o->clients = (uint32_t)v;
 			srv_set = true;
 			break;
+		case O_POLLERS:
+			ret = parse_uint("--pollers", optarg, 1, RPCRDMA_RT_POLLERS_MAX, false, &v);
+			o->pollers = (uint32_t)v;
+			srv_set = true;
+			break;
 		case O_CAPTURE:
 			if (optarg[0] == '\0')
 				ret = app_usage_error("--capture: empty file name");
@@ -724,7 +742,11 @@ int perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 		return app_usage_error("--connections and --per-connection are for the client "
 				       "side");
 	if (o->role != ROLE_SERVER && srv_set)
-		return app_usage_error("--max-connections and --clients are for --server");
+		return app_usage_error("--max-connections, --clients and --pollers are for "
+				       "--server");
+	if (o->pollers > 1 && o->capture)
+		return app_usage_error("--capture records one poller's connections: not with "
+				       "--pollers");
 	if (o->per_connection && o->connections == 1)
 		return app_usage_error("--per-connection needs --connections N (2 or more)");
 	if (o->connections > 1 && o->capture)

@@ -63,6 +63,7 @@ struct perf_opts {
 	bool per_connection;  /* --per-connection: a line per connection */
 	uint32_t max_conns;   /* --max-connections: the server's connections at once */
 	uint32_t clients;     /* --clients: the server exits once this many have left; 0 never */
+	uint32_t pollers;     /* --pollers: the server's poller lcores (1: the main lcore) */
 };
 
 /**

@@ -52,6 +52,24 @@ struct perf_srv {
 	void *src;	  /* what READ replies carry: one buffer shared by every reply */
 	uint64_t next_ev; /* TSC of the next event poll */
 	int done;	  /* --clients came and went (atomic: read by the main lcore) */
+	/*
+	 * --pollers N: the server is N shards, shard k polled by poller k of
+	 * rt, each with its own device, pools, poll group and connections.
+	 * The lead (shard 0) listens, places each connect request on a
+	 * shard (rpcrdma_rt_place()) and hands it over to that shard's
+	 * device; the shard accepts it there. With one poller: rt NULL and
+	 * lead the server itself.
+	 */
+	struct rpcrdma_rt *rt;
+	struct perf_srv *lead;
+	struct perf_srv *shards; /* the lead's: shards[0..nshards) */
+	uint32_t nshards, poller;
+	uint32_t max_total;  /* the lead's: --max-connections over every shard */
+	uint64_t numbered;   /* the lead's: connect requests placed, to number them */
+	uint32_t total;	     /* the lead's, atomic: connections open in every shard */
+	uint64_t total_left; /* the lead's, atomic: ... that left */
+	int closing;	     /* the lead's, atomic: every shard closes its connections */
+	bool closed;	     /* this shard has */
 };
 
 void perf_ep_close(struct perf_ep *ep);
@@ -70,6 +88,21 @@ bool perf_pattern_ok(const void *buf, uint32_t len);
 int perf_srv_open(struct perf_srv *s, const struct perf_opts *o, const char *addr,
 		  uint32_t max_conns, struct rpcrdma_capture *capture);
 void perf_srv_close(struct perf_srv *s);
+
+/*
+ * --server --pollers N (N >= 2): open N shards (@shards[0] listens on
+ * @addr) and poll each on a poller lcore of a new runtime (*rt). 0, or a
+ * negative errno (said on stderr); perf_srv_pollers_close() frees what was
+ * made either way.
+ */
+int perf_srv_pollers_open(struct perf_srv *shards, uint32_t n, const struct perf_opts *o,
+			  const char *addr, struct rpcrdma_rt **rt);
+/*
+ * Close every shard's connections, wait for them to drain (at most
+ * @timeout_s), stop the runtime. @return the connections that did not close.
+ */
+uint32_t perf_srv_pollers_stop(struct perf_srv *shards, uint32_t timeout_s);
+void perf_srv_pollers_close(struct perf_srv *shards, uint32_t n);
 
 /* One turn of the server (an rte poller function: @arg is the struct perf_srv). */
 int perf_srv_poll(void *arg);

@@ -1082,11 +1082,64 @@ static int compare_files(const struct perf_opts *o)
 static int eal_start(const struct perf_opts *o, const char *prog)
 {
 	const char *lcores = o->com.lcores;
-	char cpu[16];
+	char cpu[256];
 
-	if (lcores == NULL && o->role != ROLE_BOTH)
+	if (lcores == NULL && o->role == ROLE_SERVER && o->pollers > 1)
+		lcores = app_all_cpus(o->pollers, cpu, sizeof(cpu));
+	else if (lcores == NULL && o->role != ROLE_BOTH)
 		lcores = app_one_cpu(o->role == ROLE_SERVER, cpu, sizeof(cpu));
 	return app_eal_start(prog, lcores, o->com.eal_argc, o->com.eal_argv);
+}
+
+/* The server's first line: where, how many, until when. */
+static void srv_banner(const struct perf_opts *o)
+{
+	if (o->quiet)
+		return;
+	fprintf(out, PROG ": server on %s (%s PMD), up to %u connections", o->addr, o->com.pmd,
+		o->max_conns);
+	if (o->pollers > 1)
+		fprintf(out, " on %u pollers", o->pollers);
+	if (o->clients == 0)
+		fprintf(out, "; until SIGINT or SIGTERM\n");
+	else if (o->clients == 1)
+		fprintf(out, "; exits when its client leaves\n");
+	else
+		fprintf(out, "; exits after %u connections\n", o->clients);
+	fflush(out);
+}
+
+/* --server --pollers N: the shards poll on the runtime's lcores; this one waits. */
+static int run_server_pollers(const struct perf_opts *o)
+{
+	static struct perf_srv shards[RPCRDMA_RT_POLLERS_MAX];
+	struct rpcrdma_rt *rt;
+	uint32_t open;
+	int ret;
+
+	ret = perf_srv_pollers_open(shards, o->pollers, o, o->addr, &rt);
+	if (ret)
+		goto out;
+	srv_banner(o);
+	while (!stop_signal && !__atomic_load_n(&shards[0].done, __ATOMIC_ACQUIRE))
+		rte_delay_us_sleep(1000);
+	open = perf_srv_pollers_stop(shards, o->timeout);
+	if (open > 0)
+		fprintf(stderr, PROG ": server: warning: %u connection(s) did not close\n", open);
+	if (!o->quiet) {
+		uint64_t calls, bad;
+
+		for (uint32_t k = 0; k < o->pollers; k++)
+			fprintf(out, PROG ": server: poller %u: %lu connections, %lu calls\n", k,
+				(unsigned long)shards[k].accepted,
+				(unsigned long)shards[k].glue.st.calls);
+		perf_srv_counts(&shards[0], &calls, &bad);
+		fprintf(out, PROG ": server: %lu calls, %lu answered with an error\n",
+			(unsigned long)calls, (unsigned long)bad);
+	}
+out:
+	perf_srv_pollers_close(shards, o->pollers);
+	return ret ? EXIT_FAIL : 0;
 }
 
 static int run_server(const struct perf_opts *o)
@@ -1094,20 +1147,12 @@ static int run_server(const struct perf_opts *o)
 	static struct perf_srv srv;
 	int ret;
 
+	if (o->pollers > 1)
+		return run_server_pollers(o);
 	ret = perf_srv_open(&srv, o, o->addr, o->max_conns, capture);
 	if (ret)
 		goto err_open;
-	if (!o->quiet) {
-		fprintf(out, PROG ": server on %s (%s PMD), up to %u connections; ", o->addr,
-			o->com.pmd, o->max_conns);
-		if (o->clients == 0)
-			fprintf(out, "until SIGINT or SIGTERM\n");
-		else if (o->clients == 1)
-			fprintf(out, "exits when its client leaves\n");
-		else
-			fprintf(out, "exits after %u connections\n", o->clients);
-		fflush(out);
-	}
+	srv_banner(o);
 	while (!stop_signal && !srv.done)
 		perf_srv_poll(&srv);
 	/* the connections still open: close them, and wait for each to drain */

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """rpcrdma-perf end to end.
 
-    test_perf.py PERF SCHEMA options|modes|output|compare|repeat|judge|export|xproc|v2|conns|many|verbs
+    test_perf.py PERF SCHEMA options|modes|output|compare|repeat|judge|export|xproc|v2|conns|many|many_pollers|verbs
     test_perf.py PERF SCHEMA nfs3 DECODE NFS3-SERVER
 
 options  every option, good and bad: exit codes and the one-line messages,
@@ -35,6 +35,10 @@ many     one --server, clients coming and going: three rpcrdma-perf clients
          after: each survivor's calls checked, the server says every arrival
          and leave (the calls of each connection add up to its client's),
          keeps serving, and exits 0 on SIGTERM with nothing leaked
+many_pollers  the same against --server --pollers 2: every arrival line
+         names its poller, each poller takes its share, and the pollers'
+         closing lines (connections, calls) agree with the arrivals and
+         add up to the server's calls
 nfs3     --program nfs3 against nfs3-server over shm: null, getattr, read and
          write of 4 KiB and 1 MiB with --verify, readdir of a directory of
          300 files it makes, iops at depth 32, the fallback from --version 2,
@@ -808,30 +812,39 @@ def test_conns():
             (["--server", "@a", "--connections", "2"],
              "--connections and --per-connection are for the client side"),
             (["--client", "@a", "--max-connections", "4"],
-             "--max-connections and --clients are for --server"),
-            (["--clients", "2"], "--max-connections and --clients are for --server"),
+             "--max-connections, --clients and --pollers are for --server"),
+            (["--clients", "2"], "--max-connections, --clients and --pollers are for --server"),
             (["--per-connection"], "--per-connection needs --connections N"),
             (["--connections", "2", "--capture", "x.pcapng"],
              "--capture records one connection")):
         expect_usage(args, msg)
 
-    # over the limit: the third connection of a client is refused
+    # over the limit: the third connection of a client is refused; with two pollers
+    # the limit counts both, and the two connections are placed one on each
+    for extra in ([], ["--pollers", "2"]):
+        conns_limit(extra)
+
+
+def conns_limit(extra):
     addr = "@rpcrdma-perf-limit-%d" % os.getpid()
-    srv = subprocess.Popen([PERF, "--server", addr, "--max-connections", "2"],
+    srv = subprocess.Popen([PERF, "--server", addr, "--max-connections", "2"] + extra,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     try:
         rc, out, err = run(["--client", addr, "--connections", "3", "--count", "100"])
         check(rc == 1 and ("rpcrdma-perf: cannot connect to %s: Connection refused "
                            "(connection 3 of 3)\n" % addr) in err and
               "warning: " not in err.replace("rpcrdma: warning: fewer than", ""),
-              "--connections 3 against --max-connections 2: exit %d %r" % (rc, err))
+              "--connections 3 against --max-connections 2 %r: exit %d %r" % (extra, rc, err))
         # the two it made close: the server ends as its client left
         sout, serr = srv.communicate(timeout=30)
-        check(srv.returncode == 0, "limit server: exit %s %r" % (srv.returncode, serr))
+        check(srv.returncode == 0, "limit server %r: exit %s %r" % (extra, srv.returncode, serr))
         check("rpcrdma-perf: server: 2 clients connected (--max-connections 2): one more "
-              "refused\n" in serr, "the server's refusal: %r" % serr)
-        check(len(re.findall(r"server: client \d+ connected \(", serr)) == 2 and serr.count(" left after 0 calls") == 2 and
-              "warning: buffers" not in serr, "two arrivals and leaves: %r" % serr)
+              "refused\n" in serr, "the server's refusal %r: %r" % (extra, serr))
+        joins = re.findall(r"server: client \d+ connected (?:on poller (\d+) )?\(", serr)
+        check(len(joins) == 2 and serr.count(" left after 0 calls") == 2 and
+              "warning: buffers" not in serr, "two arrivals and leaves %r: %r" % (extra, serr))
+        check(sorted(joins) == (["0", "1"] if extra else ["", ""]),
+              "the pollers the two were placed on %r: %r" % (extra, joins))
         check("server: 0 calls, 0 answered with an error" in sout, "no calls: %r" % sout)
     finally:
         if srv.poll() is None:
@@ -875,11 +888,13 @@ class Lines:
         return "".join(l for l in self.lines if l is not None)
 
 
-def test_many():
-    """Clients coming and going against one server (--clients 0: until SIGTERM)."""
+def test_many(pollers=1):
+    """Clients coming and going against one server (--clients 0: until SIGTERM); with
+    --pollers N, its connections placed over N poller lcores."""
     addr = "@rpcrdma-perf-many-%d" % os.getpid()
-    srv = subprocess.Popen([PERF, "--server", addr, "--clients", "0"], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, env=ENV)
+    extra = ["--pollers", str(pollers)] if pollers > 1 else []
+    srv = subprocess.Popen([PERF, "--server", addr, "--clients", "0"] + extra,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     log = Lines(srv.stderr)
     clients = []
     with tempfile.TemporaryDirectory() as d:
@@ -892,7 +907,7 @@ def test_many():
             return p, res
 
         def arrived(n):
-            check(log.wait(r"server: client %d connected \(" % n) is not None,
+            check(log.wait(r"server: client %d connected (on poller \d+ )?\(" % n) is not None,
                   "the server said client %d arrived" % n)
 
         try:
@@ -948,8 +963,10 @@ def test_many():
                 sout = ""
     serr = log.text()
     check(srv.returncode == 0, "server: exit %s %r" % (srv.returncode, serr[-2000:]))
-    joins = re.findall(r"^rpcrdma-perf: server: client (\d+) connected \((\d+) connected now\)$",
-                       serr, re.M)
+    joins = re.findall(r"^rpcrdma-perf: server: client (\d+) connected "
+                       r"(?:on poller (\d+) )?\((\d+) connected now\)$", serr, re.M)
+    where = {int(j[0]): int(j[1]) if j[1] else 0 for j in joins}
+    joins = [(j[0], j[2]) for j in joins]
     leaves = {int(n): int(calls) for n, calls in
               re.findall(r"^rpcrdma-perf: server: client (\d+) left after (\d+) calls ",
                          serr, re.M)}
@@ -969,8 +986,28 @@ def test_many():
     other = [l for l in serr.splitlines() if "server: client " not in l and
              not l.startswith("rpcrdma: warning: fewer than")]
     check(other == [], "the server's stderr holds arrivals and leaves only: %r" % other)
-    check(re.search(r"server: \d+ calls, \d+ answered with an error", sout) is not None,
-          "the server's closing line: %r" % sout)
+    total = re.search(r"server: (\d+) calls, \d+ answered with an error", sout)
+    check(total is not None, "the server's closing line: %r" % sout)
+    if pollers == 1:
+        check(set(where.values()) <= {0} and "poller" not in sout,
+              "one poller: no poller in the lines: %r" % sout)
+        return
+    # each poller's line: the connections placed on it and their calls, adding up
+    per = {int(k): (int(c), int(n)) for k, c, n in
+           re.findall(r"^rpcrdma-perf: server: poller (\d+): (\d+) connections, (\d+) calls$",
+                      sout, re.M)}
+    check(sorted(per) == list(range(pollers)), "a line per poller: %r" % sout)
+    for k in range(pollers):
+        placed = [n for n, w in where.items() if w == k]
+        check(per.get(k, (-1, 0))[0] == len(placed),
+              "poller %d: %r connections, the arrival lines say %d" % (k, per.get(k), len(placed)))
+        # fewest first: a's 4, then b's 6 and c's 8 arrive before any leaves but a's
+        check(len(placed) >= 6, "poller %d took its share: %r" % (k, placed))
+    check(total is not None and sum(c for _, c in per.values()) == int(total.group(1)),
+          "the pollers' calls add up to the server's: %r" % sout)
+    # the server's calls are the clients' (a, c, e, the last, and b's before it was killed)
+    check(total is not None and int(total.group(1)) == sum(leaves.values()),
+          "the server's calls are its connections': %r %r" % (sout, leaves))
 
 
 def test_v2():
@@ -1420,14 +1457,21 @@ def test_verbs():
                 check_result(doc, name, mode, op, size, depth)
                 print("%s: %d calls, %.0f calls/s (emulated)" % (name, doc["calls"],
                                                                   doc["calls_per_sec"]))
-        # two processes: rdma_cm across them, RFC 8797 private data on the wire
+        # two processes: rdma_cm across them, RFC 8797 private data on the wire; then a
+        # server on two pollers: each connect request handed to the other poller's
+        # device (rdma_migrate_id) is accepted there, and its READ replies written
+        # from there into the client's memory
         srv_addr = "%s:%d" % (host, 21099)
-        for opts, mode, op, size, depth in [
-                (["--mode", "lat", "--count", "200"], "lat", "null", 0, 1),
-                (["--mode", "bw", "--op", "write", "--size", "64k", "--depth", "8",
-                  "--count", "200"], "bw", "write", 65536, 8)]:
-            srv = subprocess.Popen([PERF, "--server", srv_addr] + dev, stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True, env=ENV)
+        for sopts, opts, mode, op, size, depth in [
+                ([], ["--mode", "lat", "--count", "200"], "lat", "null", 0, 1),
+                ([], ["--mode", "bw", "--op", "write", "--size", "64k", "--depth", "8",
+                      "--count", "200"], "bw", "write", 65536, 8),
+                (["--pollers", "2"], ["--connections", "4", "--mode", "bw", "--op", "read",
+                                      "--size", "4k", "--depth", "8", "--count", "400"],
+                 "bw", "read", 4096, 8)]:
+            srv = subprocess.Popen([PERF, "--server", srv_addr] + sopts + dev,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=ENV)
             try:
                 res = os.path.join(d, "client.json")
                 rc = 1
@@ -1445,6 +1489,12 @@ def test_verbs():
                 sout, serr = srv.communicate(timeout=60)
                 check(srv.returncode == 0, "server: exit %s %r" % (srv.returncode, serr))
                 check(", 0 answered with an error" in sout, "server output %r" % sout)
+                if sopts:
+                    per = re.findall(r"^rpcrdma-perf: server: poller (\d): (\d+) connections, "
+                                     r"(\d+) calls$", sout, re.M)
+                    check([(k, n) for k, n, _ in per] == [("0", "2"), ("1", "2")] and
+                          all(int(c) > 0 for _, _, c in per),
+                          "two pollers, two connections each, calls on both: %r" % sout)
             finally:
                 if srv.poll() is None:
                     srv.kill()
@@ -1453,6 +1503,7 @@ def test_verbs():
 
 {"options": test_options, "modes": test_modes, "output": test_output,
  "compare": test_compare, "repeat": test_repeat, "judge": test_judge, "export": test_export, "xproc": test_xproc, "v2": test_v2,
- "conns": test_conns, "many": test_many, "nfs3": test_nfs3, "nfs3_many": test_nfs3_many, "verbs": test_verbs}[GROUP]()
+ "conns": test_conns, "many": test_many,
+ "many_pollers": lambda: test_many(pollers=2), "nfs3": test_nfs3, "nfs3_many": test_nfs3_many, "verbs": test_verbs}[GROUP]()
 print("test_perf %s: %d checks, %d failed" % (GROUP, checks, failures))
 sys.exit(1 if failures else 0)
