@@ -211,5 +211,7 @@ void srq_bad_args_half(struct ep *ep);
 /* conformance_handoff.c: a connect request handed over to another device */
 void handoff_server(struct ep *ep);
 void handoff_client(struct ep *ep);
+void handoff_gone_server(struct ep *ep);
+void handoff_gone_client(struct ep *ep);
 
 #endif

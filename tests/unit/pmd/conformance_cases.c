@@ -109,6 +109,8 @@ const struct tcase tcases[] = {
 	{ "cq_shared", cq_shared_server, cq_shared_client },
 	{ "srq_bad_args", srq_bad_args_half, srq_bad_args_half },
 	{ "conn_req_handoff", handoff_server, handoff_client },
+	{ "conn_req_handoff_gone", handoff_gone_server, handoff_gone_client,
+	  .shm_only = "a client gone while connecting: shm knows at once, rdma_cm on a timeout" },
 	/* last: the client process dies in it */
 	{ "peer_killed", killed_server, killed_client, NULL, NULL, .xproc_only = true,
 	  .kills_peer = true },

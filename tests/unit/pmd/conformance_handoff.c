@@ -212,3 +212,50 @@ void handoff_client(struct ep *ep)
 	if (buf != NULL)
 		inl_put(ep, buf);
 }
+
+/*
+ * ---- conn_req_handoff_gone (shm): the client goes away while its request
+ * is in no device; the device it is handed to takes it, and accept says
+ * -ENOTCONN (nothing leaks: the sanitizer run checks) ----
+ */
+
+void handoff_gone_server(struct ep *ep)
+{
+	struct rpcrdma_pmd_qp *qb;
+	struct rpcrdma_pmd_event ev;
+	struct ep b;
+	bool req = false;
+
+	if (ep_open_more(ep, &b) != 0) {
+		ep->failures++;
+		oob_sync(ep, "handed");
+		oob_sync(ep, "gone");
+		return;
+	}
+	CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, &ev));
+	if (ev.req != NULL) {
+		CHECK(ep, rpcrdma_pmd_conn_req_handoff(ev.req, b.dev) == 0);
+		req = true;
+	}
+	oob_sync(ep, "handed");
+	oob_sync(ep, "gone");
+	if (req) {
+		CHECK(ep, rpcrdma_pmd_conn_req_adopt(b.dev, ev.req) == 0);
+		no_event(&b); /* the hang-up is read: no event for a request */
+		qb = ep_qp_create(&b, NULL);
+		CHECK(ep, qb != NULL && rpcrdma_pmd_accept(ev.req, qb, NULL, 0) == -ENOTCONN);
+		CHECK(ep, qb == NULL || qb->state == RPCRDMA_PMD_QPS_INIT);
+	}
+	ep_close_more(ep, &b);
+}
+
+void handoff_gone_client(struct ep *ep)
+{
+	struct rpcrdma_pmd_qp *qp = ep_qp_create(ep, NULL);
+
+	CHECK(ep, qp != NULL && rpcrdma_pmd_connect(qp, ep->addr, NULL, 0) == 0);
+	oob_sync(ep, "handed");
+	if (qp != NULL)
+		ep_qp_destroy(ep, qp); /* its socket closes */
+	oob_sync(ep, "gone");
+}
