@@ -16,6 +16,11 @@ the shm PMD:
    counters, gives as many calls as the client sent (its short_msgs: every
    NULL call is a Short message), at least the last count read during the
    run, and none answered with an error.
+4. rpcrdma-perf --server --pollers 2 and a client of 4 connections: while
+   it runs, /rpcrdma/lcores has the runtime's two pollers, each with 2
+   connections placed on it, the second having run the 2 messages that
+   handed it its connections; /rpcrdma/programs counts the calls of both
+   (one registry); the server's closing lines give 2 connections each.
 
 usage: perf_telemetry_test.py RPCRDMA_PERF
 """
@@ -51,6 +56,76 @@ def read_counters(sock, maxlen):
     return progs, procs
 
 
+def telemetry_socket(srv, srv_dir):
+    """The server's telemetry socket and its max_output_len, or (None, 0)."""
+    path = os.path.join(srv_dir, "dpdk", "rte", "dpdk_telemetry.v2")
+    for _ in range(400):
+        if os.path.exists(path) or srv.poll() is not None:
+            break
+        time.sleep(0.05)
+    if not check(srv.poll() is None and os.path.exists(path),
+                 "rpcrdma-perf --server: no telemetry socket at %s (exit %s)" %
+                 (path, srv.poll())):
+        return None, 0
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    sock.connect(path)
+    return sock, json.loads(sock.recv(1024).decode())["max_output_len"]
+
+
+def pollers(perf, rundir, env):
+    """Part 4: a server on two pollers, in telemetry."""
+    addr = "@rpcrdma-perf-tel2-%d" % os.getpid()
+    srv_dir, cli_dir = os.path.join(rundir, "s2"), os.path.join(rundir, "c2")
+    os.mkdir(srv_dir)
+    os.mkdir(cli_dir)
+    srv = subprocess.Popen([perf, "--server", addr, "--pollers", "2", "--clients", "4"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=dict(env, RUNTIME_DIRECTORY=srv_dir))
+    cli = None
+    try:
+        sock, maxlen = telemetry_socket(srv, srv_dir)
+        if sock is None:
+            return
+        cli = subprocess.Popen([perf, "--client", addr, "--connections", "4", "--mode", "iops",
+                                "--depth", "8", "--duration", "2", "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=dict(env, RUNTIME_DIRECTORY=cli_dir))
+        got = None
+        while cli.poll() is None and got is None:
+            time.sleep(0.2)
+            try:
+                lc = query(sock, "/rpcrdma/lcores", maxlen)["/rpcrdma/lcores"] or {}
+                progs = query(sock, "/rpcrdma/programs", maxlen)["/rpcrdma/programs"] or {}
+            except (OSError, ValueError):
+                break
+            polls = sorted((v for k, v in lc.items() if k != "tsc_hz" and
+                            v.get("runtime") == "perf" and v.get("role") == "poller"),
+                           key=lambda v: v.get("placed", 0))
+            if sum(v.get("placed", 0) for v in polls) == 4 and \
+                    progs.get(PROG, {}).get("calls", 0) > 0:
+                got = (polls, progs[PROG]["calls"])
+        if check(got is not None, "two pollers with 4 connections placed in /rpcrdma/lcores"):
+            polls, calls = got
+            check(len(polls) == 2 and [v.get("placed") for v in polls] == [2, 2] and
+                  sorted(v.get("msgs") for v in polls) == [0, 2],
+                  "the pollers' placed and msgs: %r" % polls)
+        cout, cerr = cli.communicate(timeout=60)
+        check(cli.returncode == 0, "client of two pollers: exit %d %r" % (cli.returncode, cerr))
+        sout, serr = srv.communicate(timeout=30)
+        check(srv.returncode == 0, "server on two pollers: exit %s %r" % (srv.returncode, serr))
+        per = re.findall(r"server: poller (\d): (\d+) connections, (\d+) calls", sout)
+        total = re.search(r"server: (\d+) calls, 0 answered with an error", sout)
+        check(len(per) == 2 and all(n == "2" and int(c) > 0 for _, n, c in per) and
+              total is not None and sum(int(c) for _, _, c in per) == int(total.group(1)) and
+              (got is None or int(total.group(1)) >= got[1]),
+              "the closing lines of a server on two pollers: %r" % sout)
+    finally:
+        for p in (cli, srv):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.communicate()
+
+
 def main():
     perf = sys.argv[1]
     addr = "@rpcrdma-perf-tel-%d" % os.getpid()
@@ -65,18 +140,9 @@ def main():
                                env=dict(env, RUNTIME_DIRECTORY=srv_dir))
         cli = None
         try:
-            path = os.path.join(srv_dir, "dpdk", "rte", "dpdk_telemetry.v2")
-            for _ in range(400):
-                if os.path.exists(path) or srv.poll() is not None:
-                    break
-                time.sleep(0.05)
-            if not check(srv.poll() is None and os.path.exists(path),
-                         "rpcrdma-perf --server: no telemetry socket at %s (exit %s)" %
-                         (path, srv.poll())):
+            sock, maxlen = telemetry_socket(srv, srv_dir)
+            if sock is None:
                 return 1
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            sock.connect(path)
-            maxlen = json.loads(sock.recv(1024).decode())["max_output_len"]
 
             # 1. registered (the socket comes with the EAL, the program a
             # little later), nothing counted yet
@@ -167,6 +233,7 @@ def main():
                 if p is not None and p.poll() is None:
                     p.kill()
                     p.communicate()
+        pollers(perf, rundir, env)
     if failures:
         print("%d failed checks" % failures, file=sys.stderr)
         return 1
