@@ -814,6 +814,11 @@ def test_conns():
             (["--client", "@a", "--max-connections", "4"],
              "--max-connections, --clients and --pollers are for --server"),
             (["--clients", "2"], "--max-connections, --clients and --pollers are for --server"),
+            (["--pollers", "2"], "--max-connections, --clients and --pollers are for --server"),
+            (["--server", "@a", "--pollers", "0"], "--pollers: 0 is out of range 1..16"),
+            (["--server", "@a", "--pollers", "17"], "--pollers: 17 is out of range 1..16"),
+            (["--server", "@a", "--pollers", "2", "--capture", "x.pcapng"],
+             "--capture records one poller's connections: not with --pollers"),
             (["--per-connection"], "--per-connection needs --connections N"),
             (["--connections", "2", "--capture", "x.pcapng"],
              "--capture records one connection")):
@@ -823,6 +828,13 @@ def test_conns():
     # the limit counts both, and the two connections are placed one on each
     for extra in ([], ["--pollers", "2"]):
         conns_limit(extra)
+    # more pollers than lcores: said, exit 1, nothing left behind
+    rc, out, err = run(["--server", "@rpcrdma-perf-nolc-%d" % os.getpid(), "--pollers", "3",
+                        "--lcores", "0,1"])
+    check(rc == 1 and "rpcrdma-perf: server: 3 pollers: not enough lcores (each needs an EAL "
+          "lcore of its own: --lcores)\n" in err and "warning" not in
+          err.replace("rpcrdma: warning: fewer than", ""),
+          "--pollers 3 on two lcores: exit %d %r" % (rc, err))
 
 
 def conns_limit(extra):
@@ -1005,9 +1017,11 @@ def test_many(pollers=1):
         check(len(placed) >= 6, "poller %d took its share: %r" % (k, placed))
     check(total is not None and sum(c for _, c in per.values()) == int(total.group(1)),
           "the pollers' calls add up to the server's: %r" % sout)
-    # the server's calls are the clients' (a, c, e, the last, and b's before it was killed)
-    check(total is not None and int(total.group(1)) == sum(leaves.values()),
-          "the server's calls are its connections': %r %r" % (sout, leaves))
+    # the server's calls are those its connections received, but for b's in flight when it
+    # was killed: received, never dispatched (at most its 6 connections x depth 6)
+    lost = sum(leaves.values()) - int(total.group(1)) if total else -1
+    check(0 <= lost <= 36, "the server's calls are its connections' (%d not dispatched): %r %r"
+          % (lost, sout, leaves))
 
 
 def test_v2():
