@@ -398,6 +398,8 @@ void xprt_ctrl_put(struct rpcrdma_xprt *x, struct xprt_ctrl *k)
 		g->ctrl_users--;
 }
 
+static uint32_t srq_refill(struct rpcrdma_xprt_group *g);
+
 int xprt_group_join(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_xprt_group *g = x->p.group;
@@ -431,6 +433,13 @@ int xprt_group_join(struct rpcrdma_xprt *x)
 		share_update(g);
 		rpcrdma_credit_resp_set_target(&x->cresp, RTE_MIN(g->share, x->cresp.max));
 	}
+	/*
+	 * Receives before the connection is made, not at the group's next
+	 * poll: a server's first connection is accepted (and a client's first
+	 * call answered) before that poll, and a Send that finds no receive
+	 * ends the connection where there is no RNR retry (iWARP).
+	 */
+	srq_refill(g);
 	return 0;
 }
 

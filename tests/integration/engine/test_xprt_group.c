@@ -220,6 +220,7 @@ static void call_all(unsigned int from, unsigned int to, unsigned int rounds)
 static void test_params(void)
 {
 	struct rpcrdma_xprt_group_params gp;
+	struct rpcrdma_xprt_group_stats gs;
 	struct rpcrdma_xprt_group *g = NULL;
 	struct rpcrdma_xprt_params p;
 	struct rpcrdma_xprt *x = NULL;
@@ -253,8 +254,20 @@ static void test_params(void)
 	CHECK(rpcrdma_xprt_create(&p, &x) == -EINVAL && x == NULL,
 	      "backward calls are not for a group");
 	p.bk_credits = 0;
+	rpcrdma_xprt_group_stats(g, &gs);
+	CHECK(gs.srq_posted == 0, "nothing posted before a connection joins: %u", gs.srq_posted);
 	CHECK(rpcrdma_xprt_create(&p, &x) == 0, "a client joins");
 	CHECK(rpcrdma_xprt_group_of(x) == g, "its group");
+	/*
+	 * The SRQ is full once a connection joins, before the group's first
+	 * poll: the peer's first message finds a receive even where a Send
+	 * without one ends the connection (iWARP: no RNR retry). Filled only
+	 * by the poll, a server's first connection could lose its first call.
+	 */
+	rpcrdma_xprt_group_stats(g, &gs);
+	CHECK(gs.srq_posted > gs.reserved && gs.srq_posted >= 8,
+	      "the SRQ filled at the join, before any poll: %u posted, %u reserved", gs.srq_posted,
+	      gs.reserved);
 	{
 		struct rpcrdma_xprt *y = NULL;
 

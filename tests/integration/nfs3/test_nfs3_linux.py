@@ -15,7 +15,8 @@ guest (scripts/vm/), as root, on the device at RPCRDMA_TEST_VERBS_ADDR
   server's size;
 - 32 MiB written back while the server disconnects the client (SIGUSR1):
   Linux connects again, sends again the WRITEs the disconnect caught, and
-  the file reads back identical;
+  the file reads back identical; the server had one connection before the
+  disconnect and one after;
 - the client's own count of the calls it sent (/proc/self/mountstats) is
   the server's count of the calls it answered, less those the disconnect
   flushed or cut (at most the 32 credits), and every procedure Linux
@@ -91,11 +92,19 @@ class Server:
             check(False, "server did not exit")
         out, err = self.head + out.decode(errors="replace"), err.decode(errors="replace")
         self.out = out
+        self.err = err
         m = re.search(r"(\d+) connection\(s\); (\d+) calls, (\d+) replies, (\d+) through "
                       r"reply chunks", out)
         check(self.p.returncode == 0 and m is not None,
               "server exit %d, %r %r" % (self.p.returncode, out, err))
         return [int(x) for x in m.groups()] if m else [0, 0, 0, 0]
+
+
+def kernel_rpcrdma_lines():
+    """What the kernel logged of its RDMA transport (xprtrdma, rdma_cm, siw)."""
+    p = subprocess.run(["dmesg"], capture_output=True, text=True)
+    return [l for l in p.stdout.splitlines()
+            if re.search(r"rpcrdma|xprtrdma|siw|rdma_cm|nfs:", l)][-12:]
 
 
 def mount(mnt):
@@ -325,9 +334,16 @@ def main():
 
         # the server restarted under the mount: a new connection, an answer
         conns, calls, replies, longs = srv.stop()
+        lines = [l for l in (srv.out + srv.err).splitlines()
+                 if " connected" in l or " left after" in l or "disconnect" in l or
+                 "rpcrdma" in l or "warning" in l]
+        # one connection up to the disconnect, one after it: a first connection that
+        # ended before its first call was one whose first Send found no receive (siw:
+        # "got TERMINATE. layer 1, type 2, code 2"), before the group filled its SRQ
+        # at the join
         check("SIGUSR1: 1 connection(s) disconnected" in srv.out and conns == 2,
-              "the server disconnected the client once, and it came back: %d connection(s)"
-              % conns)
+              "the server disconnected the client once, and it came back: %d connection(s); "
+              "the server said %r; the kernel said %r" % (conns, lines, kernel_rpcrdma_lines()))
         # both connections in the server's poll group, each said as it came and went
         check(re.search(r"^nfs3-server: client 1 left after \d+ calls ", srv.out, re.M) and
               re.search(r"^nfs3-server: client 2 connected \(\d connected now\)$", srv.out,
