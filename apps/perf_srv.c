@@ -305,8 +305,7 @@ static void srv_reap(struct perf_srv *s, uint32_t i)
 		__atomic_store_n(&lead->done, 1, __ATOMIC_RELEASE);
 }
 
-/* --pollers: the main lcore asked every shard to close its connections (once). */
-static void srv_close_conns(struct perf_srv *s)
+void perf_srv_disconnect(struct perf_srv *s)
 {
 	s->closed = true;
 	for (uint32_t i = 0; i < s->max_conns; i++)
@@ -339,7 +338,7 @@ int perf_srv_poll(void *arg)
 		return work;
 	s->next_ev = now + rte_get_tsc_hz() / 1000;
 	if (s->rt != NULL && !s->closed && __atomic_load_n(&s->lead->closing, __ATOMIC_ACQUIRE))
-		srv_close_conns(s);
+		perf_srv_disconnect(s);
 	n = rpcrdma_pmd_event_poll(s->ep.base.dev, ev, 8);
 	for (int k = 0; k < n; k++) {
 		if (ev[k].type == RPCRDMA_PMD_EVENT_CONNECT_REQUEST)

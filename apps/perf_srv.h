@@ -104,6 +104,9 @@ int perf_srv_pollers_open(struct perf_srv *shards, uint32_t n, const struct perf
 uint32_t perf_srv_pollers_stop(struct perf_srv *shards, uint32_t timeout_s);
 void perf_srv_pollers_close(struct perf_srv *shards, uint32_t n);
 
+/* Disconnect every connection still open (each then drains and leaves). */
+void perf_srv_disconnect(struct perf_srv *s);
+
 /* One turn of the server (an rte poller function: @arg is the struct perf_srv). */
 int perf_srv_poll(void *arg);
 

@@ -1109,6 +1109,28 @@ static void srv_banner(const struct perf_opts *o)
 	fflush(out);
 }
 
+/*
+ * The server's closing lines: the connections that did not close, each
+ * poller's connections and calls (--pollers), every call and those answered
+ * with an error.
+ */
+static void srv_report(const struct perf_opts *o, const struct perf_srv *s, uint32_t open)
+{
+	uint64_t calls, bad;
+
+	if (open > 0)
+		fprintf(stderr, PROG ": server: warning: %u connection(s) did not close\n", open);
+	if (o->quiet)
+		return;
+	for (uint32_t k = 0; s->shards != NULL && k < s->nshards; k++)
+		fprintf(out, PROG ": server: poller %u: %lu connections, %lu calls\n", k,
+			(unsigned long)s->shards[k].accepted,
+			(unsigned long)s->shards[k].glue.st.calls);
+	perf_srv_counts(s, &calls, &bad);
+	fprintf(out, PROG ": server: %lu calls, %lu answered with an error\n", (unsigned long)calls,
+		(unsigned long)bad);
+}
+
 /* --server --pollers N: the shards poll on the runtime's lcores; this one waits. */
 static int run_server_pollers(const struct perf_opts *o)
 {
@@ -1124,19 +1146,7 @@ static int run_server_pollers(const struct perf_opts *o)
 	while (!stop_signal && !__atomic_load_n(&shards[0].done, __ATOMIC_ACQUIRE))
 		rte_delay_us_sleep(1000);
 	open = perf_srv_pollers_stop(shards, o->timeout);
-	if (open > 0)
-		fprintf(stderr, PROG ": server: warning: %u connection(s) did not close\n", open);
-	if (!o->quiet) {
-		uint64_t calls, bad;
-
-		for (uint32_t k = 0; k < o->pollers; k++)
-			fprintf(out, PROG ": server: poller %u: %lu connections, %lu calls\n", k,
-				(unsigned long)shards[k].accepted,
-				(unsigned long)shards[k].glue.st.calls);
-		perf_srv_counts(&shards[0], &calls, &bad);
-		fprintf(out, PROG ": server: %lu calls, %lu answered with an error\n",
-			(unsigned long)calls, (unsigned long)bad);
-	}
+	srv_report(o, &shards[0], open);
 out:
 	perf_srv_pollers_close(shards, o->pollers);
 	return ret ? EXIT_FAIL : 0;
@@ -1156,23 +1166,11 @@ static int run_server(const struct perf_opts *o)
 	while (!stop_signal && !srv.done)
 		perf_srv_poll(&srv);
 	/* the connections still open: close them, and wait for each to drain */
-	for (uint32_t i = 0; i < srv.max_conns; i++)
-		if (srv.conns[i] && !perf_xprt_gone(srv.conns[i]) &&
-		    rpcrdma_xprt_state(srv.conns[i]) != RPCRDMA_XPRT_DRAINING)
-			rpcrdma_xprt_disconnect(srv.conns[i]);
+	perf_srv_disconnect(&srv);
 	for (uint64_t end = rte_rdtsc() + (uint64_t)o->timeout * rte_get_tsc_hz();
 	     srv.nconns > 0 && rte_rdtsc() < end;)
 		perf_srv_poll(&srv);
-	if (srv.nconns > 0)
-		fprintf(stderr, PROG ": server: warning: %u connection(s) did not close\n",
-			srv.nconns);
-	if (!o->quiet) {
-		uint64_t calls, bad;
-
-		perf_srv_counts(&srv, &calls, &bad);
-		fprintf(out, PROG ": server: %lu calls, %lu answered with an error\n",
-			(unsigned long)calls, (unsigned long)bad);
-	}
+	srv_report(o, &srv, srv.nconns);
 	perf_srv_close(&srv);
 	return 0;
 err_open:

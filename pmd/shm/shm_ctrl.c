@@ -556,20 +556,27 @@ static void req_drop_regions(struct shm_req *req)
 	req->area_fd = -1;
 }
 
+/* The request leaves @dev: its epoll, its queued events, its list, its map of the client. */
+static void req_detach(struct shm_dev *dev, struct shm_req *req)
+{
+	if (req->sock >= 0)
+		epoll_ctl(dev->epfd, EPOLL_CTL_DEL, req->sock, NULL);
+	shm_ev_forget(dev, NULL, &req->common);
+	TAILQ_REMOVE(&dev->reqs, req, next);
+	rdev_put(dev, req->rdev);
+	req->rdev = NULL;
+}
+
 static void req_free(struct shm_dev *dev, struct shm_req *req)
 {
-	if (req->sock >= 0) {
-		epoll_ctl(dev->epfd, EPOLL_CTL_DEL, req->sock, NULL);
+	req_detach(dev, req);
+	if (req->sock >= 0)
 		close(req->sock);
-	}
 	if (req->qp_fd >= 0)
 		close(req->qp_fd);
 	if (req->srq_fd >= 0)
 		close(req->srq_fd);
 	req_drop_regions(req);
-	rdev_put(dev, req->rdev);
-	shm_ev_forget(dev, NULL, &req->common);
-	TAILQ_REMOVE(&dev->reqs, req, next);
 	free(req);
 }
 
@@ -1319,16 +1326,8 @@ static void req_gone(struct shm_dev *dev, struct shm_req *req);
 /* On the thread of the request's device: it leaves the device's lists, epoll and peer map. */
 static int shm_conn_req_handoff(struct rpcrdma_pmd_conn_req *r, struct rpcrdma_pmd_dev *to)
 {
-	struct shm_req *req = container_of(r, struct shm_req, common);
-	struct shm_dev *dev = to_shm_dev(r->dev);
-
 	(void)to;
-	if (req->sock >= 0)
-		epoll_ctl(dev->epfd, EPOLL_CTL_DEL, req->sock, NULL);
-	shm_ev_forget(dev, NULL, r);
-	TAILQ_REMOVE(&dev->reqs, req, next);
-	rdev_put(dev, req->rdev);
-	req->rdev = NULL;
+	req_detach(to_shm_dev(r->dev), container_of(r, struct shm_req, common));
 	return 0;
 }
 
