@@ -90,7 +90,8 @@
 #define BS_MAIN_SLEEP	 10000	      /* us the main lcore sleeps per check with --workers */
 #define BS_BK_CREDITS	 8	      /* NOTIFY calls outstanding per client, at most */
 #define BS_NOTIFY_QUEUE	 512	      /* WRITEs waiting to be notified (a power of two) */
-#define BS_NOTIFY_TMO	 5000000      /* us a NOTIFY waits for its reply */
+#define BS_NOTIFY_TMO_S	 5	      /* --notify-timeout: seconds a NOTIFY waits, default */
+#define BS_NOTIFY_MAX_S	 3600	      /* its largest value */
 #define RPC_REPLY_HDR	 24	      /* xid, REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS */
 
 /* A counter or flag shared by the lcores (handlers on workers, the poller, main). */
@@ -105,7 +106,7 @@ static const char help_text[] =
 	"SYNOPSIS\n"
 	"    " PROG " --listen ADDRESS [--size BYTES] [--block-size BYTES] [--once]\n"
 	"        [--workers N] [--drc-entries N] [--max-connections N]\n"
-	"        [--capture FILE.pcapng] [--pmd shm|verbs]\n"
+	"        [--notify-timeout SECONDS] [--capture FILE.pcapng] [--pmd shm|verbs]\n"
 	"        [--devargs ARGS] [--lcores LIST] [--quiet] [-- EAL ARGS]\n"
 	"\n"
 	"DESCRIPTION\n"
@@ -134,6 +135,9 @@ static const char help_text[] =
 	"    never to the writer itself. At most 8 NOTIFYs are outstanding per\n"
 	"    client; one that finds all 8 busy is skipped and counted. NOTIFYs are\n"
 	"    sent by the lcore that polls the connections, also with --workers.\n"
+	"    A NOTIFY not answered within --notify-timeout fails; so do those\n"
+	"    waiting behind it for the client's backward credit, which are never\n"
+	"    sent.\n"
 	"    The summary at exit counts the NOTIFYs sent, answered, failed and\n"
 	"    skipped.\n"
 	"\n"
@@ -189,6 +193,12 @@ static const char help_text[] =
 	"        Calls the duplicate request cache remembers, 0..1048576 (default\n"
 	"        1024; 0: no cache, a WRITE sent twice runs twice). Each entry\n"
 	"        takes about 128 bytes.\n"
+	"    --notify-timeout SECONDS\n"
+	"        How long a NOTIFY waits for its answer from the time the WRITE\n"
+	"        is done, 1..3600 (default 5), whether it waits on the wire or\n"
+	"        for the client's backward credit. A client that stops reading\n"
+	"        its connection (stopped, or debugged) for longer misses the\n"
+	"        NOTIFYs of that time.\n"
 	"    --capture FILE.pcapng\n"
 	"        Record every connection's traffic as RoCEv2 packets (Wireshark,\n"
 	"        rpcrdma-decode --pcap), from the moment each connection's queue\n"
@@ -223,6 +233,7 @@ struct bs_opts {
 	uint32_t workers;
 	uint32_t drc_entries; /* 0: no duplicate request cache */
 	uint32_t max_conns;   /* --max-connections: the size of the arrays of connections */
+	uint32_t notify_tmo_s;
 	bool once, quiet;
 };
 
@@ -656,7 +667,7 @@ static void notify_one(struct bs_server *s, struct rpcrdma_xprt *x, const struct
 	if (ret == 0) {
 		/* a void result; room for PROG_MISMATCH's low and high too, to see it */
 		rpcrdma_xprt_call_reply_spec(call)->max_len = RPC_REPLY_HDR + 8;
-		ret = rpcrdma_xprt_call_set_timeout(call, BS_NOTIFY_TMO);
+		ret = rpcrdma_xprt_call_set_timeout(call, (uint64_t)s->o.notify_tmo_s * 1000000);
 	}
 	/* a call refused at once (the connection going) completes here, in notify_done() */
 	if (ret == 0)
@@ -1241,6 +1252,7 @@ enum {
 	O_WORKERS,
 	O_DRC_ENTRIES,
 	O_MAX_CONNECTIONS,
+	O_NOTIFY_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -1254,6 +1266,7 @@ static const struct option long_opts[] = {
 	{ "workers", required_argument, NULL, O_WORKERS },
 	{ "drc-entries", required_argument, NULL, O_DRC_ENTRIES },
 	{ "max-connections", required_argument, NULL, O_MAX_CONNECTIONS },
+	{ "notify-timeout", required_argument, NULL, O_NOTIFY_TIMEOUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1268,6 +1281,7 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 	o->block_size = 4096;
 	o->drc_entries = 1024;
 	o->max_conns = BS_CONN_DEFAULT;
+	o->notify_tmo_s = BS_NOTIFY_TMO_S;
 	nopts = app_opts_init(&o->com, argc, argv);
 	while ((c = getopt_long(nopts, argv, ":h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -1307,6 +1321,11 @@ static int parse_opts(struct bs_opts *o, int argc, char **argv)
 			ret = app_parse_u64("--max-connections", optarg, 1, BS_CONN_LIMIT, false,
 					    &v);
 			o->max_conns = (uint32_t)v;
+			break;
+		case O_NOTIFY_TIMEOUT:
+			ret = app_parse_u64("--notify-timeout", optarg, 1, BS_NOTIFY_MAX_S, false,
+					    &v);
+			o->notify_tmo_s = (uint32_t)v;
 			break;
 		default: /* --pmd, --devargs, --lcores, --help, or an error */
 			ret = app_opts_common(&o->com, c, argv, help_text);

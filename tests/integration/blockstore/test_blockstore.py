@@ -33,7 +33,8 @@ notify        NOTIFY callbacks (backward-direction calls): a watcher gets one
               each NOTIFY as a CALL of the callback program from the server
               and the client's REPLY with the same XID; the same through
               --workers 2; a stopped watcher: NOTIFYs beyond its 8 slots are
-              skipped and counted, the server never waits
+              skipped and counted, the server never waits; and stopped for
+              longer than --notify-timeout: the 8 it was sent fail
 drc           the duplicate request cache: a bare client (drc_peer.c) sends a
               WRITE, the same XID again on its connection and on a new one
               after a reconnect, and SUBSCRIBE likewise: each WRITE ran once
@@ -59,6 +60,7 @@ import random
 import signal
 import struct
 import subprocess
+import time
 import sys
 import tempfile
 
@@ -69,7 +71,8 @@ VERBS_HOST = os.environ.get("RPCRDMA_TEST_VERBS_ADDR", "").rsplit(":", 1)[0]
 VERBS_DEVARGS = os.environ.get("RPCRDMA_TEST_VERBS_DEVARGS", "")
 # the guest is emulated: everything takes longer there
 SLOW = 4 if PMD == "verbs" else 1
-# how long a --watch that should get all its NOTIFYs may wait for them
+# how long a --watch that should get all its NOTIFYs may wait for them, and
+# the server's --notify-timeout then (a stall of the machine loses no NOTIFY)
 WATCH_S = 120 * SLOW
 failures = 0
 checks = 0
@@ -162,7 +165,7 @@ def attrs(line):
 def test_options(server, client):
     for exe, words in ((server, ["--listen", "--size", "--once", "--workers N", "--capture", "--log-level",
                                  "NOTIFY", "SUBSCRIBE", "0x2000b10d", "--drc-entries N",
-                                 "duplicate request cache"]),
+                                 "duplicate request cache", "--notify-timeout SECONDS"]),
                        (client, ["--connect", "--getattr", "--write OFFSET:FILE",
                                  "--read OFFSET:COUNT:FILE", "--verify N", "--capture",
                                  "NOTIFY", "--watch N", "0x2000b10d"])):
@@ -190,6 +193,9 @@ def test_options(server, client):
         (server, ["--listen", "@x", "--drc-entries", "-1"]),
         (server, ["--listen", "@x", "--drc-entries", "x"]),
         (server, ["--listen", "@x", "--drc-entries"]),
+        (server, ["--listen", "@x", "--notify-timeout", "0"]),
+        (server, ["--listen", "@x", "--notify-timeout", "3601"]),
+        (server, ["--listen", "@x", "--notify-timeout", "1s"]),
         (server, ["--listen", "@x", "--log-level", "rpcrdma.pmd"]),
         (server, ["--listen", "@x", "--log-level", "rpcrdma.pmd:loud"]),
         (server, ["--listen", "@x", "--log-level", ":info"]),
@@ -667,7 +673,8 @@ def test_notify(server, client, decode):
 
         # --- run to completion, captured
         spath = os.path.join(d, "server.pcapng")
-        srv = Server(server, "ntf", ["--size", "16m", "--capture", spath])
+        srv = Server(server, "ntf", ["--size", "16m", "--capture", spath,
+                                     "--notify-timeout", str(WATCH_S)])
         a = srv.addr
         zl = []
         try:
@@ -726,7 +733,8 @@ def test_notify(server, client, decode):
 
         # --- the same through --workers 2: WRITE and SUBSCRIBE run on workers,
         # the NOTIFYs still go from the poller
-        srv = Server(server, "ntfwk", ["--size", "16m", "--workers", "2"])
+        srv = Server(server, "ntfwk", ["--size", "16m", "--workers", "2",
+                                       "--notify-timeout", str(WATCH_S)])
         try:
             watch_and_write(srv.addr, "workers")
         finally:
@@ -740,31 +748,53 @@ def test_notify(server, client, decode):
               (sent, answered, failed, skipped))
 
         # --- a watcher that stops answering: its first NOTIFY holds the one
-        # backward credit, 7 more wait in the server's slots, the rest are skipped
-        srv = Server(server, "ntfskip", ["--size", "1m"])
-        try:
-            w = start(srv.addr, ["--watch", "8", "--timeout", str(WATCH_S)])
-            subscribed(w, 8, "stopped watcher")
-            w.send_signal(signal.SIGSTOP)
-            args = []
-            for i in range(20):
-                args += ["--write", "%d:%s" % (i, files["1"])]
-            rc, out, err = run(client, ["--connect", srv.addr] + args)
-            w.send_signal(signal.SIGCONT)
-            check(rc == 0 and out.count("wrote ") == 20, "20 writes: exit %d %r" % (rc, err))
-            rc, out, err = finish(w)
-            check(rc == 0 and err == "", "stopped watcher: exit %d %r" % (rc, err))
-            # the first 8 WRITEs (had the first NOTIFY timed out, a later one took its slot)
-            check(notify_lines(out) == ["notify: 1 bytes at %d (write %d)" % (i, i + 1)
-                                        for i in range(8)],
-                  "stopped watcher: the NOTIFYs of the first 8 WRITEs, in order: %r" % out)
-        finally:
-            rc, sout, err = stop_all(bg, srv)
-        check(rc == 0 and err == "", "skips: server exit %d %r" % (rc, err))
-        sent, answered, failed, skipped = notify_counts("skips", sout)
-        check(sent + skipped == 20 and skipped > 0 and sent == answered + failed and
-              answered >= 8, "skips: one NOTIFY per WRITE sent or skipped, never waited for: "
-              "sent %d, answered %d, failed %d, skipped %d" % (sent, answered, failed, skipped))
+        # backward credit, 7 more wait in the server's slots, the rest are skipped.
+        # Then the same with a --notify-timeout shorter than the stop: the 8
+        # fail, the watcher sees the one that reached it before it stopped.
+        twenty = []
+        for i in range(20):
+            twenty += ["--write", "%d:%s" % (i, files["1"])]
+        for name, tmo, pause in (("skips", WATCH_S, 0), ("timeouts", 1, 2.5)):
+            srv = Server(server, "ntf" + name, ["--size", "1m", "--notify-timeout", str(tmo)])
+            try:
+                w = start(srv.addr, ["--watch", "8", "--timeout",
+                                     str(WATCH_S if pause == 0 else 6)])
+                subscribed(w, 8, "%s: stopped watcher" % name)
+                w.send_signal(signal.SIGSTOP)
+                rc, out, err = run(client, ["--connect", srv.addr] + twenty)
+                time.sleep(pause)
+                w.send_signal(signal.SIGCONT)
+                check(rc == 0 and out.count("wrote ") == 20,
+                      "%s: 20 writes: exit %d %r" % (name, rc, err))
+                rc, out, err = finish(w)
+                if pause == 0:
+                    check(rc == 0 and err == "", "skips: stopped watcher: exit %d %r" % (rc, err))
+                    check(notify_lines(out) == ["notify: 1 bytes at %d (write %d)" % (i, i + 1)
+                                                for i in range(8)],
+                          "skips: stopped watcher: the NOTIFYs of the first 8 WRITEs, in "
+                          "order: %r" % out)
+                else:
+                    # the first NOTIFY reached it while stopped (its --timeout may have
+                    # run out during the stop, before it polled again)
+                    check(rc == 1 and notify_lines(out) in
+                          ([], ["notify: 1 bytes at 0 (write 1)"]) and
+                          err.startswith("blockstore-client: --watch: %d of 8 notifications"
+                                         % len(notify_lines(out))),
+                          "timeouts: stopped watcher: the first NOTIFY at most, exit 1: %d %r "
+                          "%r" % (rc, out, err))
+            finally:
+                rc, sout, err = stop_all(bg, srv)
+            check(rc == 0 and err == "", "%s: server exit %d %r" % (name, rc, err))
+            sent, answered, failed, skipped = notify_counts(name, sout)
+            if pause == 0:
+                check(sent + skipped == 20 and skipped > 0 and sent == answered + failed and
+                      answered >= 8, "skips: one NOTIFY per WRITE sent or skipped, never "
+                      "waited for: sent %d, answered %d, failed %d, skipped %d" %
+                      (sent, answered, failed, skipped))
+            else:
+                check((sent, answered, failed, skipped) == (8, 0, 8, 12),
+                      "timeouts: the 8 NOTIFYs sent fail, 12 skipped: sent %d, answered %d, "
+                      "failed %d, skipped %d" % (sent, answered, failed, skipped))
     return 0
 
 
