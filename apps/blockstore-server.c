@@ -746,12 +746,12 @@ static int drc_open(struct bs_server *s)
 
 /*
  * The client a call came from, for the cache's key (the glue's client_key
- * hook, on the poller). The engine does not say who the peer of a
- * connection is, so a WRITE's key is 0 for every client: its XID and its
- * arguments (offset, length, the first bytes of data) tell two clients'
- * WRITEs apart, and a reconnected client's copy finds its first. A
- * subscription ends with its connection, so SUBSCRIBE's key is the
- * connection's number: on a new connection it runs again.
+ * hook, on the poller). A WRITE's key is the client's (its address on
+ * verbs, its process on shm: rpcrdma_xprt_peer()), the same on each of its
+ * connections, so a reconnected client's copy finds its first, and two
+ * clients' equal XIDs do not meet. A subscription ends with its
+ * connection, so SUBSCRIBE's key is the connection's number: on a new
+ * connection it runs again.
  */
 static uint64_t client_key(void *arg, const struct rpcrdma_xprt *xprt,
 			   const struct rpcrdma_rpc_msg *msg)
@@ -759,7 +759,7 @@ static uint64_t client_key(void *arg, const struct rpcrdma_xprt *xprt,
 	const struct bs_server *s = arg;
 
 	if (msg->call.proc != BS_PROC_SUBSCRIBE)
-		return 0;
+		return rpcrdma_pmd_peer_key(rpcrdma_xprt_peer(xprt));
 	for (int i = 0; i < (int)s->o.max_conns; i++)
 		if (s->conns[i] == xprt)
 			return s->conn_seq[i];

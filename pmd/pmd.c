@@ -5,11 +5,13 @@
  * of live objects that let close/free return -EBUSY instead of leaving
  * dangling pointers. The fast path does not come here (rpcrdma_pmd.h).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 
 #include <rte_log.h>
 
@@ -597,6 +599,72 @@ int rpcrdma_pmd_conn_req_adopt(struct rpcrdma_pmd_dev *to, struct rpcrdma_pmd_co
 	req->to = NULL;
 	to->ops->conn_req_adopt(to, req);
 	return 0;
+}
+
+const struct rpcrdma_pmd_peer *rpcrdma_pmd_conn_req_peer(const struct rpcrdma_pmd_conn_req *req)
+{
+	return req != NULL ? &req->peer : NULL;
+}
+
+/* The kinds of key, in its top two bits: a host by its IPv4 or IPv6 address, a process. */
+#define PEER_KEY_V4   (1ull << 62)
+#define PEER_KEY_V6   (2ull << 62)
+#define PEER_KEY_PROC (3ull << 62)
+
+uint64_t rpcrdma_pmd_peer_key(const struct rpcrdma_pmd_peer *peer)
+{
+	const struct sockaddr_in6 *a6;
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, 64 bits */
+
+	if (peer == NULL)
+		return 0;
+	switch (peer->addr.ss_family) {
+	case AF_INET:
+		return PEER_KEY_V4 |
+		       ntohl(((const struct sockaddr_in *)&peer->addr)->sin_addr.s_addr);
+	case AF_INET6:
+		a6 = (const struct sockaddr_in6 *)&peer->addr;
+		/* a v4 client seen through a v6 listener is the same host */
+		if (IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr)) {
+			uint32_t v4;
+
+			memcpy(&v4, &a6->sin6_addr.s6_addr[12], sizeof(v4));
+			return PEER_KEY_V4 | ntohl(v4);
+		}
+		for (size_t i = 0; i < sizeof(a6->sin6_addr.s6_addr); i++)
+			h = (h ^ a6->sin6_addr.s6_addr[i]) * 0x100000001b3ull;
+		return PEER_KEY_V6 | (h & (PEER_KEY_V4 - 1));
+	case AF_UNIX:
+		return PEER_KEY_PROC | (uint64_t)(uint32_t)peer->uid << 32 | (uint32_t)peer->pid;
+	default:
+		return 0;
+	}
+}
+
+int rpcrdma_pmd_peer_str(const struct rpcrdma_pmd_peer *peer, char *buf, size_t size)
+{
+	char ip[INET6_ADDRSTRLEN];
+
+	if (peer == NULL)
+		return snprintf(buf, size, "unknown");
+	switch (peer->addr.ss_family) {
+	case AF_INET: {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)&peer->addr;
+
+		inet_ntop(AF_INET, &a->sin_addr, ip, sizeof(ip));
+		return snprintf(buf, size, "%s:%u", ip, ntohs(a->sin_port));
+	}
+	case AF_INET6: {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)&peer->addr;
+
+		inet_ntop(AF_INET6, &a->sin6_addr, ip, sizeof(ip));
+		return snprintf(buf, size, "[%s]:%u", ip, ntohs(a->sin6_port));
+	}
+	case AF_UNIX:
+		return snprintf(buf, size, "pid %d", (int)peer->pid);
+	default:
+		return snprintf(buf, size, "unknown");
+	}
 }
 
 int rpcrdma_pmd_disconnect(struct rpcrdma_pmd_qp *qp)

@@ -504,8 +504,9 @@ static int register_program(struct server *s)
 
 /*
  * The duplicate request cache of the non-idempotent procedures (proc.c).
- * Calls are told apart by XID, procedure and a checksum of their
- * arguments (file handles and names); the engine gives no peer address.
+ * Calls are told apart by the client (the glue's default key: its IP
+ * address, its process on shm), XID, procedure and a checksum of their
+ * arguments (file handles and names).
  * Replies: at most a RENAME's two wcc_data or a CREATE's handle and
  * attributes, under 512 bytes.
  */

@@ -868,6 +868,7 @@ int rpcrdma_xprt_accept(const struct rpcrdma_xprt_params *p, const struct rpcrdm
 	ret = qp_create(x);
 	if (ret)
 		goto err_free;
+	x->peer_addr = *rpcrdma_pmd_conn_req_peer(ev->req);
 	x->state = RPCRDMA_XPRT_NEGOTIATING;
 	negotiate(x, ev->private_data, ev->private_data_len);
 	/* receives for the first grant are posted before the client can send */
@@ -891,6 +892,11 @@ err_free:
 err_reject:
 	rpcrdma_pmd_reject(ev->req, NULL, 0);
 	return ret;
+}
+
+const struct rpcrdma_pmd_peer *rpcrdma_xprt_peer(const struct rpcrdma_xprt *x)
+{
+	return x->p.role == RPCRDMA_XPRT_SERVER ? &x->peer_addr : NULL;
 }
 
 int rpcrdma_xprt_event(const struct rpcrdma_pmd_event *ev)

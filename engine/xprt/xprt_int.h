@@ -410,6 +410,7 @@ struct rpcrdma_xprt {
 
 	/* ---------------- set-up, version 2, the rare paths ---------------- */
 	uint64_t id;			     /* telemetry: /rpcrdma/conn,<id> */
+	struct rpcrdma_pmd_peer peer_addr;   /* server: the connect request's; client: unknown */
 	LIST_ENTRY(rpcrdma_xprt) listed;     /* in xprt_list (under xprt_list_lock) */
 	TAILQ_ENTRY(rpcrdma_xprt) grp_link;  /* in grp->conns */
 	TAILQ_ENTRY(rpcrdma_xprt) pend_link; /* in grp->pending, while pending */

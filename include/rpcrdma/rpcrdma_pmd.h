@@ -38,6 +38,7 @@
 #include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -649,6 +650,39 @@ int rpcrdma_pmd_conn_req_handoff(struct rpcrdma_pmd_conn_req *req, struct rpcrdm
  * @return 0; -EINVAL: NULL, or @p req was not handed over to @p to.
  */
 int rpcrdma_pmd_conn_req_adopt(struct rpcrdma_pmd_dev *to, struct rpcrdma_pmd_conn_req *req);
+
+/**
+ * Who sent a connect request, as the transport tells it (a server's logs,
+ * and the duplicate request cache's client key: rpcrdma_xprt_peer()).
+ */
+struct rpcrdma_pmd_peer {
+	/**
+	 * verbs: the client's IP address and port (AF_INET or AF_INET6, as
+	 * rdma_get_peer_addr() gives them); shm: AF_UNIX, no address (the
+	 * client's socket is unnamed); AF_UNSPEC: not known.
+	 */
+	struct sockaddr_storage addr;
+	/** shm: the client's process and user (SO_PEERCRED); -1 on verbs */
+	int32_t pid;
+	int32_t uid;
+};
+
+/** The peer of a connect request; NULL for NULL. Valid until it is accepted or rejected. */
+const struct rpcrdma_pmd_peer *rpcrdma_pmd_conn_req_peer(const struct rpcrdma_pmd_conn_req *req);
+
+/**
+ * A key for the host or process behind @p peer: equal for all its
+ * connections, whatever their ports (a client that reconnects comes from a
+ * new port), and different for different hosts (verbs: the IP address) or
+ * processes (shm: the process and user). 0 for NULL or an unknown peer.
+ */
+uint64_t rpcrdma_pmd_peer_key(const struct rpcrdma_pmd_peer *peer);
+
+/**
+ * @p peer for a log line: "192.0.2.1:20049", "[2001:db8::1]:20049",
+ * "pid 1234", or "unknown". @return the length snprintf() gives.
+ */
+int rpcrdma_pmd_peer_str(const struct rpcrdma_pmd_peer *peer, char *buf, size_t size);
 
 /**
  * Disconnect: the QP moves to error and flushes; both sides get a

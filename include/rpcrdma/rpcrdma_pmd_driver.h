@@ -57,7 +57,8 @@ struct rpcrdma_pmd_listener {
 struct rpcrdma_pmd_conn_req {
 	struct rpcrdma_pmd_dev *dev; /**< NULL while handed over */
 	struct rpcrdma_pmd_listener *listener;
-	struct rpcrdma_pmd_dev *to; /**< where a request handed over goes */
+	struct rpcrdma_pmd_dev *to;   /**< where a request handed over goes */
+	struct rpcrdma_pmd_peer peer; /**< the driver fills it when the request comes */
 };
 
 /**

@@ -395,6 +395,15 @@ void rpcrdma_xprt_params_init(struct rpcrdma_xprt_params *p, enum rpcrdma_xprt_r
 int rpcrdma_xprt_create(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt **xprt);
 
 /**
+ * Server: who the client is, as the connect request told it (the PMD's
+ * rpcrdma_pmd_conn_req_peer(): its IP address and port on verbs, its
+ * process on shm). rpcrdma_pmd_peer_key() of it is the duplicate request
+ * cache's client key by default (rpcrdma_xprt_svc.h). NULL for a client's
+ * connection.
+ */
+const struct rpcrdma_pmd_peer *rpcrdma_xprt_peer(const struct rpcrdma_xprt *xprt);
+
+/**
  * Client: connect to @p addr with our private data (to CONNECTING). From
  * IDLE, CLOSED or ERROR (a reconnect: calls waiting for retransmission are
  * sent again once ESTABLISHED).

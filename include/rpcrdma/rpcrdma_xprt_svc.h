@@ -88,11 +88,14 @@ typedef void (*rpcrdma_xprt_svc_reply_done_t)(void *arg, struct rpcrdma_svc_req 
  * tell, different keys for different clients. A procedure whose effect
  * belongs to the connection (a subscription that ends with it) may instead
  * have a key of the connection, so that its copy on a new connection runs
- * again. The engine does not tell a connection's peer address: the upper
- * layer maps the connection to what it knows of the client (what it
- * learned when it accepted it, a session the client announced). Without
- * the hook every call has key 0, and only the XID and the arguments'
- * length and checksum tell two clients' calls apart.
+ * again. Without the hook the key is the connection's peer
+ * (rpcrdma_pmd_peer_key() of rpcrdma_xprt_peer()): the client's IP address
+ * on verbs, whatever its port, so that a reconnected client's copy is
+ * found, as Linux nfsd keys its cache by the client's address; its process
+ * on shm. Two clients behind one address then share a key, and their
+ * calls are told apart by the XID and the arguments' length and checksum;
+ * an upper layer that knows more (a session the client announced) gives
+ * the hook. On a client's connection (backward calls) the default key is 0.
  */
 typedef uint64_t (*rpcrdma_xprt_svc_client_key_t)(void *arg, const struct rpcrdma_xprt *xprt,
 						  const struct rpcrdma_rpc_msg *msg);
@@ -120,7 +123,7 @@ struct rpcrdma_xprt_svc {
 	void *reply_done_arg;
 	struct rpcrdma_xprt_svc_stats st;
 	struct rpcrdma_rt_poller *poller;	  /**< NULL: dispatch in recv_call (set_rt) */
-	rpcrdma_xprt_svc_client_key_t client_key; /**< optional: NULL gives every call key 0 */
+	rpcrdma_xprt_svc_client_key_t client_key; /**< optional: NULL keys by the peer */
 	void *client_key_arg;
 };
 

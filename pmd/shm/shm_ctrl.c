@@ -1370,6 +1370,22 @@ static int shm_disconnect(struct rpcrdma_pmd_qp *q)
 	return 0;
 }
 
+/* The client's process and user, as the kernel tells them of its socket. */
+static void req_peer(struct shm_req *req, int sock)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	req->common.peer.addr.ss_family = AF_UNIX;
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+		req->common.peer.pid = -1;
+		req->common.peer.uid = -1;
+		return;
+	}
+	req->common.peer.pid = cred.pid;
+	req->common.peer.uid = (int32_t)cred.uid;
+}
+
 static void listener_ready(struct shm_dev *dev, struct shm_listener *l)
 {
 	for (;;) {
@@ -1385,6 +1401,7 @@ static void listener_ready(struct shm_dev *dev, struct shm_listener *l)
 		}
 		req->common.dev = &dev->common;
 		req->common.listener = &l->common;
+		req_peer(req, sock);
 		req->state = SHM_REQ_WAIT_HELLO;
 		req->sock = sock;
 		req->qp_fd = -1;

@@ -469,6 +469,24 @@ struct cm_event {
 	uint8_t pdata[RPCRDMA_PMD_PRIVATE_DATA_MAX];
 };
 
+/* The client's address, as the rdma_cm id of its request gives it. */
+static void verbs_req_peer(struct verbs_req *req, struct rdma_cm_id *id)
+{
+	const struct sockaddr *sa = rdma_get_peer_addr(id);
+	size_t len = 0;
+
+	req->common.peer.pid = -1;
+	req->common.peer.uid = -1;
+	if (sa != NULL && sa->sa_family == AF_INET)
+		len = sizeof(struct sockaddr_in);
+	else if (sa != NULL && sa->sa_family == AF_INET6)
+		len = sizeof(struct sockaddr_in6);
+	if (len != 0)
+		memcpy(&req->common.peer.addr, sa, len);
+	else
+		req->common.peer.addr.ss_family = AF_UNSPEC;
+}
+
 static void new_request(struct verbs_dev *dev, struct verbs_listener *l, const struct cm_event *e)
 {
 	struct verbs_req *req;
@@ -490,6 +508,7 @@ static void new_request(struct verbs_dev *dev, struct verbs_listener *l, const s
 	req->ep.obj = req;
 	req->initiator_depth = e->initiator_depth;
 	req->responder_resources = e->responder_resources;
+	verbs_req_peer(req, e->id);
 	e->id->context = &req->ep;
 	TAILQ_INSERT_TAIL(&dev->reqs, req, next);
 	verbs_ev_push(dev, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, req, e->pdata, e->pdata_len);

@@ -24,6 +24,13 @@
  * the counts it checks do change without the cache). Prints "writes W1 W2
  * W3" and exits 0 when every check held, 1 otherwise. The server's
  * summary (its DRC counters) is test_blockstore.py's to check.
+ *
+ *   drc_peer ADDRESS other
+ *
+ * Another client (another process: the server keys its cache by the
+ * client, rpcrdma_xprt_peer()) sends WRITE xid X with the same bytes as
+ * connection A's: the server must run it, not answer it from the first
+ * client's entry. Prints "writes W" (GETATTR's count after it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -274,8 +281,9 @@ int main(int argc, char **argv)
 	bool on;
 	int ret;
 
-	if (argc != 3 || (strcmp(argv[2], "on") != 0 && strcmp(argv[2], "off") != 0)) {
-		fprintf(stderr, "usage: drc_peer ADDRESS on|off\n");
+	if (argc != 3 || (strcmp(argv[2], "on") != 0 && strcmp(argv[2], "off") != 0 &&
+			  strcmp(argv[2], "other") != 0)) {
+		fprintf(stderr, "usage: drc_peer ADDRESS on|off|other\n");
 		return 2;
 	}
 	addr = argv[1];
@@ -288,6 +296,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (strcmp(argv[2], "other") == 0) {
+		/* another client, after the first: its WRITE X, the same bytes, is its own */
+		if (!conn_open()) {
+			CHECK(false, "the other client's connection");
+			return test_summary("drc_peer");
+		}
+		write_at(X, 8192, 1, &r1);
+		printf("writes %lu\n", (unsigned long)writes(0x5eed0104));
+		conn_close();
+		CHECK(test_side_close(&dev, &pd, &pools) == 0, "every buffer back, closed");
+		return test_summary("drc_peer");
+	}
 	if (!conn_open()) {
 		CHECK(false, "connection A");
 		return test_summary("drc_peer");

@@ -177,6 +177,8 @@ void disc_server(struct ep *ep);
 void disc_client(struct ep *ep);
 void pdata_server(struct ep *ep);
 void pdata_client(struct ep *ep);
+void peer_server(struct ep *ep);
+void peer_client(struct ep *ep);
 void refused_server(struct ep *ep);
 void refused_client(struct ep *ep);
 void qp100_server(struct ep *ep);

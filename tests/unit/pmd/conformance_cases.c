@@ -87,6 +87,7 @@ const struct tcase tcases[] = {
 	{ "local_errors", local_errors_server, local_errors_client },
 	{ "disconnect_flush", disc_server, disc_client },
 	{ "connect_private_data", pdata_server, pdata_client },
+	{ "conn_req_peer", peer_server, peer_client },
 	{ "connect_refused", refused_server, refused_client },
 	{ "qp100", qp100_server, qp100_client, .broken_vendor = SIW_VENDOR_ID,
 	  .broken_why = "siw (Linux 6.1) creates at most 63 QPs in one device context, then "

@@ -7,6 +7,7 @@
  * killed. Each case is a server half and a client half (conformance_cases.c
  * has the table).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -958,4 +959,141 @@ void killed_client(struct ep *ep)
 	oob_sync(ep, "ready");
 	for (;;)
 		pause();
+}
+
+/*
+ * ---- conn_req_peer: a connect request names its client. The client sends
+ * its process and user out of band and connects twice (two QPs: iWARP ends
+ * a rejected QP); the server rejects the first request and accepts the
+ * second. shm: AF_UNIX, the client's pid and uid, "pid N"; verbs: an IP
+ * address (the listener's own, client and server being one host) with a
+ * port. Both requests have one key, whatever their ports. Then the key's
+ * rules on made-up peers: a host's key ignores the port, a v4-mapped v6
+ * address is its v4 host, two hosts and two processes differ.
+ */
+static void peer_key_rules(struct ep *ep)
+{
+	struct rpcrdma_pmd_peer a, b;
+	struct sockaddr_in *a4 = (struct sockaddr_in *)&a.addr, *b4 = (struct sockaddr_in *)&b.addr;
+	struct sockaddr_in6 *b6 = (struct sockaddr_in6 *)&b.addr;
+	char s[64];
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a4->sin_family = AF_INET;
+	a4->sin_port = htons(20049);
+	CHECK(ep, inet_pton(AF_INET, "192.0.2.7", &a4->sin_addr) == 1);
+	b = a;
+	b4->sin_port = htons(41000);
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) != 0);
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) == rpcrdma_pmd_peer_key(&b));
+	CHECK(ep, inet_pton(AF_INET, "192.0.2.8", &b4->sin_addr) == 1);
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) != rpcrdma_pmd_peer_key(&b));
+	rpcrdma_pmd_peer_str(&a, s, sizeof(s));
+	CHECK(ep, strcmp(s, "192.0.2.7:20049") == 0);
+
+	memset(&b, 0, sizeof(b));
+	b6->sin6_family = AF_INET6;
+	b6->sin6_port = htons(7);
+	CHECK(ep, inet_pton(AF_INET6, "::ffff:192.0.2.7", &b6->sin6_addr) == 1);
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) == rpcrdma_pmd_peer_key(&b));
+	CHECK(ep, inet_pton(AF_INET6, "2001:db8::1", &b6->sin6_addr) == 1);
+	a = b;
+	CHECK(ep, inet_pton(AF_INET6, "2001:db8::2", &b6->sin6_addr) == 1);
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) != 0 && rpcrdma_pmd_peer_key(&b) != 0);
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) != rpcrdma_pmd_peer_key(&b));
+	rpcrdma_pmd_peer_str(&a, s, sizeof(s));
+	CHECK(ep, strcmp(s, "[2001:db8::1]:7") == 0);
+
+	memset(&a, 0, sizeof(a));
+	a.addr.ss_family = AF_UNIX;
+	a.pid = 100;
+	a.uid = 0;
+	b = a;
+	b.pid = 101;
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) != 0);
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) != rpcrdma_pmd_peer_key(&b));
+	b.pid = 100;
+	b.uid = 1;
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) != rpcrdma_pmd_peer_key(&b));
+	rpcrdma_pmd_peer_str(&a, s, sizeof(s));
+	CHECK(ep, strcmp(s, "pid 100") == 0);
+
+	a.addr.ss_family = AF_UNSPEC;
+	CHECK(ep, rpcrdma_pmd_peer_key(&a) == 0 && rpcrdma_pmd_peer_key(NULL) == 0);
+	rpcrdma_pmd_peer_str(NULL, s, sizeof(s));
+	CHECK(ep, strcmp(s, "unknown") == 0);
+	CHECK(ep, rpcrdma_pmd_conn_req_peer(NULL) == NULL);
+}
+
+/* The request's peer is the client's (@who: its pid and uid, from the client). */
+static uint64_t check_peer(struct ep *ep, const struct rpcrdma_pmd_conn_req *req,
+			   const int32_t who[2])
+{
+	const struct rpcrdma_pmd_peer *p = rpcrdma_pmd_conn_req_peer(req);
+	char s[64], want[64];
+	const char *colon;
+
+	CHECK(ep, p != NULL);
+	if (p == NULL)
+		return 0;
+	rpcrdma_pmd_peer_str(p, s, sizeof(s));
+	if (strcmp(ep->pmd, "shm") == 0) {
+		CHECK(ep, p->addr.ss_family == AF_UNIX);
+		CHECK(ep, p->pid == who[0] && p->uid == who[1]);
+		snprintf(want, sizeof(want), "pid %d", (int)who[0]);
+		CHECK(ep, strcmp(s, want) == 0);
+	} else {
+		/* "IP:PORT" with the listener's IP */
+		CHECK(ep, p->addr.ss_family == AF_INET || p->addr.ss_family == AF_INET6);
+		CHECK(ep, p->pid == -1 && p->uid == -1);
+		colon = strrchr(ep->addr, ':');
+		snprintf(want, sizeof(want), "%.*s:", colon ? (int)(colon - ep->addr) : 0,
+			 ep->addr);
+		CHECK(ep, strncmp(s, want, strlen(want)) == 0 && strlen(s) > strlen(want) &&
+				  strcmp(s + strlen(want), "0") != 0);
+		if (strncmp(s, want, strlen(want)) != 0)
+			fprintf(stderr, "[server] conn_req_peer: peer %s, listening on %s\n", s,
+				ep->addr);
+	}
+	return rpcrdma_pmd_peer_key(p);
+}
+
+void peer_server(struct ep *ep)
+{
+	struct rpcrdma_pmd_qp *qp = ep_qp_create(ep, NULL);
+	struct rpcrdma_pmd_event ev;
+	int32_t who[2];
+	uint64_t k1 = 0, k2 = 0;
+
+	peer_key_rules(ep);
+	oob_get(ep, who, sizeof(who));
+	CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, &ev));
+	if (ev.req != NULL) {
+		k1 = check_peer(ep, ev.req, who);
+		CHECK(ep, rpcrdma_pmd_reject(ev.req, NULL, 0) == 0);
+	}
+	CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_CONNECT_REQUEST, NULL, &ev));
+	if (ev.req != NULL && qp != NULL) {
+		k2 = check_peer(ep, ev.req, who);
+		CHECK(ep, rpcrdma_pmd_accept(ev.req, qp, NULL, 0) == 0);
+		CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_ESTABLISHED, qp, NULL));
+	}
+	CHECK(ep, k1 != 0 && k1 == k2);
+	oob_sync(ep, "established");
+}
+
+void peer_client(struct ep *ep)
+{
+	struct rpcrdma_pmd_qp *q1 = ep_qp_create(ep, NULL), *q2 = ep_qp_create(ep, NULL);
+	int32_t who[2] = { (int32_t)getpid(), (int32_t)getuid() };
+
+	oob_put(ep, who, sizeof(who));
+	if (q1 != NULL && q2 != NULL) {
+		CHECK(ep, rpcrdma_pmd_connect(q1, ep->addr, NULL, 0) == 0);
+		CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_REJECTED, q1, NULL));
+		CHECK(ep, rpcrdma_pmd_connect(q2, ep->addr, NULL, 0) == 0);
+		CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_ESTABLISHED, q2, NULL));
+	}
+	oob_sync(ep, "established");
 }
