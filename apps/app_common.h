@@ -22,8 +22,9 @@
 #include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 
-#define APP_EXIT_FAIL  1 /* the run failed */
-#define APP_EXIT_USAGE 2 /* bad options or arguments */
+#define APP_EXIT_FAIL  1  /* the run failed */
+#define APP_EXIT_USAGE 2  /* bad options or arguments */
+#define APP_PEER_LEN   64 /* a client for a log line: rpcrdma_pmd_peer_str() */
 
 /* A program's name, set by app_init() and used as the prefix of every message. */
 extern const char *app_name;

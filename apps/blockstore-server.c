@@ -806,8 +806,11 @@ static void accept_conn(struct bs_server *s, const struct rpcrdma_pmd_event *ev)
 	s->nconns++;
 	s->conn_seq[i] = s->accepted; /* never 0: the key of calls from no connection we know */
 	if (!s->o.quiet) {
-		printf(PROG ": client %lu connected (%u connected now)\n",
-		       (unsigned long)s->accepted, s->nconns);
+		char peer[APP_PEER_LEN];
+
+		rpcrdma_pmd_peer_str(rpcrdma_xprt_peer(s->conns[i]), peer, sizeof(peer));
+		printf(PROG ": client %lu connected from %s (%u connected now)\n",
+		       (unsigned long)s->accepted, peer, s->nconns);
 		fflush(stdout);
 	}
 }

@@ -166,6 +166,7 @@ static uint32_t srv_recvs(uint32_t max_conns)
 static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev, uint64_t no)
 {
 	int i = app_accept_slot(PROG ": server", s->conns, s->max_conns, s->nconns, &s->params, ev);
+	char peer[APP_PEER_LEN];
 	uint32_t now;
 
 	if (i < 0) {
@@ -179,13 +180,15 @@ static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev, u
 	now = __atomic_add_fetch(&s->lead->total, 1, __ATOMIC_RELAXED);
 	if (!s->verbose)
 		return;
+	rpcrdma_pmd_peer_str(rpcrdma_xprt_peer(s->conns[i]), peer, sizeof(peer));
 	if (s->rt != NULL)
 		fprintf(stderr,
-			PROG ": server: client %lu connected on poller %u (%u connected now)\n",
-			(unsigned long)no, s->poller, now);
+			PROG ": server: client %lu connected from %s on poller %u (%u connected "
+			     "now)\n",
+			(unsigned long)no, peer, s->poller, now);
 	else
-		fprintf(stderr, PROG ": server: client %lu connected (%u connected now)\n",
-			(unsigned long)no, now);
+		fprintf(stderr, PROG ": server: client %lu connected from %s (%u connected now)\n",
+			(unsigned long)no, peer, now);
 }
 
 /* A connect request the lead handed over to a shard's device (srv_place()). */

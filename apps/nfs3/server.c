@@ -211,8 +211,11 @@ static void accept_conn(struct server *s, const struct rpcrdma_pmd_event *ev)
 	__atomic_store_n(&s->nconns, s->nconns + 1, __ATOMIC_RELAXED);
 	s->conn_no[i] = ++s->accepted;
 	if (!s->o.quiet) {
-		printf(PROG ": client %lu connected (%u connected now)\n",
-		       (unsigned long)s->accepted, s->nconns);
+		char peer[APP_PEER_LEN];
+
+		rpcrdma_pmd_peer_str(rpcrdma_xprt_peer(s->conns[i]), peer, sizeof(peer));
+		printf(PROG ": client %lu connected from %s (%u connected now)\n",
+		       (unsigned long)s->accepted, peer, s->nconns);
 		fflush(stdout);
 	}
 }

@@ -47,7 +47,8 @@ perf_capture  rpcrdma-perf --capture: a short run writes a capture that
 many          more clients than the old limit of 16: 20 clients at once, each
               writing its own 64 KiB and reading it back byte for byte; the
               server says each arrival and leave on stdout ("client N
-              connected (K connected now)", "client N left after C calls");
+              connected from PEER (K connected now)", PEER each client's
+              pid on shm, "client N left after C calls");
               --max-connections 2: two watchers connected, a third client
               refused (one line on the server's stderr, the client fails),
               one watcher killed (SIGKILL) frees its slot for the next
@@ -896,8 +897,8 @@ def test_many(server, client):
                                                             quiet(err)))
     rc, out, err = srv.stop()
     check(rc == 0 and err == "", "many: server exit %d %r" % (rc, err))
-    joins = re.findall(r"^blockstore-server: client (\d+) connected \((\d+) connected now\)$",
-                       out, re.M)
+    joins = re.findall(r"^blockstore-server: client (\d+) connected from (.+) "
+                       r"\((\d+) connected now\)$", out, re.M)
     leaves = re.findall(r"^blockstore-server: client (\d+) left after (\d+) calls "
                         r"\((\d+) connected now\)$", out, re.M)
     check(sorted(int(j[0]) for j in joins) == list(range(1, nclients + 1)),
@@ -907,8 +908,15 @@ def test_many(server, client):
     # each made NULL, GETATTR (the device's size), WRITE, READ and GETATTR
     check(all(int(l[1]) == 5 for l in leaves), "many: 5 calls each: %r" % leaves)
     check(leaves and int(leaves[-1][2]) == 0, "many: none connected at the end")
-    check(max(int(j[1]) for j in joins) > 1 if joins else False,
+    check(max(int(j[2]) for j in joins) > 1 if joins else False,
           "many: clients connected at once: %r" % joins)
+    # the arrival lines name the clients: their processes (shm), their host (verbs)
+    if PMD == "shm":
+        check(sorted(j[1] for j in joins) == sorted("pid %d" % p.pid for p, _, _ in procs),
+              "many: each client's pid in its arrival line: %r" % joins)
+    else:
+        check(all(j[1].startswith(VERBS_HOST + ":") for j in joins),
+              "many: each client from %s: %r" % (VERBS_HOST, joins))
     check(" %d connection(s);" % nclients in out and " %d writes " % nclients in out,
           "many: the summary counts %d clients and writes: %r" % (nclients, out))
 
@@ -944,7 +952,8 @@ def test_many(server, client):
     # the watchers are clients 1 and 2 (the refused one is not counted), the next one 3
     check(re.search(r"^blockstore-server: client [12] left after \d+ calls \(1 connected now\)$",
                     out, re.M) is not None and
-          "blockstore-server: client 3 connected (2 connected now)\n" in out,
+          re.search(r"^blockstore-server: client 3 connected from .+ \(2 connected now\)$", out,
+                    re.M) is not None,
           "limit: the killed watcher left, the next client took its slot: %r" % out)
 
 

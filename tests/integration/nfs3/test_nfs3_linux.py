@@ -346,8 +346,8 @@ def main():
               "the server said %r; the kernel said %r" % (conns, lines, kernel_rpcrdma_lines()))
         # both connections in the server's poll group, each said as it came and went
         check(re.search(r"^nfs3-server: client 1 left after \d+ calls ", srv.out, re.M) and
-              re.search(r"^nfs3-server: client 2 connected \(\d connected now\)$", srv.out,
-                        re.M), "the server's arrival and leaving lines: %r" % srv.out)
+              re.search(r"^nfs3-server: client 2 connected from \S+:\d+ \(\d connected now\)$",
+                        srv.out, re.M), "the server's arrival and leaving lines: %r" % srv.out)
         # the calls the disconnect caught without a reply (at most the 32
         # credits) were sent again, and answered on the new connection
         check(0 <= calls - replies <= 32, "server answered every call but those the "

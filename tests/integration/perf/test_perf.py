@@ -65,6 +65,8 @@ PERF, SCHEMA, GROUP = sys.argv[1], sys.argv[2], sys.argv[3]
 DECODE = sys.argv[4] if len(sys.argv) > 4 else None
 ENV = dict(os.environ)
 PMD = "shm"  # what check_result expects the runs to name
+# the client in the servers' arrival lines: "pid N" (shm), "IP:PORT" or "[IPv6]:PORT" (verbs)
+PEER = r"(?:pid \d+|\S+:\d+)"
 failures = 0
 checks = 0
 
@@ -852,7 +854,8 @@ def conns_limit(extra):
         check(srv.returncode == 0, "limit server %r: exit %s %r" % (extra, srv.returncode, serr))
         check("rpcrdma-perf: server: 2 clients connected (--max-connections 2): one more "
               "refused\n" in serr, "the server's refusal %r: %r" % (extra, serr))
-        joins = re.findall(r"server: client \d+ connected (?:on poller (\d+) )?\(", serr)
+        joins = re.findall(r"server: client \d+ connected from %s (?:on poller (\d+) )?\("
+                           % PEER, serr)
         check(len(joins) == 2 and serr.count(" left after 0 calls") == 2 and
               "warning: buffers" not in serr, "two arrivals and leaves %r: %r" % (extra, serr))
         check(sorted(joins) == (["0", "1"] if extra else ["", ""]),
@@ -919,7 +922,8 @@ def test_many(pollers=1):
             return p, res
 
         def arrived(n):
-            check(log.wait(r"server: client %d connected (on poller \d+ )?\(" % n) is not None,
+            check(log.wait(r"server: client %d connected from %s (on poller \d+ )?\(" %
+                           (n, PEER)) is not None,
                   "the server said client %d arrived" % n)
 
         try:
@@ -975,10 +979,17 @@ def test_many(pollers=1):
                 sout = ""
     serr = log.text()
     check(srv.returncode == 0, "server: exit %s %r" % (srv.returncode, serr[-2000:]))
-    joins = re.findall(r"^rpcrdma-perf: server: client (\d+) connected "
-                       r"(?:on poller (\d+) )?\((\d+) connected now\)$", serr, re.M)
-    where = {int(j[0]): int(j[1]) if j[1] else 0 for j in joins}
-    joins = [(j[0], j[2]) for j in joins]
+    joins = re.findall(r"^rpcrdma-perf: server: client (\d+) connected from (%s) "
+                       r"(?:on poller (\d+) )?\((\d+) connected now\)$" % PEER, serr, re.M)
+    where = {int(j[0]): int(j[2]) if j[2] else 0 for j in joins}
+    peers = {int(j[0]): j[1] for j in joins}
+    joins = [(j[0], j[3]) for j in joins]
+    # each connection's line names its client process (the last one's, run(), is not
+    # in clients); a's 4 connections are one, b's 6 another
+    check({peers.get(i) for i in range(1, 24)} <= {"pid %d" % p.pid for p in clients} and
+          len({peers.get(i) for i in range(1, 5)}) == 1 and
+          len({peers.get(i) for i in range(1, 11)}) == 2,
+          "the arrival lines name the clients' processes: %r" % peers)
     leaves = {int(n): int(calls) for n, calls in
               re.findall(r"^rpcrdma-perf: server: client (\d+) left after (\d+) calls ",
                          serr, re.M)}
@@ -1365,7 +1376,8 @@ def test_nfs3_many():
             return p, res
 
         def arrived(n):
-            check(log.wait(r"nfs3-server: client %d connected \(" % n) is not None,
+            check(log.wait(r"nfs3-server: client %d connected from %s \(" % (n, PEER))
+                  is not None,
                   "the server said client %d arrived" % n)
 
         def finish(c, what, n):
