@@ -759,7 +759,7 @@ def test_notify(server, client, decode):
             srv = Server(server, "ntf" + name, ["--size", "1m", "--notify-timeout", str(tmo)])
             try:
                 w = start(srv.addr, ["--watch", "8", "--timeout",
-                                     str(WATCH_S if pause == 0 else 6)])
+                                     str(WATCH_S if pause == 0 else 3)])
                 subscribed(w, 8, "%s: stopped watcher" % name)
                 w.send_signal(signal.SIGSTOP)
                 rc, out, err = run(client, ["--connect", srv.addr] + twenty)
