@@ -759,7 +759,7 @@ static uint64_t client_key(void *arg, const struct rpcrdma_xprt *xprt,
 	const struct bs_server *s = arg;
 
 	if (msg->call.proc != BS_PROC_SUBSCRIBE)
-		return rpcrdma_pmd_peer_key(rpcrdma_xprt_peer(xprt));
+		return rpcrdma_xprt_peer_key(xprt);
 	for (int i = 0; i < (int)s->o.max_conns; i++)
 		if (s->conns[i] == xprt)
 			return s->conn_seq[i];

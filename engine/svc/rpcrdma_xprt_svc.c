@@ -229,11 +229,10 @@ void rpcrdma_xprt_svc_recv_call(void *ctx, struct rpcrdma_xprt_svc_call *call)
 	req->done = pending_done;
 	req->done_arg = call;
 	/* the DRC's client key, here on the poller: the hook may read the poller's state */
-	req->client_key =
-		svc->client_key != NULL
-			? svc->client_key(svc->client_key_arg, rpcrdma_xprt_svc_call_xprt(call),
-					  msg)
-			: rpcrdma_pmd_peer_key(rpcrdma_xprt_peer(rpcrdma_xprt_svc_call_xprt(call)));
+	req->client_key = svc->client_key != NULL
+				  ? svc->client_key(svc->client_key_arg,
+						    rpcrdma_xprt_svc_call_xprt(call), msg)
+				  : rpcrdma_xprt_peer_key(rpcrdma_xprt_svc_call_xprt(call));
 	/* set by dispatch when the call reaches a procedure (reply_done looks) */
 	req->proc = NULL;
 	req->xflags = 0;

@@ -858,6 +858,7 @@ int rpcrdma_xprt_accept(const struct rpcrdma_xprt_params *p, const struct rpcrdm
 {
 	uint8_t pd[RPCRDMA_XPRT_PDATA_LEN];
 	struct rpcrdma_xprt *x;
+	uint64_t key;
 	int ret;
 
 	if (p->role != RPCRDMA_XPRT_SERVER || ev->type != RPCRDMA_PMD_EVENT_CONNECT_REQUEST)
@@ -869,6 +870,8 @@ int rpcrdma_xprt_accept(const struct rpcrdma_xprt_params *p, const struct rpcrdm
 	if (ret)
 		goto err_free;
 	x->peer_addr = *rpcrdma_pmd_conn_req_peer(ev->req);
+	key = rpcrdma_pmd_peer_key(&x->peer_addr);
+	x->peer_key = (uint32_t)(key ^ key >> 32);
 	x->state = RPCRDMA_XPRT_NEGOTIATING;
 	negotiate(x, ev->private_data, ev->private_data_len);
 	/* receives for the first grant are posted before the client can send */
@@ -897,6 +900,11 @@ err_reject:
 const struct rpcrdma_pmd_peer *rpcrdma_xprt_peer(const struct rpcrdma_xprt *x)
 {
 	return x->p.role == RPCRDMA_XPRT_SERVER ? &x->peer_addr : NULL;
+}
+
+uint64_t rpcrdma_xprt_peer_key(const struct rpcrdma_xprt *x)
+{
+	return x->peer_key;
 }
 
 int rpcrdma_xprt_event(const struct rpcrdma_pmd_event *ev)

@@ -343,6 +343,7 @@ struct rpcrdma_xprt {
 	/* gather entries of a Send or RDMA Write: RPCRDMA_MARSHAL_MAX_SGE or the device's fewer */
 	uint16_t max_send_sge;
 	int work;
+	uint32_t peer_key; /* server: rpcrdma_xprt_peer_key(), on a line every call reads */
 	struct rpcrdma_mempool *ipool;
 	struct rpcrdma_pmd_cq *cq;
 	struct rpcrdma_pmd_qp *qp;

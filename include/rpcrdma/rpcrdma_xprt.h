@@ -397,11 +397,21 @@ int rpcrdma_xprt_create(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt
 /**
  * Server: who the client is, as the connect request told it (the PMD's
  * rpcrdma_pmd_conn_req_peer(): its IP address and port on verbs, its
- * process on shm). rpcrdma_pmd_peer_key() of it is the duplicate request
- * cache's client key by default (rpcrdma_xprt_svc.h). NULL for a client's
- * connection.
+ * process on shm), for a log line (rpcrdma_pmd_peer_str()); its key for
+ * a duplicate request cache is rpcrdma_xprt_peer_key(). NULL for a
+ * client's connection.
  */
 const struct rpcrdma_pmd_peer *rpcrdma_xprt_peer(const struct rpcrdma_xprt *xprt);
+
+/**
+ * Server: the client key of the connection for a duplicate request cache:
+ * rpcrdma_pmd_peer_key() of rpcrdma_xprt_peer() folded to 32 bits (its
+ * two halves xored), kept on a line of the connection every call reads, so
+ * that keying each call costs no cache miss. Equal for one client's
+ * connections; two clients meet only by the fold. 0 for a client's
+ * connection or an unknown peer.
+ */
+uint64_t rpcrdma_xprt_peer_key(const struct rpcrdma_xprt *xprt);
 
 /**
  * Client: connect to @p addr with our private data (to CONNECTING). From

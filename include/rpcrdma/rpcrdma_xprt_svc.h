@@ -89,7 +89,7 @@ typedef void (*rpcrdma_xprt_svc_reply_done_t)(void *arg, struct rpcrdma_svc_req 
  * belongs to the connection (a subscription that ends with it) may instead
  * have a key of the connection, so that its copy on a new connection runs
  * again. Without the hook the key is the connection's peer
- * (rpcrdma_pmd_peer_key() of rpcrdma_xprt_peer()): the client's IP address
+ * (rpcrdma_xprt_peer_key(), from rpcrdma_xprt_peer()): the client's IP address
  * on verbs, whatever its port, so that a reconnected client's copy is
  * found, as Linux nfsd keys its cache by the client's address; its process
  * on shm. Two clients behind one address then share a key, and their

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rpcrdma/rpcrdma_pmd_driver.h>
 
@@ -18,6 +19,8 @@
 void test_setup(void)
 {
 	struct rpcrdma_xprt_info ci, si;
+	const struct rpcrdma_pmd_peer *peer;
+	uint64_t key;
 	struct rpcrdma_xprt_stats st;
 	struct env e;
 	struct tcall t = { .proc = PROC_NULL };
@@ -71,6 +74,21 @@ void test_setup(void)
 	      "client ESTABLISHED after NEGOTIATING: %s",
 	      rpcrdma_xprt_state_name(rpcrdma_xprt_state(e.cli.xprt)));
 	CHECK(pump_until(&e, both_established, NULL), "server ESTABLISHED");
+	/* the server knows its client (this process on shm; an IP on verbs), the client no peer */
+	peer = rpcrdma_xprt_peer(e.srv.xprt);
+	key = rpcrdma_pmd_peer_key(peer);
+	CHECK(peer != NULL && (peer->addr.ss_family == AF_UNIX
+				       ? peer->pid == getpid() && peer->uid == (int32_t)getuid()
+				       : (peer->addr.ss_family == AF_INET ||
+					  peer->addr.ss_family == AF_INET6) &&
+						 peer->pid == -1),
+	      "the server connection's peer: family %d pid %d", peer ? peer->addr.ss_family : -1,
+	      peer ? peer->pid : 0);
+	CHECK(key != 0 && rpcrdma_xprt_peer_key(e.srv.xprt) == (uint32_t)(key ^ key >> 32),
+	      "its key, folded: %#lx %#lx", (unsigned long)key,
+	      (unsigned long)rpcrdma_xprt_peer_key(e.srv.xprt));
+	CHECK(rpcrdma_xprt_peer(e.cli.xprt) == NULL && rpcrdma_xprt_peer_key(e.cli.xprt) == 0,
+	      "a client connection names no peer");
 	rpcrdma_xprt_info(e.cli.xprt, &ci);
 	rpcrdma_xprt_info(e.srv.xprt, &si);
 	CHECK(ci.peer_pdata && si.peer_pdata, "both sent RFC 8797 data");
