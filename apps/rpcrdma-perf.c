@@ -71,6 +71,8 @@
 #define EXIT_REGRESSION 3 /* --compare: a regression judged */
 
 #define PERF_LISTING_MAX (64u << 10) /* nfs3 readdir: a slot's buffer for a reply chunk */
+/* calls spread over connections in turn: how many calls ahead one is prefetched */
+#define PERF_PREFETCH 4
 
 static struct perf_json old_res; /* --compare OLD.json, read before anything runs */
 
@@ -306,6 +308,11 @@ static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 		/* fewer calls in flight than connections: each call on the next one */
 		slot->conn = c->next_conn;
 		c->next_conn = (c->next_conn + 1) % c->nconns;
+		/* the connections whose turns come a few calls from now: in two steps */
+		rpcrdma_xprt_prefetch(
+			c->conns[(c->next_conn + 2 * PERF_PREFETCH) % c->nconns].xprt);
+		rpcrdma_xprt_prefetch_call(
+			c->conns[(c->next_conn + PERF_PREFETCH) % c->nconns].xprt);
 	}
 	ret = rpcrdma_xprt_call_alloc(c->conns[slot->conn].xprt, &call);
 	if (ret)

@@ -105,6 +105,7 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 		rpcrdma_telemetry_kv_u64(kv, "group_unreserved", RD(g->st.unreserved));
 		rpcrdma_telemetry_kv_u64(kv, "group_reserve_short", RD(g->st.reserve_short));
 		rpcrdma_telemetry_kv_u64(kv, "group_conn_visits", RD(g->st.conn_visits));
+		rpcrdma_telemetry_kv_u64(kv, "group_quick_retires", RD(g->st.quick_retires));
 	}
 	if (cli) {
 		/* the requester's credit state (rpcrdma_credit.h) */

@@ -544,17 +544,23 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 	 */
 	for (i = 0; i < n; i++)
 		rte_prefetch0(&wc[i].qp->context);
-	for (i = 0; i < n; i++) {
+	for (i = 0, x = NULL; i < n; i++) {
 		const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc[i].wr_id;
 
-		x = wc[i].qp->context;
-		rte_prefetch0(x);
-		rte_prefetch0((const uint8_t *)x + RTE_CACHE_LINE_SIZE);
+		/* a connection's completions mostly come together: its lines once */
+		if (wc[i].qp->context != x) {
+			x = wc[i].qp->context;
+			xprt_prefetch(x);
+		}
 		if (t->type == WR_RECV)
 			rte_prefetch0(((const struct xprt_rx *)t->owner)->buf);
 	}
 	for (i = 0; i < n; i++) {
 		x = wc[i].qp->context;
+		if (x->grp_wcs == 0 && xprt_retire_fast_reply(x, &wc[i])) {
+			g->st.quick_retires++;
+			continue;
+		}
 		if (x->grp_wcs == 0) {
 			touched[nt++] = x;
 			xprt_poll_begin(x);

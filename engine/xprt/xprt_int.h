@@ -358,6 +358,7 @@ struct rpcrdma_xprt {
 	uint32_t sq_head; /* sequence number of the next WR */
 	uint32_t sq_tail; /* the oldest not retired */
 	uint32_t sq_out;
+	uint32_t sq_base;   /* the sequence number of ring entry 0 (sq_idx()) */
 	uint32_t sq_unsig;  /* unsignaled WRs since the last signaled one */
 	uint32_t sig_every; /* signal one WR in this many */
 	uint32_t nstage;    /* staged for the next doorbell */
@@ -489,6 +490,40 @@ static inline uint64_t us_to_tsc(uint64_t us)
 		return UINT64_MAX / 4;
 	return us / 1000000 * hz + us % 1000000 * hz / 1000000;
 }
+/*
+ * The ring entry of send sequence number @seq. The ring starts again at
+ * entry 0 each time it empties (sq_rebase()), so a connection that sends
+ * now and then keeps its first entries warm instead of each entry in turn.
+ */
+static inline uint32_t sq_idx(const struct rpcrdma_xprt *x, uint32_t seq)
+{
+	return (seq - x->sq_base) & x->sq_mask;
+}
+/* After a retirement: an empty ring's next WR takes entry 0. */
+static inline void sq_rebase(struct rpcrdma_xprt *x)
+{
+	if (x->sq_out == 0)
+		x->sq_base = x->sq_head;
+}
+/*
+ * Start loading the lines of @x that a call or a completion touches
+ * (struct rpcrdma_xprt's fast path: lines 0 to 6, the counters' first two,
+ * mconn and p), so that their misses overlap instead of coming one by one.
+ */
+static inline void xprt_prefetch(const struct rpcrdma_xprt *x)
+{
+	const uint8_t *b = (const uint8_t *)x;
+	unsigned int i;
+
+	for (i = 0; i < 7; i++)
+		rte_prefetch0(b + i * RTE_CACHE_LINE_SIZE);
+	rte_prefetch0(&x->st);
+	rte_prefetch0((const uint8_t *)&x->st + RTE_CACHE_LINE_SIZE);
+	rte_prefetch0(&x->mconn);
+	rte_prefetch0(&x->p);
+	rte_prefetch0((const uint8_t *)&x->p + RTE_CACHE_LINE_SIZE);
+	rte_prefetch0((const uint8_t *)&x->p + 2 * RTE_CACHE_LINE_SIZE);
+}
 /* Send-queue room for n more WRs this poll. */
 static inline bool sq_room(const struct rpcrdma_xprt *x, uint32_t n)
 {
@@ -503,7 +538,7 @@ static inline struct rpcrdma_pmd_send_wr *stage(struct rpcrdma_xprt *x, uint8_t 
 						bool signal)
 {
 	struct rpcrdma_pmd_send_wr *wr = &x->stage[x->nstage++];
-	struct xprt_wr *e = &x->sq_ring[x->sq_head & x->sq_mask];
+	struct xprt_wr *e = &x->sq_ring[sq_idx(x, x->sq_head)];
 
 	e->type = type;
 	e->owner = owner;
@@ -771,6 +806,16 @@ bool xprt_group_recv(struct rpcrdma_xprt *x);
 void xprt_flush_sends(struct rpcrdma_xprt *x);
 void xprt_poll_begin(struct rpcrdma_xprt *x);
 void xprt_handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc);
+/*
+ * The group poll's short way with the completion of a fast reply's Send
+ * (WR_SVC_SEND_BUF, signaled: every Send of a server in a group is): when
+ * it is the connection's oldest WR and the connection has nothing else
+ * going on (established, not pending, no RDMA Read out), it retires it and
+ * takes its buffer back, and the connection is not visited (no poll begin
+ * or end: nothing there depends on a Send retired). false: not such a
+ * completion, nothing done.
+ */
+bool xprt_retire_fast_reply(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc);
 void xprt_poll_end(struct rpcrdma_xprt *x, uint16_t n);
 bool xprt_needs_poll(const struct rpcrdma_xprt *x);
 bool xprt_work_besides_sends(const struct rpcrdma_xprt *x);

@@ -328,7 +328,7 @@ static void sq_retire_ooo(struct rpcrdma_xprt *x, struct xprt_wr *e, uint32_t k,
 	e->done = 1;
 	e->ok = ok;
 	for (i = 0; i < k; i++) {
-		struct xprt_wr *r = &x->sq_ring[(x->sq_tail + i) & x->sq_mask];
+		struct xprt_wr *r = &x->sq_ring[sq_idx(x, x->sq_tail + i)];
 
 		if (r->type != WR_SVC_READ && !r->done) {
 			r->done = 1;
@@ -336,7 +336,7 @@ static void sq_retire_ooo(struct rpcrdma_xprt *x, struct xprt_wr *e, uint32_t k,
 		}
 	}
 	while (x->sq_out > 0) {
-		struct xprt_wr *r = &x->sq_ring[x->sq_tail & x->sq_mask];
+		struct xprt_wr *r = &x->sq_ring[sq_idx(x, x->sq_tail)];
 		uint32_t seq;
 
 		if (!r->done)
@@ -344,6 +344,7 @@ static void sq_retire_ooo(struct rpcrdma_xprt *x, struct xprt_wr *e, uint32_t k,
 		r->done = 0;
 		seq = x->sq_tail++;
 		x->sq_out--;
+		sq_rebase(x);
 		xprt_sq_complete(x, r->type, r->owner, seq, r->ok);
 	}
 }
@@ -355,7 +356,7 @@ static void sq_retire_ooo(struct rpcrdma_xprt *x, struct xprt_wr *e, uint32_t k,
  */
 static void sq_retire(struct rpcrdma_xprt *x, struct xprt_wr *e, bool ok)
 {
-	uint32_t k = ((uint32_t)(e - x->sq_ring) - x->sq_tail) & x->sq_mask;
+	uint32_t k = ((uint32_t)(e - x->sq_ring) - sq_idx(x, x->sq_tail)) & x->sq_mask;
 
 	if (k >= x->sq_out) {
 		x->st.wc_errors++; /* not outstanding: a PMD bug */
@@ -366,15 +367,33 @@ static void sq_retire(struct rpcrdma_xprt *x, struct xprt_wr *e, bool ok)
 		return;
 	}
 	do {
-		const struct xprt_wr *r = &x->sq_ring[x->sq_tail & x->sq_mask];
+		const struct xprt_wr *r = &x->sq_ring[sq_idx(x, x->sq_tail)];
 		uint8_t type = r->type;
 		void *owner = r->owner;
 		uint32_t seq = x->sq_tail++;
 
 		/* the owner may stage new WRs into the entries just freed */
 		x->sq_out--;
+		sq_rebase(x);
 		xprt_sq_complete(x, type, owner, seq, k == 0 ? ok : true);
 	} while (k-- > 0);
+}
+
+bool xprt_retire_fast_reply(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
+{
+	const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc->wr_id;
+
+	/* the oldest WR, so it retires alone; nothing a poll would do after it */
+	if (t->type != WR_SVC_SEND_BUF || wc->status != RPCRDMA_PMD_WC_SUCCESS ||
+	    x->state != RPCRDMA_XPRT_ESTABLISHED || x->pending || x->reads_out != 0 ||
+	    x->sq_out == 0 || t != &x->sq_ring[sq_idx(x, x->sq_tail)])
+		return false;
+	x->sq_tail++;
+	x->sq_out--;
+	sq_rebase(x);
+	*(void **)t->owner = *x->rbuf_freep;
+	*x->rbuf_freep = t->owner;
+	return true;
 }
 
 void xprt_handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)

@@ -126,6 +126,27 @@ int rpcrdma_xprt_reply_rpc(struct rpcrdma_xdr_dec *reply, uint32_t xid, struct r
 								  : -RPCRDMA_XPRT_E_AUTH_ERROR;
 }
 
+void rpcrdma_xprt_prefetch(const struct rpcrdma_xprt *x)
+{
+	if (x != NULL)
+		xprt_prefetch(x);
+}
+
+void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *x)
+{
+	const struct rpcrdma_xprt_call *c = x != NULL ? x->call_free : NULL;
+
+	/* the lines of the next slot that rpcrdma_xprt_call_alloc() writes */
+	if (c == NULL)
+		return;
+	for (unsigned int i = 0; i < 4; i++)
+		rte_prefetch0((const uint8_t *)c + i * RTE_CACHE_LINE_SIZE);
+	rte_prefetch0((const uint8_t *)&c->enc + sizeof(c->enc) - 1);
+	rte_prefetch0(&c->spec);
+	rte_prefetch0(&c->spec.long_buf);
+	rte_prefetch0(c->msg_buf);
+}
+
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **callp)
 {
 	struct rpcrdma_xprt_call *c = x->call_free;

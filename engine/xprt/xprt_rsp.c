@@ -398,7 +398,7 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 
 			wr = stage(x, WR_SVC_SEND_BUF, s->reply_buf, false);
 			/* the slot may serve another call before the doorbell: the entry's own */
-			sge = &x->sq_sge[(x->sq_head - 1) & x->sq_mask];
+			sge = &x->sq_sge[sq_idx(x, x->sq_head - 1)];
 			wr->opcode = RPCRDMA_PMD_WR_SEND;
 			wr->sg_list = sge;
 			wr->num_sge = short_sgl((struct rpcrdma_marshal_sge *)sge, &s->reply,

@@ -552,10 +552,15 @@ struct rpcrdma_xprt_group_params {
 
 /** Counters of a poll group. */
 struct rpcrdma_xprt_group_stats {
-	uint64_t polls;		/**< rpcrdma_xprt_group_poll() calls */
-	uint64_t idle_polls;	/**< ... that found nothing to do */
-	uint64_t wcs;		/**< completions reaped */
-	uint64_t conn_visits;	/**< connections advanced (named by a completion, or pending) */
+	uint64_t polls;	      /**< rpcrdma_xprt_group_poll() calls */
+	uint64_t idle_polls;  /**< ... that found nothing to do */
+	uint64_t wcs;	      /**< completions reaped */
+	uint64_t conn_visits; /**< connections advanced (named by a completion, or pending) */
+	/**
+	 * Completions of a server's fast reply Sends retired without a visit:
+	 * the oldest WR of a connection with nothing else going on.
+	 */
+	uint64_t quick_retires;
 	uint64_t recvs_posted;	/**< receives posted on the SRQ */
 	uint64_t recv_short;	/**< SRQ top-ups that fell short (no buffer) */
 	uint64_t reserve_short; /**< reservations refused: the SRQ was all reserved */
@@ -892,6 +897,27 @@ int rpcrdma_xprt_bc_adopt(struct rpcrdma_xprt *to, struct rpcrdma_xprt *from);
  *   is empty (a slot's first use; nothing taken).
  */
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_call **call);
+
+/**
+ * Start loading the lines of @xprt that its next call touches, and return
+ * at once. With many connections on one lcore a connection's state is out
+ * of the cache by the time its turn comes again, and a call would take its
+ * misses one after the other; a caller that knows which connection a call
+ * a few calls from now goes to (calls spread over connections in turn)
+ * prefetches it now, and the misses overlap with the calls in between.
+ * Changes nothing; NULL is ignored.
+ */
+void rpcrdma_xprt_prefetch(const struct rpcrdma_xprt *xprt);
+
+/**
+ * The second step of rpcrdma_xprt_prefetch(): start loading the call slot
+ * the next rpcrdma_xprt_call_alloc() on @xprt takes. It reads the
+ * connection's free list, so it is worth calling only once
+ * rpcrdma_xprt_prefetch() of the connection had time to take effect (a few
+ * calls after it; half way to the connection's turn). Changes nothing;
+ * NULL is ignored.
+ */
+void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *xprt);
 
 /** The call's XID (the RPC message's xid; rdma_xid). */
 uint32_t rpcrdma_xprt_call_xid(const struct rpcrdma_xprt_call *call);

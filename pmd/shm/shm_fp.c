@@ -517,6 +517,13 @@ void shm_sq_progress(struct shm_qp *qp)
 			shm_qp_to_error(qp);
 		}
 	}
+	/*
+	 * An empty send queue starts again at its first slot: a QP that sends
+	 * now and then keeps one or two lines of its ring warm, not the whole
+	 * ring in turn (with many QPs per lcore, each Send would miss).
+	 */
+	if (qp->sq_head == qp->sq_exec)
+		qp->sq_head = qp->sq_db = qp->sq_exec = 0;
 	unstall(qp);
 	return;
 wait:

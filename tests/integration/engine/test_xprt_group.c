@@ -298,6 +298,21 @@ static void test_many(void)
 	CHECK(gs.reserved <= RECVS && gs.srq_posted > gs.reserved,
 	      "the SRQ holds every reservation: %u posted, %u reserved", gs.srq_posted,
 	      gs.reserved);
+	/* prefetching a connection (both steps) changes nothing of it; NULL is ignored */
+	rpcrdma_xprt_prefetch(NULL);
+	rpcrdma_xprt_prefetch_call(NULL);
+	for (unsigned int i = 0; i < NCONN; i++) {
+		struct rpcrdma_xprt_info before, after;
+
+		memset(&before, 0, sizeof(before));
+		memset(&after, 0, sizeof(after));
+		rpcrdma_xprt_info(cx[i], &before);
+		rpcrdma_xprt_prefetch(cx[i]);
+		rpcrdma_xprt_prefetch_call(cx[i]);
+		rpcrdma_xprt_info(cx[i], &after);
+		CHECK(memcmp(&before, &after, sizeof(before)) == 0,
+		      "client %u: the same after its prefetch", i);
+	}
 	call_all(0, NCONN, 2);
 	/* each client now has the share as its grant, from its replies */
 	for (unsigned int i = 0; i < NCONN; i++) {
@@ -323,6 +338,21 @@ static void test_many(void)
 	CHECK(gs.recv_short == 0 && gs.reserve_short == 0,
 	      "the SRQ never ran short: %lu short top-ups, %lu refused reservations",
 	      (unsigned long)gs.recv_short, (unsigned long)gs.reserve_short);
+	/*
+	 * Fast replies' Sends retire in the group poll without a visit when
+	 * nothing else is going on (xprt_retire_fast_reply()): some did, and
+	 * every Send of every server connection has retired.
+	 */
+	CHECK(gs.quick_retires > 0 && gs.quick_retires <= gs.wcs,
+	      "fast reply Sends retired without a visit: %lu of %lu completions",
+	      (unsigned long)gs.quick_retires, (unsigned long)gs.wcs);
+	for (unsigned int i = 0; i < nsx; i++) {
+		struct rpcrdma_xprt_info si;
+
+		rpcrdma_xprt_info(sx[i], &si);
+		CHECK(si.sends_out == 0, "server connection %u: no Send outstanding: %u", i,
+		      si.sends_out);
+	}
 	for (unsigned int i = 0; v2 && i < NCONN; i++) {
 		struct rpcrdma_xprt_stats cs, ss;
 		struct rpcrdma_xprt_info ci, si;
