@@ -378,13 +378,8 @@ struct rpcrdma_xprt {
 	struct rpcrdma_credit_req creq;
 	struct rpcrdma_xprt_call *calls;
 	struct rpcrdma_xprt_call *call_free;
-	struct call_fifo call_wait;
-	uint64_t tmo_next;     /* the first deadline; UINT64_MAX when none */
 	uint64_t call_timeout; /* p.call_timeout_us in TSC cycles */
-	/* responder */
-	struct rpcrdma_credit_resp cresp;
-	struct rpcrdma_xprt_svc_call *svc_free;
-	/* where this connection's free responder slots and fast reply buffers are: its own, or its group's */
+	/* responder: where this connection's free responder slots and fast reply buffers are, its own or its group's */
 	struct rpcrdma_xprt_svc_call **svc_freep;
 	void **rbuf_freep;
 	/*
@@ -394,15 +389,21 @@ struct rpcrdma_xprt {
 	 * call finds it warm; the slot takes another buffer from here.
 	 */
 	void *rbuf_free;
+	struct rpcrdma_credit_resp cresp __attribute__((aligned(64)));
+	struct rpcrdma_xprt_svc_call *svc_free;
 	/*
-	 * Responder slots done during a poll, linked through next_free:
-	 * released (reply_done, buffers back) after the poll's doorbell, off
-	 * the round trip of their replies.
+	 * What every poll end and xprt_work_besides_sends() look at, both
+	 * roles, on one line: whatever waits or is due. Responder slots done
+	 * during a poll, linked through next_free: released (reply_done,
+	 * buffers back) after the poll's doorbell, off the round trip of
+	 * their replies.
 	 */
-	struct rpcrdma_xprt_svc_call *svc_done;
+	struct rpcrdma_xprt_svc_call *svc_done __attribute__((aligned(64)));
 	struct svc_fifo svc_wait;
 	/* server: received calls waiting for a free svc slot, FIFO */
-	struct xprt_rx *backlog, *backlog_last;
+	struct xprt_rx *backlog;
+	struct call_fifo call_wait;
+	uint64_t tmo_next; /* the first deadline; UINT64_MAX when none */
 	uint32_t svc_active;
 	uint32_t reads_out;
 	/* the counters, the ones every call moves in their first two lines */
@@ -411,6 +412,7 @@ struct rpcrdma_xprt {
 	struct rpcrdma_xprt_params p;
 
 	/* ---------------- set-up, version 2, the rare paths ---------------- */
+	struct xprt_rx *backlog_last;	     /* the backlog's last */
 	uint64_t id;			     /* telemetry: /rpcrdma/conn,<id> */
 	struct rpcrdma_pmd_peer peer_addr;   /* server: the connect request's; client: unknown */
 	LIST_ENTRY(rpcrdma_xprt) listed;     /* in xprt_list (under xprt_list_lock) */
@@ -507,7 +509,7 @@ static inline void sq_rebase(struct rpcrdma_xprt *x)
 }
 /*
  * Start loading the lines of @x that a call or a completion touches
- * (struct rpcrdma_xprt's fast path: lines 0 to 6, the counters' first two,
+ * (struct rpcrdma_xprt's fast path: lines 0 to 5, the counters' first two,
  * mconn and p), so that their misses overlap instead of coming one by one.
  */
 static inline void xprt_prefetch(const struct rpcrdma_xprt *x)
@@ -515,7 +517,7 @@ static inline void xprt_prefetch(const struct rpcrdma_xprt *x)
 	const uint8_t *b = (const uint8_t *)x;
 	unsigned int i;
 
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < 6; i++)
 		rte_prefetch0(b + i * RTE_CACHE_LINE_SIZE);
 	rte_prefetch0(&x->st);
 	rte_prefetch0((const uint8_t *)&x->st + RTE_CACHE_LINE_SIZE);
