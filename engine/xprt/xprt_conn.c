@@ -417,6 +417,13 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	x->state = RPCRDMA_XPRT_IDLE;
 	x->vers = p->role == RPCRDMA_XPRT_CLIENT ? RPCRDMA_VERS_1 : p->vers_min;
 	x->backward = p->bk_credits != 0;
+	/*
+	 * A client that reconnects by itself sends every call again that had
+	 * no reply, as Linux xprtrdma does; the responder's duplicate request
+	 * cache answers the ones it already ran.
+	 */
+	if (p->reconnect_max != 0 && p->role == RPCRDMA_XPRT_CLIENT)
+		x->call_flags = RPCRDMA_XPRT_CALL_F_RETRANSMIT;
 	x->ipool = p->pools->inline_pool;
 	if (x->p.send_inline == 0)
 		x->p.send_inline = x->ipool->buf_size;

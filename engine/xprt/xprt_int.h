@@ -375,6 +375,7 @@ struct rpcrdma_xprt {
 	uint32_t ncalls, call_shift;
 	uint32_t xid_seq;
 	uint32_t calls_busy;
+	uint32_t call_flags; /* given to every call: RETRANSMIT for a client that reconnects */
 	struct rpcrdma_credit_req creq;
 	struct rpcrdma_xprt_call *calls;
 	struct rpcrdma_xprt_call *call_free;

@@ -419,7 +419,7 @@ void xprt_handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 				rpcrdma_credit_resp_posted(&x->cresp, 1); /* came unreserved */
 		}
 		rx->posted = false;
-		if (x->p.role == RPCRDMA_XPRT_SERVER && !ok)
+		if (!ok && x->p.role == RPCRDMA_XPRT_SERVER)
 			x->cresp.posted -= x->cresp.posted ? 1 : 0;
 		/* ok: accounted in xprt_server_recv */
 		if (!ok) {

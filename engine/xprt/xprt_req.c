@@ -264,14 +264,7 @@ int rpcrdma_xprt_call_submit(struct rpcrdma_xprt_call *c, uint32_t flags, rpcrdm
 
 	if (c->state != CALL_BUILDING)
 		return -EINVAL;
-	/*
-	 * A client that reconnects by itself sends every call again that had
-	 * no reply, as Linux xprtrdma does; the responder's duplicate request
-	 * cache answers the ones it already ran.
-	 */
-	if (x->p.reconnect_max != 0 && x->p.role == RPCRDMA_XPRT_CLIENT)
-		flags |= RPCRDMA_XPRT_CALL_F_RETRANSMIT;
-	c->flags = flags;
+	c->flags = flags | x->call_flags; /* a reconnecting client's: RETRANSMIT */
 	c->cb = cb;
 	c->arg = arg;
 	c->state = CALL_NEED_CREDIT;
