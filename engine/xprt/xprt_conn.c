@@ -417,6 +417,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	x->state = RPCRDMA_XPRT_IDLE;
 	x->vers = p->role == RPCRDMA_XPRT_CLIENT ? RPCRDMA_VERS_1 : p->vers_min;
 	x->backward = p->bk_credits != 0;
+	x->client = p->role == RPCRDMA_XPRT_CLIENT;
 	/*
 	 * A client that reconnects by itself sends every call again that had
 	 * no reply, as Linux xprtrdma does; the responder's duplicate request

@@ -182,7 +182,7 @@ static void share_update(struct rpcrdma_xprt_group *g)
 	g->st.share_changes++;
 	TAILQ_FOREACH(x, &g->conns, grp_link)
 	{
-		if (x->p.role != RPCRDMA_XPRT_SERVER)
+		if (x->client)
 			continue;
 		rpcrdma_credit_resp_set_target(&x->cresp, RTE_MIN(share, x->cresp.max));
 		xprt_group_trim(x);
@@ -405,12 +405,12 @@ int xprt_group_join(struct rpcrdma_xprt *x)
 	struct rpcrdma_xprt_group *g = x->p.group;
 
 	/* a client's backward service needs receives its group does not reserve */
-	if (g->magic != GROUP_MAGIC || (x->p.bk_credits != 0 && x->p.role == RPCRDMA_XPRT_CLIENT) ||
-	    x->p.pd != g->p.pd || x->p.dev != g->p.dev || x->p.pools->inline_pool != g->ipool)
+	if (g->magic != GROUP_MAGIC || (x->p.bk_credits != 0 && x->client) || x->p.pd != g->p.pd ||
+	    x->p.dev != g->p.dev || x->p.pools->inline_pool != g->ipool)
 		return -EINVAL;
 	if (g->st.conns >= g->p.max_conns)
 		return -ENOSPC;
-	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+	if (!x->client) {
 		int ret = g->svcs == NULL ? svcs_init(g, x->p.svc_upper_size) : 0;
 
 		if (ret)
@@ -427,7 +427,7 @@ int xprt_group_join(struct rpcrdma_xprt *x)
 	x->grp = g;
 	TAILQ_INSERT_TAIL(&g->conns, x, grp_link);
 	g->st.conns++;
-	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+	if (!x->client) {
 		g->nservers++;
 		g->bk_total += x->p.bk_credits;
 		share_update(g);
@@ -457,7 +457,7 @@ void xprt_group_leave(struct rpcrdma_xprt *x)
 	g->st.conn_bytes -= x->mem_bytes;
 	g->st.conns--;
 	x->grp = NULL;
-	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+	if (!x->client) {
 		g->nservers--;
 		g->bk_total -= x->p.bk_credits;
 		share_update(g);

@@ -331,14 +331,16 @@ struct rpcrdma_xprt {
 	uint32_t magic;
 	enum rpcrdma_xprt_state state;
 	uint32_t vers; /* of the messages sent now (a client's probe: 2, before it is settled) */
-	bool vers_settled; /* the client's vreq or the server's vresp says (rpcrdma_vers.h) */
-	bool recv_short;   /* the last xprt_post_recvs() posted fewer than wanted: try each poll */
-	bool recv_due;	   /* client: a batch to repost at the start of the next poll */
-	bool in_poll;
-	bool responder; /* takes calls: svc slots of its own, or its group's (a server in a group) */
-	bool xchar_on;	/* version 2 transport characteristics: see xs */
-	bool pending;	/* in grp->pending */
-	bool backward;
+	bool vers_settled; /* the client's vreq or the server's vresp says (rpcrdma_vers.h); telemetry reads it */
+	/* one byte of flags, the connection's thread's alone */
+	bool recv_short : 1; /* the last xprt_post_recvs() posted fewer than wanted: try each poll */
+	bool recv_due : 1;   /* client: a batch to repost at the start of the next poll */
+	bool in_poll : 1;
+	bool responder : 1; /* takes calls: svc slots of its own, or its group's (a server in a group) */
+	bool xchar_on : 1; /* version 2 transport characteristics: see xs */
+	bool pending : 1;  /* in grp->pending */
+	bool backward : 1;
+	bool client : 1;  /* p.role is RPCRDMA_XPRT_CLIENT (p is lines away) */
 	uint16_t grp_wcs; /* completions of the group's poll now (0: not yet visited) */
 	/* gather entries of a Send or RDMA Write: RPCRDMA_MARSHAL_MAX_SGE or the device's fewer */
 	uint16_t max_send_sge;
@@ -801,7 +803,7 @@ void xprt_ctrl_put(struct rpcrdma_xprt *x, struct xprt_ctrl *k);
 /* A server's reservations beyond its grant's: one for the reply of each backward call out. */
 static inline uint32_t xprt_group_bk_need(const struct rpcrdma_xprt *x)
 {
-	return x->p.role == RPCRDMA_XPRT_SERVER && x->calls != NULL ? x->creq.outstanding : 0;
+	return !x->client && x->calls != NULL ? x->creq.outstanding : 0;
 }
 bool xprt_group_recv(struct rpcrdma_xprt *x);
 

@@ -49,7 +49,7 @@ static bool can_post(const struct rpcrdma_xprt *x)
 {
 	return x->qp != NULL &&
 	       (x->state == RPCRDMA_XPRT_ESTABLISHED || x->state == RPCRDMA_XPRT_NEGOTIATING ||
-		(x->state == RPCRDMA_XPRT_CONNECTING && x->p.role == RPCRDMA_XPRT_SERVER));
+		(x->state == RPCRDMA_XPRT_CONNECTING && !x->client));
 }
 
 /* Post receives: the client keeps max_credits posted, the server what its grant needs. */
@@ -68,7 +68,7 @@ uint32_t xprt_post_recvs(struct rpcrdma_xprt *x)
 		 * what its grant needs, a client one for each call out and one
 		 * for a message unasked (xprt_group.c).
 		 */
-		if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+		if (x->client) {
 			want = x->creq.outstanding + 1 > x->rx_posted
 				       ? x->creq.outstanding + 1 - x->rx_posted
 				       : 0;
@@ -87,11 +87,11 @@ uint32_t xprt_post_recvs(struct rpcrdma_xprt *x)
 		got = (uint16_t)xprt_group_reserve(x, want);
 		if (got < want)
 			x->recv_short = true;
-		if (x->p.role == RPCRDMA_XPRT_SERVER)
+		if (!x->client)
 			rpcrdma_credit_resp_posted(&x->cresp, got);
 		return got;
 	}
-	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+	if (x->client) {
 		want = x->rq_depth > x->rx_posted ? x->rq_depth - x->rx_posted : 0;
 	} else {
 		want = rpcrdma_credit_resp_to_post(&x->cresp);
@@ -115,7 +115,7 @@ uint32_t xprt_post_recvs(struct rpcrdma_xprt *x)
 	rx_burst_done(&b, got, &x->rx_free, x->recv_len);
 	x->rx_posted += got;
 	x->st.recvs += got;
-	if (x->p.role == RPCRDMA_XPRT_SERVER)
+	if (!x->client)
 		rpcrdma_credit_resp_posted(&x->cresp, got);
 	/* more than a burst wanted (set-up, a grown grant): go on */
 	if (got == XPRT_BURST && !x->recv_short)
@@ -159,7 +159,7 @@ static bool srv_takes_v2(const struct rpcrdma_xprt *x)
  */
 enum rx_kind xprt_rx_classify(const struct rpcrdma_xprt *x, struct xprt_rx *rx)
 {
-	bool cli = x->p.role == RPCRDMA_XPRT_CLIENT;
+	bool cli = x->client;
 	enum rx_kind other = cli ? RX_CALL : RX_REPLY;
 	const void *b = rx->buf;
 	uint32_t vers, proc;
@@ -189,7 +189,7 @@ enum rx_kind xprt_rx_classify(const struct rpcrdma_xprt *x, struct xprt_rx *rx)
 /* Server: a receive consumed by a message that is not a forward call. */
 static void srv_consumed(struct rpcrdma_xprt *x)
 {
-	if (x->p.role == RPCRDMA_XPRT_SERVER) {
+	if (!x->client) {
 		rpcrdma_credit_resp_received(&x->cresp);
 		rpcrdma_credit_resp_drop(&x->cresp);
 	}
@@ -415,11 +415,11 @@ void xprt_handle_wc(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 			x->rx_posted--;
 		else if (!xprt_group_recv(x)) {
 			x->grp->st.unreserved += ok;
-			if (x->p.role == RPCRDMA_XPRT_SERVER)
+			if (!x->client)
 				rpcrdma_credit_resp_posted(&x->cresp, 1); /* came unreserved */
 		}
 		rx->posted = false;
-		if (!ok && x->p.role == RPCRDMA_XPRT_SERVER)
+		if (!ok && !x->client)
 			x->cresp.posted -= x->cresp.posted ? 1 : 0;
 		/* ok: accounted in xprt_server_recv */
 		if (!ok) {
@@ -448,7 +448,7 @@ void xprt_conn_lost(struct rpcrdma_xprt *x)
 	    x->state == RPCRDMA_XPRT_ERROR || x->state == RPCRDMA_XPRT_IDLE)
 		return;
 	x->state = RPCRDMA_XPRT_DRAINING;
-	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+	if (x->client) {
 		/* a probe still out counts as answered ERR_VERS (v2 draft 5.2) */
 		rpcrdma_vers_req_disconnect(&x->vreq);
 		x->vers_settled = false;
@@ -457,7 +457,7 @@ void xprt_conn_lost(struct rpcrdma_xprt *x)
 	if (x->grp != NULL) {
 		/* the SRQ's receives stay with the group: nothing of ours will flush */
 		xprt_group_unreserve(x);
-		if (x->p.role == RPCRDMA_XPRT_SERVER)
+		if (!x->client)
 			x->cresp.posted = 0;
 	}
 	if (x->qp != NULL) {
@@ -661,7 +661,7 @@ void xprt_poll_end(struct rpcrdma_xprt *x, uint16_t n)
 	 * a call answered), a grant change or a state change; otherwise only
 	 * a post that fell short (no buffer, a full queue) is tried again.
 	 */
-	if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+	if (x->client) {
 		/*
 		 * The requester reposts in batches of XPRT_RECV_SPARE, at the
 		 * start of the next poll: after the doorbell of the calls its

@@ -482,7 +482,7 @@ void xprt_call_process(struct rpcrdma_xprt_call *c)
 				c->state = CALL_COMPLETE;
 				break;
 			}
-			if (unlikely(x->p.role == RPCRDMA_XPRT_SERVER)) {
+			if (unlikely(!x->client)) {
 				/* a backward call: only to a client that said it is ready */
 				ret = rpcrdma_xprt_bc_may_call(x);
 				if (ret == -ECONNREFUSED && c->resend) {
@@ -525,8 +525,7 @@ void xprt_call_process(struct rpcrdma_xprt_call *c)
 			 * reposts lazily); a server in a group reserves one of
 			 * the SRQ beyond its grant's.
 			 */
-			if (x->rx_posted < x->creq.outstanding ||
-			    (x->grp != NULL && x->p.role == RPCRDMA_XPRT_SERVER))
+			if (x->rx_posted < x->creq.outstanding || (x->grp != NULL && !x->client))
 				xprt_post_recvs(x);
 			if (x->creq.outstanding > x->st.max_outstanding)
 				x->st.max_outstanding = x->creq.outstanding;
@@ -708,8 +707,7 @@ void xprt_call_timeouts(struct rpcrdma_xprt *x)
 	 */
 	if (unlikely(probe_lost)) {
 		xprt_conn_lost(x);
-	} else if (x->tmo_credits != 0 && x->tmo_credits >= x->creq.grant &&
-		   x->p.role == RPCRDMA_XPRT_CLIENT) {
+	} else if (x->tmo_credits != 0 && x->tmo_credits >= x->creq.grant && x->client) {
 		x->st.tmo_disconnects++;
 		xprt_conn_lost(x);
 	}
@@ -912,7 +910,7 @@ drop:
 
 int rpcrdma_xprt_bc_may_call(const struct rpcrdma_xprt *x)
 {
-	if (x->p.role != RPCRDMA_XPRT_SERVER || x->ncalls == 0)
+	if (x->client || x->ncalls == 0)
 		return -EOPNOTSUPP;
 	if (x->state != RPCRDMA_XPRT_ESTABLISHED)
 		return -ENOTCONN;
@@ -928,7 +926,7 @@ int rpcrdma_xprt_bc_may_call(const struct rpcrdma_xprt *x)
 
 int rpcrdma_xprt_bc_set_ready(struct rpcrdma_xprt *x, bool ready)
 {
-	if (x->p.role != RPCRDMA_XPRT_SERVER || x->ncalls == 0)
+	if (x->client || x->ncalls == 0)
 		return -EOPNOTSUPP;
 	x->bc_ready = ready;
 	return 0;

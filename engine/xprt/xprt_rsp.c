@@ -578,7 +578,7 @@ void xprt_svc_process(struct rpcrdma_xprt_svc_call *s)
 			 * 1), at the target. Only a batch larger than the spare
 			 * reposts first, so that no reply grants less.
 			 */
-			if (x->p.role == RPCRDMA_XPRT_CLIENT)
+			if (x->client)
 				x->cresp.posted = x->cresp.max; /* resp_received() */
 			else if ((uint64_t)x->cresp.posted + x->cresp.active - 1 < x->cresp.target)
 				xprt_post_recvs(x);
@@ -663,7 +663,7 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx);
  */
 static void resp_received(struct rpcrdma_xprt *x)
 {
-	if (x->p.role == RPCRDMA_XPRT_CLIENT)
+	if (x->client)
 		x->cresp.posted = x->cresp.max;
 	rpcrdma_credit_resp_received(&x->cresp);
 }
@@ -757,7 +757,7 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	s->vers = (uint8_t)vers;
 	s->err_vers = (uint8_t)vers; /* errors go in the version of the call */
 	if (unlikely(!x->vers_settled || vers != x->vers)) {
-		if (x->p.role == RPCRDMA_XPRT_CLIENT) {
+		if (x->client) {
 			/* a backward call in another version than the connection's */
 			x->st.err_vers++;
 			s->state = SVC_DONE;
