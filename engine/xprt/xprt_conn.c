@@ -908,7 +908,7 @@ err_reject:
 
 const struct rpcrdma_pmd_peer *rpcrdma_xprt_peer(const struct rpcrdma_xprt *x)
 {
-	return x->p.role == RPCRDMA_XPRT_SERVER ? &x->peer_addr : NULL;
+	return x->client ? NULL : &x->peer_addr;
 }
 
 uint64_t rpcrdma_xprt_peer_key(const struct rpcrdma_xprt *x)

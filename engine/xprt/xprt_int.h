@@ -30,6 +30,7 @@
 #define XPRT_INT_H
 
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -518,16 +519,16 @@ static inline void sq_rebase(struct rpcrdma_xprt *x)
 static inline void xprt_prefetch(const struct rpcrdma_xprt *x)
 {
 	const uint8_t *b = (const uint8_t *)x;
-	unsigned int i;
+	size_t off;
 
-	for (i = 0; i < 6; i++)
-		rte_prefetch0(b + i * RTE_CACHE_LINE_SIZE);
+	/* the fast-path lines end where the counters start (a line of their own) */
+	for (off = 0; off < offsetof(struct rpcrdma_xprt, st); off += RTE_CACHE_LINE_SIZE)
+		rte_prefetch0(b + off);
 	rte_prefetch0(&x->st);
 	rte_prefetch0((const uint8_t *)&x->st + RTE_CACHE_LINE_SIZE);
 	rte_prefetch0(&x->mconn);
-	rte_prefetch0(&x->p);
-	rte_prefetch0((const uint8_t *)&x->p + RTE_CACHE_LINE_SIZE);
-	rte_prefetch0((const uint8_t *)&x->p + 2 * RTE_CACHE_LINE_SIZE);
+	for (off = 0; off < sizeof(x->p); off += RTE_CACHE_LINE_SIZE)
+		rte_prefetch0((const uint8_t *)&x->p + off);
 }
 /* Send-queue room for n more WRs this poll. */
 static inline bool sq_room(const struct rpcrdma_xprt *x, uint32_t n)

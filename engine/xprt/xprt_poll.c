@@ -381,18 +381,14 @@ static void sq_retire(struct rpcrdma_xprt *x, struct xprt_wr *e, bool ok)
 
 bool xprt_retire_fast_reply(struct rpcrdma_xprt *x, const struct rpcrdma_pmd_wc *wc)
 {
-	const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc->wr_id;
+	struct xprt_wr *t = (struct xprt_wr *)(uintptr_t)wc->wr_id;
 
 	/* the oldest WR, so it retires alone; nothing a poll would do after it */
 	if (t->type != WR_SVC_SEND_BUF || wc->status != RPCRDMA_PMD_WC_SUCCESS ||
 	    x->state != RPCRDMA_XPRT_ESTABLISHED || x->pending || x->reads_out != 0 ||
 	    x->sq_out == 0 || t != &x->sq_ring[sq_idx(x, x->sq_tail)])
 		return false;
-	x->sq_tail++;
-	x->sq_out--;
-	sq_rebase(x);
-	*(void **)t->owner = *x->rbuf_freep;
-	*x->rbuf_freep = t->owner;
+	sq_retire(x, t, true);
 	return true;
 }
 
