@@ -80,6 +80,7 @@ void pipelined(benchmark::State &state, uint32_t conns, uint32_t inflight)
 	state.counters["srv_busy_ns_per_call"] = srv_busy / calls;
 	state.counters["cli_visits_per_call"] = static_cast<double>(cv) / calls;
 	state.counters["srv_visits_per_call"] = static_cast<double>(sv) / calls;
+	state.counters["cli_polls_per_call"] = static_cast<double>(cp) / calls;
 	state.counters["srv_polls_per_call"] = static_cast<double>(sp) / calls;
 	bench_scale_spread(b, &lo, &hi);
 	state.counters["conn_calls_min"] = static_cast<double>(lo);

@@ -240,6 +240,10 @@ static struct rpcrdma_shm_rq_slot *srq_claim(struct shm_qp *qp, uint8_t *st)
 				/* the SRQ limit: this claim leaves fewer posted than armed */
 				if (__builtin_expect(limit != 0, 0) && h - (t + 1) < limit)
 					__atomic_store_n(&a->limit_hit, 1, __ATOMIC_RELAXED);
+				/* the next claim's slot, to be written: it is ours next, mostly */
+				__builtin_prefetch(shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size,
+							    (uint32_t)(t + 1) & qp->peer_srq_mask),
+						   1);
 				return slot;
 			}
 			continue;
@@ -266,9 +270,13 @@ static inline void srq_slot_done(struct rpcrdma_shm_rq_slot *slot, uint32_t mine
 	slot->byte_len = len;
 	slot->wc_flags = flags;
 	slot->inv_rkey = inv_rkey;
-	/* release: the data and the fields above before DONE */
-	__atomic_compare_exchange_n(&slot->state, &mine, done, false, __ATOMIC_RELEASE,
-				    __ATOMIC_RELAXED);
+	/*
+	 * release: the data and the fields above before DONE. A store, not a
+	 * CAS: a CLAIMED slot is the claimer's alone (the owner only ever moves
+	 * POSTED ones, to FLUSHED), and a locked op here would wait for every
+	 * store of the copy to reach the peer's cold buffer.
+	 */
+	__atomic_store_n(&slot->state, done, __ATOMIC_RELEASE);
 }
 
 static inline void send_slot_done(const struct shm_qp *qp, struct rpcrdma_shm_rq_slot *slot,
