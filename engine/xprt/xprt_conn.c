@@ -418,6 +418,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	x->vers = p->role == RPCRDMA_XPRT_CLIENT ? RPCRDMA_VERS_1 : p->vers_min;
 	x->backward = p->bk_credits != 0;
 	x->client = p->role == RPCRDMA_XPRT_CLIENT;
+	x->max_call = p->max_call;
 	/*
 	 * A client that reconnects by itself sends every call again that had
 	 * no reply, as Linux xprtrdma does; the responder's duplicate request
@@ -544,7 +545,10 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	if (x->sig_every == 0 || (p->group != NULL && p->role == RPCRDMA_XPRT_SERVER))
 		x->sig_every = 1;
 	x->stage_max = RTE_MIN((uint32_t)XPRT_STAGE_MAX, x->sq_depth);
-	x->stage = calloc(x->stage_max + 1, sizeof(*x->stage));
+	/* a lone WR (one call or reply of a connection among many) on one line */
+	x->stage = aligned_alloc(
+		RTE_CACHE_LINE_SIZE,
+		RTE_ALIGN_CEIL((x->stage_max + 1) * sizeof(*x->stage), RTE_CACHE_LINE_SIZE));
 	x->rxs = calloc(x->nrx, sizeof(*x->rxs));
 	areas = calloc(nslots + nctrl + 1, sizeof(*areas));
 	if ((x->nrx && x->rxs == NULL) || areas == NULL || x->sq_ring == NULL ||
@@ -749,12 +753,12 @@ void xprt_set_thresholds(struct rpcrdma_xprt *x)
 /* The marshaling of the calls of our requester slots, and of our replies. */
 const struct rpcrdma_marshal_conn *xprt_call_mconn(const struct rpcrdma_xprt *x)
 {
-	return x->p.role == RPCRDMA_XPRT_CLIENT ? &x->mconn : &x->bmconn;
+	return x->client ? &x->mconn : &x->bmconn;
 }
 
 const struct rpcrdma_marshal_conn *xprt_reply_mconn(const struct rpcrdma_xprt *x)
 {
-	return x->p.role == RPCRDMA_XPRT_SERVER ? &x->mconn : &x->bmconn;
+	return x->client ? &x->bmconn : &x->mconn;
 }
 
 /* The version is settled for this connection (v2 draft 5.1, 5.2; server: its first call). */

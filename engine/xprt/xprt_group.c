@@ -67,6 +67,8 @@ static void group_free(struct rpcrdma_xprt_group *g)
 	if (g->cq != NULL)
 		rpcrdma_pmd_cq_destroy(g->cq);
 	free(g->rxs);
+	free(g->pend);
+	free(g->todo);
 	g->magic = 0;
 	free(g);
 }
@@ -105,7 +107,12 @@ int rpcrdma_xprt_group_create(const struct rpcrdma_xprt_group_params *p,
 	g->recv_len = g->ipool->buf_size;
 	g->srq_depth = (uint32_t)depth;
 	TAILQ_INIT(&g->conns);
-	TAILQ_INIT(&g->pending);
+	g->pend = calloc(p->max_conns, sizeof(*g->pend));
+	g->todo = calloc(p->max_conns, sizeof(*g->todo));
+	if (g->pend == NULL || g->todo == NULL) {
+		ret = -ENOMEM;
+		goto err;
+	}
 	/* the SRQ's receives, and as many again held by calls in progress */
 	g->nrx = 2 * g->srq_depth;
 	g->rxs = calloc(g->nrx, sizeof(*g->rxs));
@@ -450,8 +457,24 @@ void xprt_group_leave(struct rpcrdma_xprt *x)
 	if (g == NULL)
 		return;
 	xprt_group_unreserve(x);
-	if (x->pending)
-		TAILQ_REMOVE(&g->pending, x, pend_link);
+	if (x->pend_listed) {
+		uint32_t i;
+
+		/*
+		 * In pend (its place goes to the last: pend stays dense, so
+		 * never more than the group's connections), or in todo if it
+		 * leaves in a callback of the drain (wiped: the drain walks it).
+		 */
+		for (i = 0; i < g->npend; i++)
+			if (g->pend[i] == x) {
+				g->pend[i] = g->pend[--g->npend];
+				break;
+			}
+		for (i = 0; i < g->ntodo; i++)
+			if (g->todo[i] == x)
+				g->todo[i] = NULL;
+		x->pend_listed = false;
+	}
 	x->pending = false;
 	TAILQ_REMOVE(&g->conns, x, grp_link);
 	g->st.conn_bytes -= x->mem_bytes;
@@ -466,8 +489,13 @@ void xprt_group_leave(struct rpcrdma_xprt *x)
 
 void xprt_group_pend(struct rpcrdma_xprt *x)
 {
+	struct rpcrdma_xprt_group *g = x->grp;
+
 	x->pending = true;
-	TAILQ_INSERT_TAIL(&x->grp->pending, x, pend_link);
+	if (!x->pend_listed) {
+		x->pend_listed = true;
+		g->pend[g->npend++] = x;
+	}
 }
 
 /* ------------------------------------------------------------ the poll */
@@ -519,9 +547,8 @@ static void conn_end(struct rpcrdma_xprt_group *g, struct rpcrdma_xprt *x, int *
 	if (xprt_needs_poll(x)) {
 		if (!x->pending)
 			xprt_group_pend(x);
-	} else if (x->pending) {
-		TAILQ_REMOVE(&g->pending, x, pend_link);
-		x->pending = false;
+	} else {
+		x->pending = false; /* if listed, the drain skips it */
 	}
 }
 
@@ -529,9 +556,9 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 {
 	struct rpcrdma_pmd_wc wc[XPRT_BURST];
 	struct rpcrdma_xprt *touched[XPRT_BURST];
-	struct xprt_list todo;
-	struct rpcrdma_xprt *x;
+	struct rpcrdma_xprt *x, **todo;
 	uint16_t n, i, nt = 0;
+	uint32_t k;
 	int work = 0;
 
 	g->st.polls++;
@@ -572,11 +599,19 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 	for (i = 0; i < nt; i++)
 		conn_end(g, touched[i], &work);
 	/* the connections pending before this turn; those that still need it go again */
-	if (!TAILQ_EMPTY(&g->pending)) {
-		TAILQ_INIT(&todo);
-		TAILQ_CONCAT(&todo, &g->pending, pend_link);
-		while ((x = TAILQ_FIRST(&todo)) != NULL) {
-			TAILQ_REMOVE(&todo, x, pend_link);
+	if (g->npend != 0) {
+		todo = g->pend;
+		g->pend = g->todo;
+		g->todo = todo;
+		g->ntodo = g->npend;
+		g->npend = 0;
+		for (k = 0; k < g->ntodo; k++) {
+			x = todo[k];
+			if (x == NULL)
+				continue; /* left the group */
+			x->pend_listed = false;
+			if (!x->pending)
+				continue; /* its turn came with a completion since */
 			x->pending = false;
 			if (sends_only(x)) {
 				/* a call submitted outside the poll: its doorbell, nothing else */
@@ -589,6 +624,7 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 			xprt_poll_begin(x);
 			conn_end(g, x, &work);
 		}
+		g->ntodo = 0;
 	}
 	if (g->srq_posted < g->srq_depth)
 		work += (int)srq_refill(g);

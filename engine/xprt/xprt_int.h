@@ -181,6 +181,17 @@ struct rpcrdma_xprt_call {
 	struct rpcrdma_marshal_call_plan plan;
 	struct rpcrdma_hdr_storage rhdr;
 };
+/* a server's upcall and its argument: one line of the params (xprt_prefetch()) */
+static_assert(offsetof(struct rpcrdma_xprt_params, recv_call) / RTE_CACHE_LINE_SIZE ==
+		      offsetof(struct rpcrdma_xprt_params, ctx) / RTE_CACHE_LINE_SIZE,
+	      "recv_call and ctx on one line");
+/* what rpcrdma_xprt_call_alloc() sets of the reply spec, on one line */
+static_assert((offsetof(struct rpcrdma_xprt_call, spec) / RTE_CACHE_LINE_SIZE) ==
+		      (offsetof(struct rpcrdma_xprt_call, spec) +
+		       offsetof(struct rpcrdma_xdr_reply_spec, long_buf) +
+		       sizeof(struct rpcrdma_xdr_region) - 1) /
+			      RTE_CACHE_LINE_SIZE,
+	      "a call's spec.max_len to spec.long_buf on one line");
 
 /* Responder call states. */
 enum svc_state {
@@ -315,8 +326,21 @@ struct rpcrdma_xprt_group {
 	uint32_t ctrl_users; /* connections with a slot out */
 	void **ctrl_bufs;
 	uint32_t nctrl_bufs;
-	struct xprt_list conns;	  /* every connection of the group */
-	struct xprt_list pending; /* connections to advance at the next poll */
+	struct xprt_list conns; /* every connection of the group */
+	/*
+	 * The connections to advance at the next poll: an array of the
+	 * group's, not a list through them, so that pending one writes no
+	 * line of the connection beyond its first (with many connections,
+	 * out of the cache). pend fills while todo is drained (the poll
+	 * swaps them); each holds a connection once (x->pend_listed), so
+	 * p.max_conns entries are enough. A connection that needs no turn
+	 * any more (x->pending clear) stays listed and is skipped; one that
+	 * leaves the group is wiped from both (NULL).
+	 */
+	struct rpcrdma_xprt **pend;
+	struct rpcrdma_xprt **todo;
+	uint32_t npend;
+	uint32_t ntodo;
 	struct rpcrdma_xprt_group_stats st;
 };
 
@@ -324,8 +348,9 @@ struct rpcrdma_xprt_group {
  * A connection. With many connections on one lcore each call likely finds
  * its connection out of the cache, and each line it touches is a miss:
  * what every call, reply and poll visit reads or writes comes first
- * (lines 0 to 5, then the counters' first two lines, mconn and p);
- * set-up, version 2, reconnection and the rare paths after.
+ * (lines 0 to 5, then the counters' first line, mconn and the line of p
+ * with a server's upcall); set-up, version 2, reconnection and the rare
+ * paths after.
  */
 struct rpcrdma_xprt {
 	/* ---------------- the fast path, both roles ---------------- */
@@ -339,14 +364,16 @@ struct rpcrdma_xprt {
 	bool in_poll : 1;
 	bool responder : 1; /* takes calls: svc slots of its own, or its group's (a server in a group) */
 	bool xchar_on : 1; /* version 2 transport characteristics: see xs */
-	bool pending : 1;  /* in grp->pending */
+	bool pending : 1;  /* needs a turn of its group's next poll */
 	bool backward : 1;
 	bool client : 1;  /* p.role is RPCRDMA_XPRT_CLIENT (p is lines away) */
 	uint16_t grp_wcs; /* completions of the group's poll now (0: not yet visited) */
 	/* gather entries of a Send or RDMA Write: RPCRDMA_MARSHAL_MAX_SGE or the device's fewer */
 	uint16_t max_send_sge;
+	bool pend_listed; /* in grp->pend (or grp->todo, not yet drained) */
 	int work;
 	uint32_t peer_key; /* server: rpcrdma_xprt_peer_key(), on a line every call reads */
+	uint32_t max_call; /* server: p.max_call, read by every call */
 	struct rpcrdma_mempool *ipool;
 	struct rpcrdma_pmd_cq *cq;
 	struct rpcrdma_pmd_qp *qp;
@@ -410,19 +437,18 @@ struct rpcrdma_xprt {
 	uint64_t tmo_next; /* the first deadline; UINT64_MAX when none */
 	uint32_t svc_active;
 	uint32_t reads_out;
-	/* the counters, the ones every call moves in their first two lines */
+	/* the counters, the ones every call moves on their first line */
 	struct rpcrdma_xprt_stats st __attribute__((aligned(64)));
 	struct rpcrdma_marshal_conn mconn __attribute__((aligned(64)));
 	struct rpcrdma_xprt_params p;
 
 	/* ---------------- set-up, version 2, the rare paths ---------------- */
-	struct xprt_rx *backlog_last;	     /* the backlog's last */
-	uint64_t id;			     /* telemetry: /rpcrdma/conn,<id> */
-	struct rpcrdma_pmd_peer peer_addr;   /* server: the connect request's; client: unknown */
-	LIST_ENTRY(rpcrdma_xprt) listed;     /* in xprt_list (under xprt_list_lock) */
-	TAILQ_ENTRY(rpcrdma_xprt) grp_link;  /* in grp->conns */
-	TAILQ_ENTRY(rpcrdma_xprt) pend_link; /* in grp->pending, while pending */
-	uint64_t mem_bytes;		     /* rpcrdma_xprt_info() */
+	struct xprt_rx *backlog_last;	    /* the backlog's last */
+	uint64_t id;			    /* telemetry: /rpcrdma/conn,<id> */
+	struct rpcrdma_pmd_peer peer_addr;  /* server: the connect request's; client: unknown */
+	LIST_ENTRY(rpcrdma_xprt) listed;    /* in xprt_list (under xprt_list_lock) */
+	TAILQ_ENTRY(rpcrdma_xprt) grp_link; /* in grp->conns */
+	uint64_t mem_bytes;		    /* rpcrdma_xprt_info() */
 	bool peer_pdata;
 	bool disc_pending; /* server: accepted before the client's confirmation */
 	bool bc_ready;	   /* server: the upper layer said the client is ready (version 1) */
@@ -513,8 +539,8 @@ static inline void sq_rebase(struct rpcrdma_xprt *x)
 }
 /*
  * Start loading the lines of @x that a call or a completion touches
- * (struct rpcrdma_xprt's fast path: lines 0 to 5, the counters' first two,
- * mconn and p), so that their misses overlap instead of coming one by one.
+ * (struct rpcrdma_xprt's fast path: lines 0 to 5, the counters' first,
+ * mconn and the upcall's line of p), so that their misses overlap instead of coming one by one.
  */
 static inline void xprt_prefetch(const struct rpcrdma_xprt *x)
 {
@@ -524,11 +550,9 @@ static inline void xprt_prefetch(const struct rpcrdma_xprt *x)
 	/* the fast-path lines end where the counters start (a line of their own) */
 	for (off = 0; off < offsetof(struct rpcrdma_xprt, st); off += RTE_CACHE_LINE_SIZE)
 		rte_prefetch0(b + off);
-	rte_prefetch0(&x->st);
-	rte_prefetch0((const uint8_t *)&x->st + RTE_CACHE_LINE_SIZE);
+	rte_prefetch0(&x->st); /* the line every call, reply and visit counts on */
 	rte_prefetch0(&x->mconn);
-	for (off = 0; off < sizeof(x->p); off += RTE_CACHE_LINE_SIZE)
-		rte_prefetch0((const uint8_t *)&x->p + off);
+	rte_prefetch0(&x->p.recv_call); /* the one line of p a call reads: a server's upcall */
 }
 /* Send-queue room for n more WRs this poll. */
 static inline bool sq_room(const struct rpcrdma_xprt *x, uint32_t n)

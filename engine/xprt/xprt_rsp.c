@@ -65,14 +65,17 @@ void *rpcrdma_xprt_svc_call_priv(const struct rpcrdma_xprt_svc_call *s)
 static bool reply_chunk_stream(struct rpcrdma_xprt_svc_call *s)
 {
 	const struct rpcrdma_chunk_lists *cl = &s->chdr.hdr.chunks;
-	struct rpcrdma_mempool_set *set = s->xprt->p.pools;
+	struct rpcrdma_mempool_set *set;
 	struct rpcrdma_xdr_region reg;
 	struct rpcrdma_mempool *pool;
 	uint64_t len = 0;
 	uint32_t i;
 	void *b;
 
-	if (s->fast || !cl->has_reply || set == NULL || set->nb_classes == 0)
+	if (s->fast)
+		return false; /* before the params' line is read: every NULL call comes here */
+	set = s->xprt->p.pools;
+	if (!cl->has_reply || set == NULL || set->nb_classes == 0)
 		return false;
 	for (i = 0; i < cl->reply.nsegs; i++)
 		len += cl->reply.segs[i].length;
@@ -460,7 +463,8 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 	wr->invalidate_rkey = rp->send_inv ? rp->inv_rkey : 0;
 	wr->sg_list = (const struct rpcrdma_pmd_sge *)rp->sge;
 	wr->num_sge = rp->nsge;
-	x->st.send_inv += rp->send_inv;
+	if (rp->send_inv)
+		x->st.send_inv++; /* on the counters' second line: not written by every reply */
 	if (rp->form == RPCRDMA_MARSHAL_SHORT)
 		x->st.short_msgs++;
 	else if (rp->form == RPCRDMA_MARSHAL_CHUNKED)
@@ -770,7 +774,7 @@ static void server_recv_slot(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 	s->hlen = vers == RPCRDMA_VERS_1
 			  ? rx->hlen
 			  : (uint8_t)short_hdr_len(rx->buf, rx->len, vers, RPCRDMA_CALL);
-	s->fast = s->hlen != 0 && (x->p.max_call == 0 || rx->len - s->hlen <= x->p.max_call);
+	s->fast = s->hlen != 0 && (x->max_call == 0 || rx->len - s->hlen <= x->max_call);
 	if (s->fast) {
 		/* no chunks to map: the header is decoded when a reply needs it */
 		s->state = SVC_RECEIVED;

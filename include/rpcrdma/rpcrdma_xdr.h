@@ -253,14 +253,15 @@ struct rpcrdma_xdr_reply_spec {
 	uint32_t max_len;
 	/** Entries of ddp[]; each becomes one write chunk. */
 	uint16_t nddp;
-	/** Buffers for DDP-eligible results, in XDR order (e.g. the buffer a READ fills). */
-	struct rpcrdma_xdr_region ddp[RPCRDMA_XDR_MAX_DDP];
 	/**
 	 * A buffer for a Long Reply (the reply chunk), used only when the
 	 * largest reply does not fit inline: at least max_len minus the
-	 * rounded-up ddp[] lengths. len 0 when the caller has none.
+	 * rounded-up ddp[] lengths. len 0 when the caller has none. (Before
+	 * ddp[]: what every call sets is on the struct's first line.)
 	 */
 	struct rpcrdma_xdr_region long_buf;
+	/** Buffers for DDP-eligible results, in XDR order (e.g. the buffer a READ fills). */
+	struct rpcrdma_xdr_region ddp[RPCRDMA_XDR_MAX_DDP];
 };
 
 /* ------------------------------------------------------------ decoding */

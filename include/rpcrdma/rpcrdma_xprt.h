@@ -688,17 +688,18 @@ void rpcrdma_xprt_info(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_info
  * cache lines (the engine aligns them).
  */
 struct rpcrdma_xprt_stats {
-	uint64_t calls;	     /**< client: calls sent (retransmissions included) */
-	uint64_t replies;    /**< client: replies matched; server: replies sent */
-	uint64_t calls_recv; /**< server: calls received */
-	uint64_t short_msgs; /**< messages sent in the Short form */
-	uint64_t send_inv;   /**< Sends With Invalidate (server) or received (client) */
-	uint64_t wrs;	     /**< send-queue work requests queued */
-	uint64_t recvs;	     /**< receives posted */
-	uint64_t doorbells;  /**< flushes that rang a doorbell */
-	uint64_t polls;
-	uint64_t idle_polls;
+	/* the first line: what every call, reply and poll visit counts or reads */
+	uint64_t calls;		  /**< client: calls sent (retransmissions included) */
+	uint64_t replies;	  /**< client: replies matched; server: replies sent */
+	uint64_t calls_recv;	  /**< server: calls received */
+	uint64_t short_msgs;	  /**< messages sent in the Short form */
+	uint64_t wrs;		  /**< send-queue work requests queued */
+	uint64_t doorbells;	  /**< flushes that rang a doorbell */
+	uint64_t polls;		  /**< turns of the connection (its own poll, or a group's visit) */
 	uint64_t max_outstanding; /**< client: most calls outstanding at once */
+	uint64_t send_inv;	  /**< Sends With Invalidate (server) or received (client) */
+	uint64_t recvs;		  /**< receives posted */
+	uint64_t idle_polls;
 	uint64_t chunked_msgs;
 	uint64_t long_msgs;	/**< RDMA_NOMSG sent */
 	uint64_t long_replies;	/**< client: calls offering a reply chunk */
