@@ -207,24 +207,26 @@ typedef uint16_t (*rpcrdma_pmd_poll_cq_burst_t)(struct rpcrdma_pmd_cq *cq,
  * fast-path call reads. A driver embeds it as the first member of its own QP.
  */
 struct rpcrdma_pmd_qp {
-	rpcrdma_pmd_post_recv_burst_t post_recv_burst;
 	rpcrdma_pmd_queue_send_burst_t queue_send_burst;
 	rpcrdma_pmd_flush_t flush;
 	void *context;	 /**< the user's, from rpcrdma_pmd_qp_attr.context */
 	uint32_t qp_num; /**< unique per device */
 	uint32_t state;	 /**< enum rpcrdma_pmd_qp_state */
+	/* the counters a send moves: on the same line, one miss for a cold QP */
+	struct rpcrdma_pmd_qp_stats stats;
+	/* second cache line: receives (an SRQ's QP posts none) and set-up */
+	rpcrdma_pmd_post_recv_burst_t post_recv_burst __attribute__((aligned(64)));
 	struct rpcrdma_pmd_dev *dev;
 	struct rpcrdma_pmd_pd *pd;
 	struct rpcrdma_pmd_cq *send_cq;
-	/* second cache line: counters */
-	struct rpcrdma_pmd_qp_stats stats __attribute__((aligned(64)));
 	struct rpcrdma_pmd_cq *recv_cq;
 	uint32_t max_send_wr; /**< as created: what counts against send_cq->nb_wrs */
 	uint32_t max_recv_wr; /**< ... and against recv_cq->nb_wrs (0 with an SRQ) */
 	/** The SRQ its receives come from (rpcrdma_pmd_qp_attr.srq), or NULL. */
 	struct rpcrdma_pmd_srq *srq;
 } __attribute__((aligned(64)));
-static_assert(offsetof(struct rpcrdma_pmd_qp, stats) == 64, "qp fast path fits one line");
+static_assert(offsetof(struct rpcrdma_pmd_qp, stats) + sizeof(struct rpcrdma_pmd_qp_stats) <= 64,
+	      "qp fast path fits one line");
 static_assert(sizeof(struct rpcrdma_pmd_qp) == 128, "qp layout");
 
 /** Per-CQ counters. */

@@ -231,10 +231,10 @@ enum shm_conn_state {
 };
 
 /*
- * The fields a Send touches at the requester are on two lines after the
- * common ones: staging and executing it (line 2) and reaching the peer
- * (line 3). With many QPs on one lcore each Send likely finds its QP out
- * of the cache, and each line is a miss.
+ * The fields a Send touches at the requester are on three lines: the
+ * common first (its burst functions and counters), staging and executing
+ * it (line 2) and reaching the peer (line 3). With many QPs on one lcore
+ * each Send likely finds its QP out of the cache, and each line is a miss.
  */
 struct shm_qp {
 	struct rpcrdma_pmd_qp common;
