@@ -579,8 +579,14 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 			x = wc[i].qp->context;
 			xprt_prefetch(x);
 		}
-		if (t->type == WR_RECV)
-			rte_prefetch0(((const struct xprt_rx *)t->owner)->buf);
+		if (t->type == WR_RECV) {
+			const uint8_t *buf = ((const struct xprt_rx *)t->owner)->buf;
+
+			/* a call's RPC header ends past the first line (28 + 40 bytes) */
+			rte_prefetch0(buf);
+			if (wc[i].byte_len > RTE_CACHE_LINE_SIZE)
+				rte_prefetch0(buf + RTE_CACHE_LINE_SIZE);
+		}
 	}
 	for (i = 0; i < n; i++) {
 		x = wc[i].qp->context;

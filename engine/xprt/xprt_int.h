@@ -554,6 +554,20 @@ static inline void xprt_prefetch(const struct rpcrdma_xprt *x)
 	rte_prefetch0(&x->mconn);
 	rte_prefetch0(&x->p.recv_call); /* the one line of p a call reads: a server's upcall */
 }
+/*
+ * Start loading, to be written, what staging the next WR of @x writes: its
+ * send-ring entry, its gather entry (a fast reply's) and its staging slot,
+ * lines of their own. Reads x's line 1 (the ring) and 2 (the stage): for
+ * a connection whose first lines are loaded, or on their way.
+ */
+static inline void xprt_prefetch_send(const struct rpcrdma_xprt *x)
+{
+	uint32_t i = sq_idx(x, x->sq_head);
+
+	__builtin_prefetch(&x->sq_ring[i], 1);
+	__builtin_prefetch(&x->sq_sge[i], 1);
+	__builtin_prefetch(&x->stage[x->nstage], 1);
+}
 /* Send-queue room for n more WRs this poll. */
 static inline bool sq_room(const struct rpcrdma_xprt *x, uint32_t n)
 {

@@ -144,6 +144,7 @@ void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *x)
 	rte_prefetch0((const uint8_t *)&c->enc + sizeof(c->enc) - 1);
 	rte_prefetch0(&c->spec); /* long_buf is on its first line */
 	rte_prefetch0(c->msg_buf);
+	xprt_prefetch_send(x); /* what the submit stages */
 }
 
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **callp)

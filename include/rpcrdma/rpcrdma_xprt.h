@@ -912,7 +912,8 @@ void rpcrdma_xprt_prefetch(const struct rpcrdma_xprt *xprt);
 
 /**
  * The second step of rpcrdma_xprt_prefetch(): start loading the call slot
- * the next rpcrdma_xprt_call_alloc() on @xprt takes. It reads the
+ * the next rpcrdma_xprt_call_alloc() on @xprt takes, and what submitting
+ * it writes on the connection's send queue. It reads the
  * connection's free list, so it is worth calling only once
  * rpcrdma_xprt_prefetch() of the connection had time to take effect (a few
  * calls after it; half way to the connection's turn). Changes nothing;
