@@ -47,9 +47,7 @@
  *                 CAS POSTED -> CLAIMED|qp, then moves rq_tail on with a CAS
  *                 (any peer that finds the slot at rq_tail taken, below
  *                 rq_head, moves it on for it); it completes the slot with a
- *                 release store of DONE|qp (a CLAIMED slot is the claimer's
- *                 alone: the owner only moves POSTED ones, to FLUSHED). The
- *                 owner reaps in order and
+ *                 CAS CLAIMED|qp -> DONE|qp. The owner reaps in order and
  *                 gives each completion to the QP named, after checking it
  *                 is one of its QPs attached to that SRQ. The QP area of an
  *                 attached QP names its index in the SRQ (srq_index) and has

@@ -271,12 +271,13 @@ static inline void srq_slot_done(struct rpcrdma_shm_rq_slot *slot, uint32_t mine
 	slot->wc_flags = flags;
 	slot->inv_rkey = inv_rkey;
 	/*
-	 * release: the data and the fields above before DONE. A store, not a
-	 * CAS: a CLAIMED slot is the claimer's alone (the owner only ever moves
-	 * POSTED ones, to FLUSHED), and a locked op here would wait for every
-	 * store of the copy to reach the peer's cold buffer.
+	 * release: the data and the fields above before DONE. A CAS, not a
+	 * store: an owner that destroyed the QP the slot names reaps the slot
+	 * without waiting for us (shm_poll_cq_burst()), and may have posted it
+	 * again by the time a claimer that was descheduled here gets on.
 	 */
-	__atomic_store_n(&slot->state, done, __ATOMIC_RELEASE);
+	__atomic_compare_exchange_n(&slot->state, &mine, done, false, __ATOMIC_RELEASE,
+				    __ATOMIC_RELAXED);
 }
 
 static inline void send_slot_done(const struct shm_qp *qp, struct rpcrdma_shm_rq_slot *slot,
