@@ -540,7 +540,8 @@ static inline void sq_rebase(struct rpcrdma_xprt *x)
 /*
  * Start loading the lines of @x that a call or a completion touches
  * (struct rpcrdma_xprt's fast path: lines 0 to 5, the counters' first,
- * mconn and the upcall's line of p), so that their misses overlap instead of coming one by one.
+ * mconn and the upcall's line of p), so that their misses overlap instead
+ * of coming one by one.
  */
 static inline void xprt_prefetch(const struct rpcrdma_xprt *x)
 {

@@ -203,8 +203,10 @@ typedef uint16_t (*rpcrdma_pmd_poll_cq_burst_t)(struct rpcrdma_pmd_cq *cq,
 
 /**
  * A queue pair. Transparent because the fast-path wrappers read it; every
- * field is written by the driver only. The first cache line holds what each
- * fast-path call reads. A driver embeds it as the first member of its own QP.
+ * field is written by the driver only. The first cache line holds what a
+ * Send reads and writes (the burst functions, the counters); posting
+ * receives to a QP's own receive queue reads the second (a QP on an SRQ
+ * posts none). A driver embeds it as the first member of its own QP.
  */
 struct rpcrdma_pmd_qp {
 	rpcrdma_pmd_queue_send_burst_t queue_send_burst;

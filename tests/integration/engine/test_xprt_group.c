@@ -172,13 +172,13 @@ static unsigned int reap_servers(void)
 
 	for (unsigned int i = 0; i < nsx; i++) {
 		enum rpcrdma_xprt_state st = rpcrdma_xprt_state(sx[i]);
+		bool closed = st == RPCRDMA_XPRT_CLOSED || st == RPCRDMA_XPRT_ERROR;
 
-		if (reap_kick && (st == RPCRDMA_XPRT_CLOSED || st == RPCRDMA_XPRT_ERROR)) {
+		if (closed && reap_kick) {
 			rpcrdma_xprt_set_credits(sx[i], 1);
 			reap_kicked++;
 		}
-		if ((st == RPCRDMA_XPRT_CLOSED || st == RPCRDMA_XPRT_ERROR) &&
-		    rpcrdma_xprt_destroy(sx[i]) == 0) {
+		if (closed && rpcrdma_xprt_destroy(sx[i]) == 0) {
 			gone++;
 			continue;
 		}
