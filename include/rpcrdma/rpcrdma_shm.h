@@ -44,7 +44,8 @@
  *                 to it, in any process. The slot word then also says which
  *                 QP took the receive (RPCRDMA_SHM_SLOT_WORD): a peer claims
  *                 the slot at the shared consumer index rq_tail with one
- *                 CAS POSTED -> CLAIMED|qp, then moves rq_tail on with a CAS
+ *                 CAS POSTED|round -> CLAIMED|qp (the round of rq_tail:
+ *                 rpcrdma_shm_srq_posted()), then moves rq_tail on with a CAS
  *                 (any peer that finds the slot at rq_tail taken, below
  *                 rq_head, moves it on for it); it completes the slot with a
  *                 CAS CLAIMED|qp -> DONE|qp. The owner reaps in order and
@@ -79,7 +80,7 @@ extern "C" {
 #endif
 
 #define RPCRDMA_SHM_MAGIC	  0x52444d41u /* "RDMA" */
-#define RPCRDMA_SHM_VERSION_MAJOR 1	      /* incompatible changes */
+#define RPCRDMA_SHM_VERSION_MAJOR 2	      /* incompatible changes (2: SRQ POSTED words) */
 #define RPCRDMA_SHM_VERSION_MINOR 1	      /* compatible additions (1: SRQs) */
 #define RPCRDMA_SHM_CACHE_LINE	  64
 
@@ -138,6 +139,20 @@ enum rpcrdma_shm_slot_state {
 #define RPCRDMA_SHM_SLOT_WORD(state, qp) ((uint32_t)(state) | (uint32_t)(qp) << 8)
 #define RPCRDMA_SHM_SLOT_STATE(word)	 ((word)&0xffu)
 #define RPCRDMA_SHM_SLOT_QP(word)	 ((word) >> 8)
+/**
+ * An SRQ slot's POSTED word: above the state, the round of the ring the
+ * receive was posted in (its position pos over rq_size, 24 bits). A peer
+ * takes the slot only for the position it read in rq_tail: one that read
+ * rq_tail, then was descheduled while the ring went round, finds the slot
+ * posted again for a later round and leaves it (it would be reaped only
+ * after every slot before it).
+ */
+static inline uint32_t rpcrdma_shm_srq_posted(uint64_t pos, uint32_t rq_size)
+{
+	/* rq_size is a power of two: a shift, not a division, on every Send */
+	return RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_POSTED,
+				     (uint32_t)(pos >> __builtin_ctz(rq_size)) & 0xffffffu);
+}
 /** srq_index of a QP with its own receive queue; SRQ indexes are below it. */
 #define RPCRDMA_SHM_SRQ_NONE 0xffffffu
 

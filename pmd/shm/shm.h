@@ -210,8 +210,8 @@ struct shm_srq {
 	uint8_t *rq;
 	uint32_t rq_mask;
 	uint32_t rq_slot_size;
-	uint32_t rq_post; /* posted */
-	uint32_t rq_reap; /* reaped (completed, or discarded) */
+	uint64_t rq_post; /* posted (area->rq_head) */
+	uint64_t rq_reap; /* reaped (completed, or discarded) */
 	struct shm_rq_ent *rq_ent;
 	uint32_t limit;	      /* armed limit; 0: disarmed */
 	uint32_t faults_seen; /* area->faults when the attached QPs' fault words were last read */

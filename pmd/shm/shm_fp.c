@@ -229,7 +229,13 @@ static struct rpcrdma_shm_rq_slot *srq_claim(struct shm_qp *qp, uint8_t *st)
 				(uint32_t)t & qp->peer_srq_mask);
 		/* acquire: the SGEs of a POSTED slot are read after the owner wrote them */
 		word = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
-		if (word == RPCRDMA_SHM_SLOT_POSTED) {
+		/*
+		 * Posted for position t, not for a later round: since t was
+		 * read, the slot may have been claimed, reaped and posted
+		 * again. Taken then, it would complete out of order, behind
+		 * every slot posted before it, which the owner reaps first.
+		 */
+		if (word == rpcrdma_shm_srq_posted(t, qp->peer_srq_mask + 1)) {
 			if (__atomic_compare_exchange_n(&slot->state, &word, mine, false,
 							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 				uint32_t limit = __atomic_load_n(&a->limit, __ATOMIC_RELAXED);
@@ -252,7 +258,11 @@ static struct rpcrdma_shm_rq_slot *srq_claim(struct shm_qp *qp, uint8_t *st)
 			*st = RPCRDMA_PMD_WC_RETRY_EXC_ERR; /* the SRQ is going away */
 			return NULL;
 		}
-		/* taken by another peer that has not moved the index yet */
+		/*
+		 * Taken by another peer that has not moved the index yet, or
+		 * posted again since t was read (position t is taken): move it
+		 * on; the CAS fails if someone did.
+		 */
 		__atomic_compare_exchange_n(&a->rq_tail, &t, t + 1, false, __ATOMIC_RELEASE,
 					    __ATOMIC_RELAXED);
 	}
@@ -593,14 +603,15 @@ static uint16_t shm_srq_post_recv_burst(struct rpcrdma_pmd_srq *s,
 					const struct rpcrdma_pmd_recv_wr *wrs, uint16_t n)
 {
 	struct shm_srq *srq = to_shm_srq(s);
-	uint32_t space = srq->rq_mask + 1 - (srq->rq_post - srq->rq_reap);
+	uint32_t out = (uint32_t)(srq->rq_post - srq->rq_reap);
+	uint32_t space = srq->rq_mask + 1 - out;
 	uint16_t i;
 
-	if (space > s->max_wr - (srq->rq_post - srq->rq_reap))
-		space = s->max_wr - (srq->rq_post - srq->rq_reap);
+	if (space > s->max_wr - out)
+		space = s->max_wr - out;
 	for (i = 0; i < n && i < space; i++) {
 		const struct rpcrdma_pmd_recv_wr *wr = &wrs[i];
-		uint32_t idx = srq->rq_post & srq->rq_mask;
+		uint32_t idx = (uint32_t)srq->rq_post & srq->rq_mask;
 		struct rpcrdma_shm_rq_slot *slot = shm_slot(srq->rq, srq->rq_slot_size, idx);
 		uint8_t err = RPCRDMA_SHM_POST_OK;
 		uint16_t j;
@@ -629,7 +640,9 @@ static uint16_t shm_srq_post_recv_burst(struct rpcrdma_pmd_srq *s,
 		srq->rq_ent[idx].addr =
 			wr->num_sge != 0 ? (const uint8_t *)(uintptr_t)wr->sg_list[0].addr : NULL;
 		/* release: the SGEs are visible to the peer that sees POSTED */
-		__atomic_store_n(&slot->state, RPCRDMA_SHM_SLOT_POSTED, __ATOMIC_RELEASE);
+		__atomic_store_n(&slot->state,
+				 rpcrdma_shm_srq_posted(srq->rq_post, srq->rq_mask + 1),
+				 __ATOMIC_RELEASE);
 		srq->rq_post++;
 	}
 	if (i != 0) {
@@ -758,7 +771,7 @@ static void srq_harvest(struct shm_srq *srq)
 				shm_qp_to_error(srq->qps[i].qp);
 	}
 	while (srq->rq_reap != srq->rq_post) {
-		uint32_t idx = srq->rq_reap & srq->rq_mask;
+		uint32_t idx = (uint32_t)srq->rq_reap & srq->rq_mask;
 		struct rpcrdma_shm_rq_slot *slot = shm_slot(srq->rq, srq->rq_slot_size, idx);
 		/* acquire: the data and completion fields the peer wrote before DONE */
 		uint32_t word = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);

@@ -82,7 +82,7 @@ err_srq:
 void shm_srq_destroy(struct rpcrdma_pmd_srq *s)
 {
 	struct shm_srq *srq = to_shm_srq(s);
-	uint32_t i;
+	uint64_t i;
 
 	/*
 	 * No QP is attached, so no peer may claim any more (their QP areas say
@@ -91,8 +91,8 @@ void shm_srq_destroy(struct rpcrdma_pmd_srq *s)
 	 */
 	for (i = srq->rq_reap; i != srq->rq_post; i++) {
 		struct rpcrdma_shm_rq_slot *slot =
-			shm_slot(srq->rq, srq->rq_slot_size, i & srq->rq_mask);
-		uint32_t expected = RPCRDMA_SHM_SLOT_POSTED;
+			shm_slot(srq->rq, srq->rq_slot_size, (uint32_t)i & srq->rq_mask);
+		uint32_t expected = rpcrdma_shm_srq_posted(i, srq->rq_mask + 1);
 
 		__atomic_compare_exchange_n(&slot->state, &expected, RPCRDMA_SHM_SLOT_FLUSHED,
 					    false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);

@@ -537,6 +537,106 @@ static void test_srq_hostile_peer(void)
 	end_close(&srv);
 }
 
+/*
+ * A peer that read rq_tail and rq_head, then was descheduled while the SRQ
+ * went round, acts on that view: the slot at its claim index has been
+ * taken, reaped and posted again for the next round. It must not take it:
+ * the owner reaps in order, and a message there would wait behind every
+ * slot posted before it (a reply lost for as long as nothing else comes).
+ * The view is written into the area; the Send must land in the receive
+ * the owner reaps next.
+ */
+static void test_srq_stale_claim(void)
+{
+	static uint8_t smem[8192] __attribute__((aligned(4096)));
+	static uint8_t cmem[4096] __attribute__((aligned(4096)));
+	struct rpcrdma_pmd_srq_attr sa;
+	struct rpcrdma_pmd_qp_attr qa;
+	struct rpcrdma_pmd_srq *srq;
+	struct rpcrdma_pmd_sge sge[4], ssge;
+	struct rpcrdma_pmd_recv_wr rw[4];
+	struct rpcrdma_pmd_send_wr sw;
+	struct rpcrdma_pmd_wc wc[8];
+	struct rpcrdma_shm_srq_area *a;
+	struct end srv, cli;
+	char addr[64];
+	uint64_t head;
+	int i, n;
+
+	end_open(&srv, smem, sizeof(smem));
+	end_open(&cli, cmem, sizeof(cmem));
+	rpcrdma_pmd_srq_attr_init(&sa);
+	sa.max_wr = 4;
+	CHECK_EQ(rpcrdma_pmd_srq_create(srv.pd, &sa, &srq), 0);
+	rpcrdma_pmd_qp_attr_init(&qa);
+	qa.send_cq = qa.recv_cq = srv.cq;
+	qa.srq = srq;
+	CHECK_EQ(rpcrdma_pmd_qp_create(srv.pd, &qa, &srv.qp), 0);
+	qa.send_cq = qa.recv_cq = cli.cq;
+	qa.srq = NULL;
+	qa.rnr_retry = 0;
+	CHECK_EQ(rpcrdma_pmd_qp_create(cli.pd, &qa, &cli.qp), 0);
+	snprintf(addr, sizeof(addr), "@rpcrdma-test-srq-stale-%d", (int)getpid());
+	if (!connect_ends(&srv, &cli, addr))
+		return;
+	a = to_shm_qp(cli.qp)->peer_srq;
+	CHECK(a != NULL && a->rq_size == 4);
+	if (a == NULL || a->rq_size != 4)
+		return;
+
+	for (i = 0; i < 4; i++) {
+		sge[i].addr = (uintptr_t)smem + (uint64_t)i * 2048;
+		sge[i].length = 2048;
+		sge[i].lkey = srv.mr->lkey;
+		rw[i].wr_id = 80 + (uint64_t)i;
+		rw[i].sg_list = &sge[i];
+		rw[i].num_sge = 1;
+	}
+	memset(&sw, 0, sizeof(sw));
+	ssge.addr = (uintptr_t)cmem;
+	ssge.length = 24;
+	ssge.lkey = cli.mr->lkey;
+	sw.sg_list = &ssge;
+	sw.num_sge = 1;
+	sw.opcode = RPCRDMA_PMD_WR_SEND;
+	sw.flags = RPCRDMA_PMD_SEND_SIGNALED;
+
+	/* positions 0..3 posted; a Send takes 0; it is reaped and posted again (position 4) */
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 4), 4);
+	sw.wr_id = 1;
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(cli.qp, &sw, 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(cli.qp), 1);
+	n = rpcrdma_pmd_poll_cq_burst(cli.cq, wc, 8);
+	CHECK(n == 1 && wc[0].wr_id == 1 && wc[0].status == RPCRDMA_PMD_WC_SUCCESS);
+	n = rpcrdma_pmd_poll_cq_burst(srv.cq, wc, 8);
+	CHECK(n == 1 && wc[0].wr_id == 80 && wc[0].byte_len == 24);
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 1), 1);
+
+	/* the stale view: claim index 0, four posted (position 4 not yet) */
+	head = __atomic_load_n(&a->rq_head, __ATOMIC_ACQUIRE);
+	CHECK_EQ(head, 5);
+	__atomic_store_n(&a->rq_tail, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&a->rq_head, 4, __ATOMIC_RELEASE);
+	sw.wr_id = 2;
+	ssge.length = 40;
+	CHECK_EQ(rpcrdma_pmd_queue_send_burst(cli.qp, &sw, 1), 1);
+	CHECK_EQ(rpcrdma_pmd_flush(cli.qp), 1);
+	__atomic_store_n(&a->rq_head, head, __ATOMIC_RELEASE);
+	n = rpcrdma_pmd_poll_cq_burst(cli.cq, wc, 8);
+	CHECK(n == 1 && wc[0].wr_id == 2 && wc[0].status == RPCRDMA_PMD_WC_SUCCESS);
+	/* position 1's receive, the next reaped; not position 4's */
+	n = rpcrdma_pmd_poll_cq_burst(srv.cq, wc, 8);
+	CHECK(n == 1 && wc[0].wr_id == 81 && wc[0].byte_len == 40 &&
+	      wc[0].status == RPCRDMA_PMD_WC_SUCCESS);
+	CHECK_EQ(__atomic_load_n(&a->rq_tail, __ATOMIC_ACQUIRE), 2);
+
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(cli.qp), 0);
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(srv.qp), 0);
+	CHECK_EQ(rpcrdma_pmd_srq_destroy(srq), 0);
+	end_close(&cli);
+	end_close(&srv);
+}
+
 int main(void)
 {
 	test_dev_info_defaults();
@@ -545,5 +645,6 @@ int main(void)
 	test_cq_overrun_log();
 	test_mr_subrange_no_alloc();
 	test_srq_hostile_peer();
+	test_srq_stale_claim();
 	return test_summary("pmd_shm");
 }
