@@ -687,6 +687,39 @@ static void progress(struct perf_cli *c, double secs, uint64_t calls_then, doubl
 	fflush(out);
 }
 
+/*
+ * After no reply for --timeout: what each connection with calls in flight
+ * says of them, to tell a call never sent (calls, the QP's send WRs and
+ * doorbells), one the server never answered (compare its "client N left
+ * after K calls") and a reply lost on its way back (replies, recvs).
+ */
+static void cli_stall_report(const struct perf_cli *c)
+{
+	struct rpcrdma_xprt_stats st;
+	struct rpcrdma_xprt_info info;
+	uint32_t i;
+
+	for (i = 0; i < c->nconns; i++) {
+		const struct rpcrdma_pmd_qp *qp;
+
+		if (c->conns[i].inflight == 0)
+			continue;
+		rpcrdma_xprt_stats(c->conns[i].xprt, &st);
+		rpcrdma_xprt_info(c->conns[i].xprt, &info);
+		qp = info.qp;
+		fprintf(stderr,
+			PROG
+			": connection %u of %u: %u in flight; calls %" PRIu64 ", replies %" PRIu64
+			", outstanding %u, grant %u, sends out %u, receives posted %u; "
+			"QP send WRs %" PRIu64 ", doorbells %" PRIu64 ", receives %" PRIu64 "\n",
+			i + 1, c->nconns, c->conns[i].inflight, st.calls, st.replies,
+			info.outstanding, info.grant, info.sends_out, info.recvs_posted,
+			qp ? qp->stats.send_wrs : 0, qp ? qp->stats.doorbells : 0,
+			qp ? qp->stats.recv_wrs : 0);
+		rpcrdma_xprt_dump(stderr, c->conns[i].xprt);
+	}
+}
+
 /* Run the calls: depth in flight until the count or the duration is reached. */
 static int cli_run(struct perf_cli *c)
 {
@@ -744,6 +777,7 @@ static int cli_run(struct perf_cli *c)
 		if (now > c->t_last_reply && now - c->t_last_reply > (uint64_t)o->timeout * hz) {
 			fprintf(stderr, PROG ": no reply for %u seconds (%u calls in flight)\n",
 				o->timeout, c->inflight);
+			cli_stall_report(c);
 			return -ETIMEDOUT;
 		}
 		/* with --reconnect, the calls wait for the engine's reconnect, or fail */

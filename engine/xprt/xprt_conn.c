@@ -1036,3 +1036,76 @@ void rpcrdma_xprt_stats(const struct rpcrdma_xprt *x, struct rpcrdma_xprt_stats 
 	if (x->p.role == RPCRDMA_XPRT_SERVER)
 		st->excess_calls = x->cresp.excess;
 }
+
+/* Entries of a list, at most max (a list a racing thread changes may not end). */
+#define LIST_COUNT(head, field, max)                                               \
+	({                                                                         \
+		uint32_t n_ = 0;                                                   \
+		for (const __typeof__(*(head)->tqh_first) *e_ = (head)->tqh_first; \
+		     e_ && n_ < (max); e_ = e_->field.tqe_next)                    \
+			n_++;                                                      \
+		n_;                                                                \
+	})
+
+/* The responder half of rpcrdma_xprt_dump(): credits granted, calls held, slots by state. */
+static void dump_responder(FILE *f, const struct rpcrdma_xprt *x)
+{
+	static const char *const svc_names[] = {
+		"free", "received", "read", "dispatched", "reply_ready", "writes", "send", "done",
+	};
+	const struct rpcrdma_xprt_group *g = x->grp;
+	const struct rpcrdma_xprt_svc_call *svcs = g != NULL && !x->client ? g->svcs : x->svcs;
+	uint32_t nsvcs = g != NULL && !x->client ? g->nsvcs : x->nsvcs;
+	uint32_t by_state[RTE_DIM(svc_names)] = { 0 }, i, nbacklog = 0;
+	const struct xprt_rx *rx;
+
+	for (rx = x->backlog; rx != NULL && nbacklog < x->nrx; rx = rx->next)
+		nbacklog++;
+	fprintf(f,
+		"  responder: target %u, posted %u, active %u, last grant %u, received %" PRIu64
+		", replies %" PRIu64 ", backlog %u, waiting %u, reads out %u, done %s\n",
+		x->cresp.target, x->cresp.posted, x->cresp.active, x->cresp.last, x->cresp.received,
+		x->cresp.replies, nbacklog, LIST_COUNT(&x->svc_wait, link, nsvcs), x->reads_out,
+		x->svc_done != NULL ? "pending release" : "none");
+	/* a group's slots are shared: this connection's are those that name it */
+	for (i = 0; i < nsvcs; i++)
+		if (svcs[i].xprt == x && svcs[i].state < RTE_DIM(svc_names))
+			by_state[svcs[i].state]++;
+	fprintf(f, "  responder slots:");
+	for (i = 1; i < RTE_DIM(svc_names); i++)
+		fprintf(f, " %s %u", svc_names[i], by_state[i]);
+	fprintf(f, "\n");
+}
+
+void rpcrdma_xprt_dump(FILE *f, const struct rpcrdma_xprt *x)
+{
+	const struct rpcrdma_xprt_group *g = x->grp;
+
+	fprintf(f, "connection %" PRIu64 " (%s): %s, version %u%s%s\n", x->id,
+		x->client ? "client" : "server", rpcrdma_xprt_state_name(x->state), x->vers,
+		x->vers_settled ? "" : " (not settled)", x->backward ? ", backward" : "");
+	fprintf(f, "  flags: in_poll %d, pending %d, pend_listed %d, recv_due %d, recv_short %d\n",
+		x->in_poll, x->pending, x->pend_listed, x->recv_due, x->recv_short);
+	fprintf(f,
+		"  send queue: depth %u, head %u, tail %u, out %u, staged %u, unsignaled %u of "
+		"every %u\n",
+		x->sq_depth, x->sq_head, x->sq_tail, x->sq_out, x->nstage, x->sq_unsig,
+		x->sig_every);
+	fprintf(f, "  receives: posted %u of %u, %u bytes each\n", x->rx_posted, x->rq_depth,
+		x->recv_len);
+	if (x->ncalls != 0)
+		fprintf(f,
+			"  requester: grant %u, outstanding %u, slots busy %u of %u, waiting %u, "
+			"timed %s\n",
+			x->creq.grant, x->creq.outstanding, x->calls_busy, x->ncalls,
+			LIST_COUNT(&x->call_wait, link, x->ncalls),
+			x->tmo_next == UINT64_MAX ? "none" : "yes");
+	if (x->responder)
+		dump_responder(f, x);
+	if (g != NULL)
+		fprintf(f,
+			"  group: %u connections, SRQ %u posted of %u (%u reserved), share %u, "
+			"pending %u, draining %u\n",
+			g->st.conns, g->srq_posted, g->srq_depth, g->reserved, g->share, g->npend,
+			g->ntodo);
+}

@@ -76,6 +76,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rpcrdma/rpcrdma_pdata.h>
 #include <rpcrdma/rpcrdma_pmd.h>
@@ -765,6 +766,15 @@ struct rpcrdma_xprt_stats {
 
 /** Copy the counters. */
 void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_stats *st);
+
+/**
+ * Write the connection's state to @f, for a person: its send queue,
+ * receives, credits both ways, the calls waiting and where each of its
+ * responder slots is, and its group's. For a stall ("no reply"): call it
+ * from the connection's thread, or once that thread stops polling; from
+ * another thread the figures may be torn (as rte_ring_dump()).
+ */
+void rpcrdma_xprt_dump(FILE *f, const struct rpcrdma_xprt *xprt);
 
 /* ------------------------------------------------ transport characteristics */
 

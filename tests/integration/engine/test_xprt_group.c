@@ -409,6 +409,61 @@ static void test_idle(void)
 	      (unsigned long)(b.conn_visits - a.conn_visits));
 }
 
+/* rpcrdma_xprt_dump() of @x, in a buffer the caller frees. */
+static char *dump(const struct rpcrdma_xprt *x)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL)
+		return NULL;
+	rpcrdma_xprt_dump(f, x);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * rpcrdma_xprt_dump(): a client's with a call out and after its reply, and
+ * an idle server's, each against what the engine says otherwise.
+ */
+static void test_dump(void)
+{
+	struct rpcrdma_xprt_group_stats gs;
+	char want[160], *d;
+	unsigned int n = 1;
+
+	calls[0] = (struct svc_tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .len = 64 };
+	svc_tcall_submit(&calls[0], cx[0], cli.pools);
+	rpcrdma_xprt_group_poll(cg); /* sent; the server has not polled */
+	d = dump(cx[0]);
+	CHECK(d != NULL && strstr(d, "(client): ESTABLISHED, version ") != NULL &&
+		      strstr(d, "  requester: grant ") != NULL &&
+		      strstr(d, ", outstanding 1, slots busy 1 of ") != NULL &&
+		      strstr(d, "  responder:") == NULL,
+	      "a client's dump with one call out: %s", d);
+	free(d);
+	CHECK(pump_until(calls_done, &n) && calls[0].status == 0, "the call answered");
+	d = dump(cx[0]);
+	CHECK(d != NULL && strstr(d, ", outstanding 0, slots busy 0 of ") != NULL,
+	      "a client's dump after the reply: %s", d);
+	free(d);
+
+	for (int i = 0; i < 100; i++)
+		pump();
+	rpcrdma_xprt_group_stats(sg, &gs);
+	snprintf(want, sizeof(want), "  group: %u connections, SRQ %u posted of ", gs.conns,
+		 gs.srq_posted);
+	d = dump(sx[0]);
+	CHECK(d != NULL && strstr(d, "(server): ESTABLISHED") != NULL && strstr(d, want) != NULL &&
+		      strstr(d, ", active 0, ") != NULL &&
+		      strstr(d, "  responder slots: received 0 read 0 dispatched 0 reply_ready 0 "
+				"writes 0 send 0 done 0\n") != NULL &&
+		      strstr(d, "  requester:") == NULL,
+	      "an idle server's dump: %s", d);
+	free(d);
+}
+
 static bool servers_gone(void *arg)
 {
 	reap_servers();
@@ -574,6 +629,7 @@ int main(int argc, char **argv)
 	cli.params.group = cg;
 	test_many();
 	test_idle();
+	test_dump();
 	test_churn();
 	test_memory();
 

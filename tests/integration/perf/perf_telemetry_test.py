@@ -110,8 +110,10 @@ def pollers(perf, rundir, env):
                   sorted(v.get("msgs") for v in polls) == [0, 2],
                   "the pollers' placed and msgs: %r" % polls)
         cout, cerr = cli.communicate(timeout=60)
-        check(cli.returncode == 0, "client of two pollers: exit %d %r" % (cli.returncode, cerr))
         sout, serr = srv.communicate(timeout=30)
+        # the server's lines say which of a lost call's ends dropped it
+        check(cli.returncode == 0, "client of two pollers: exit %d %r; the server's: %r %r" %
+              (cli.returncode, cerr, serr, sout))
         check(srv.returncode == 0, "server on two pollers: exit %s %r" % (srv.returncode, serr))
         per = re.findall(r"server: poller (\d): (\d+) connections, (\d+) calls", sout)
         total = re.search(r"server: (\d+) calls, 0 answered with an error", sout)

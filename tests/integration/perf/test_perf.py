@@ -752,6 +752,43 @@ def test_xproc():
     rc, out, err = run(["--client", addr + "-none", "--count", "1", "--timeout", "1"],
                      timeout=60)
     check(rc == 1 and "cannot connect" in err, "no server: %d %r" % (rc, err))
+    stall_report(addr + "-stall")
+
+
+def stall_report(addr):
+    """A server that stops answering: the client's --timeout says what each connection holds."""
+    srv = subprocess.Popen([PERF, "--server", addr, "--quiet"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=ENV)
+    cli = None
+    try:
+        cli = subprocess.Popen([PERF, "--client", addr, "--connections", "2", "--mode", "iops",
+                                "--depth", "4", "--duration", "60", "--timeout", "1", "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=ENV)
+        time.sleep(1.5)  # connected and calling
+        srv.send_signal(signal.SIGSTOP)
+        out, err = cli.communicate(timeout=60)
+        head = re.search(r"no reply for 1 seconds \((\d+) calls in flight\)", err)
+        conns = re.findall(r"connection (\d) of 2: (\d+) in flight; calls (\d+), replies (\d+), "
+                           r"outstanding (\d+), grant (\d+),", err)
+        dumps = re.findall(r"^connection \d+ \(client\): ESTABLISHED, version 1$", err, re.M)
+        reqs = re.findall(r"^  requester: grant \d+, outstanding (\d+), slots busy (\d+) of", err,
+                          re.M)
+        check(cli.returncode == 1 and head is not None and conns and
+              sum(int(c[1]) for c in conns) == int(head.group(1)) and
+              all(int(n) == int(c) - int(r) == int(o) for _, n, c, r, o, _ in conns) and
+              len(dumps) == len(conns) and
+              [int(o) for o, _ in reqs] == [int(c[4]) for c in conns] and
+              all(o == b for o, b in reqs),
+              "a stopped server: the client's report, per connection in flight: %d %r" %
+              (cli.returncode, err))
+    finally:
+        srv.send_signal(signal.SIGCONT)
+        for p in (cli, srv):
+            if p is not None and p.poll() is None:
+                p.kill()
+            if p is not None:
+                p.communicate()
 
 
 def test_conns():
