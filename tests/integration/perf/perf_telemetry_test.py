@@ -67,8 +67,18 @@ def telemetry_socket(srv, srv_dir):
                  "rpcrdma-perf --server: no telemetry socket at %s (exit %s)" %
                  (path, srv.poll())):
         return None, 0
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    sock.connect(path)
+    # the EAL binds the socket, then listens: a connect in between is refused
+    for _ in range(100):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            sock.connect(path)
+            break
+        except ConnectionRefusedError:
+            sock.close()
+            sock = None
+            time.sleep(0.05)
+    if not check(sock is not None, "rpcrdma-perf --server: %s refuses connections" % path):
+        return None, 0
     return sock, json.loads(sock.recv(1024).decode())["max_output_len"]
 
 
