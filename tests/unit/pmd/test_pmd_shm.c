@@ -442,6 +442,50 @@ static bool connect_ends(struct end *srv, struct end *cli, const char *addr)
 	return s_up && c_up;
 }
 
+/* Four receives of 2 KiB each in @mem, wr_id from @wr_id. */
+static void srq_recvs_init(struct rpcrdma_pmd_recv_wr *rw, struct rpcrdma_pmd_sge *sge,
+			   uint8_t *mem, uint32_t lkey, uint64_t wr_id)
+{
+	for (int i = 0; i < 4; i++) {
+		sge[i].addr = (uintptr_t)mem + (uint64_t)i * 2048;
+		sge[i].length = 2048;
+		sge[i].lkey = lkey;
+		rw[i].wr_id = wr_id + (uint64_t)i;
+		rw[i].sg_list = &sge[i];
+		rw[i].num_sge = 1;
+	}
+}
+
+/*
+ * A server end whose QP takes its receives from an SRQ of 4, connected to a
+ * client end with its own receive queue and no RNR retry (@name in the
+ * address); the SRQ in *srq.
+ */
+static bool srq_ends_open(struct end *srv, struct end *cli, uint8_t *smem, size_t slen,
+			  uint8_t *cmem, size_t clen, const char *name,
+			  struct rpcrdma_pmd_srq **srq)
+{
+	struct rpcrdma_pmd_srq_attr sa;
+	struct rpcrdma_pmd_qp_attr qa;
+	char addr[64];
+
+	end_open(srv, smem, slen);
+	end_open(cli, cmem, clen);
+	rpcrdma_pmd_srq_attr_init(&sa);
+	sa.max_wr = 4;
+	CHECK_EQ(rpcrdma_pmd_srq_create(srv->pd, &sa, srq), 0);
+	rpcrdma_pmd_qp_attr_init(&qa);
+	qa.send_cq = qa.recv_cq = srv->cq;
+	qa.srq = *srq;
+	CHECK_EQ(rpcrdma_pmd_qp_create(srv->pd, &qa, &srv->qp), 0);
+	qa.send_cq = qa.recv_cq = cli->cq;
+	qa.srq = NULL;
+	qa.rnr_retry = 0;
+	CHECK_EQ(rpcrdma_pmd_qp_create(cli->pd, &qa, &cli->qp), 0);
+	snprintf(addr, sizeof(addr), "@rpcrdma-test-%s-%d", name, (int)getpid());
+	return connect_ends(srv, cli, addr);
+}
+
 /*
  * The client's end writes into the server's SRQ slots what a hostile peer
  * may: a QP index that is not one of the server's, a state that is none,
@@ -453,8 +497,6 @@ static void test_srq_hostile_peer(void)
 {
 	static uint8_t smem[8192] __attribute__((aligned(4096)));
 	static uint8_t cmem[4096] __attribute__((aligned(4096)));
-	struct rpcrdma_pmd_srq_attr sa;
-	struct rpcrdma_pmd_qp_attr qa;
 	struct rpcrdma_pmd_srq *srq;
 	struct rpcrdma_pmd_sge sge[4];
 	struct rpcrdma_pmd_recv_wr rw[4];
@@ -463,24 +505,9 @@ static void test_srq_hostile_peer(void)
 	struct rpcrdma_shm_srq_area *a;
 	struct end srv, cli;
 	struct shm_qp *peer;
-	char addr[64];
-	int i, n;
+	int n;
 
-	end_open(&srv, smem, sizeof(smem));
-	end_open(&cli, cmem, sizeof(cmem));
-	rpcrdma_pmd_srq_attr_init(&sa);
-	sa.max_wr = 4;
-	CHECK_EQ(rpcrdma_pmd_srq_create(srv.pd, &sa, &srq), 0);
-	rpcrdma_pmd_qp_attr_init(&qa);
-	qa.send_cq = qa.recv_cq = srv.cq;
-	qa.srq = srq;
-	CHECK_EQ(rpcrdma_pmd_qp_create(srv.pd, &qa, &srv.qp), 0);
-	qa.send_cq = qa.recv_cq = cli.cq;
-	qa.srq = NULL;
-	qa.rnr_retry = 0;
-	CHECK_EQ(rpcrdma_pmd_qp_create(cli.pd, &qa, &cli.qp), 0);
-	snprintf(addr, sizeof(addr), "@rpcrdma-test-srq-%d", (int)getpid());
-	if (!connect_ends(&srv, &cli, addr))
+	if (!srq_ends_open(&srv, &cli, smem, sizeof(smem), cmem, sizeof(cmem), "srq", &srq))
 		return;
 	peer = to_shm_qp(cli.qp);
 	a = peer->peer_srq;
@@ -488,14 +515,7 @@ static void test_srq_hostile_peer(void)
 	if (a == NULL)
 		return;
 
-	for (i = 0; i < 4; i++) {
-		sge[i].addr = (uintptr_t)smem + (uint64_t)i * 2048;
-		sge[i].length = 2048;
-		sge[i].lkey = srv.mr->lkey;
-		rw[i].wr_id = 70 + (uint64_t)i;
-		rw[i].sg_list = &sge[i];
-		rw[i].num_sge = 1;
-	}
+	srq_recvs_init(rw, sge, smem, srv.mr->lkey, 70);
 	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 3), 3);
 	/* slot 0: a QP index the server never gave; 1: its QP's, done; 2: no state at all */
 	shm_slot(peer->peer_srq_rq, peer->peer_srq_slot_size, 0)->state =
@@ -550,8 +570,6 @@ static void test_srq_stale_claim(void)
 {
 	static uint8_t smem[8192] __attribute__((aligned(4096)));
 	static uint8_t cmem[4096] __attribute__((aligned(4096)));
-	struct rpcrdma_pmd_srq_attr sa;
-	struct rpcrdma_pmd_qp_attr qa;
 	struct rpcrdma_pmd_srq *srq;
 	struct rpcrdma_pmd_sge sge[4], ssge;
 	struct rpcrdma_pmd_recv_wr rw[4];
@@ -559,39 +577,17 @@ static void test_srq_stale_claim(void)
 	struct rpcrdma_pmd_wc wc[8];
 	struct rpcrdma_shm_srq_area *a;
 	struct end srv, cli;
-	char addr[64];
 	uint64_t head;
-	int i, n;
+	int n;
 
-	end_open(&srv, smem, sizeof(smem));
-	end_open(&cli, cmem, sizeof(cmem));
-	rpcrdma_pmd_srq_attr_init(&sa);
-	sa.max_wr = 4;
-	CHECK_EQ(rpcrdma_pmd_srq_create(srv.pd, &sa, &srq), 0);
-	rpcrdma_pmd_qp_attr_init(&qa);
-	qa.send_cq = qa.recv_cq = srv.cq;
-	qa.srq = srq;
-	CHECK_EQ(rpcrdma_pmd_qp_create(srv.pd, &qa, &srv.qp), 0);
-	qa.send_cq = qa.recv_cq = cli.cq;
-	qa.srq = NULL;
-	qa.rnr_retry = 0;
-	CHECK_EQ(rpcrdma_pmd_qp_create(cli.pd, &qa, &cli.qp), 0);
-	snprintf(addr, sizeof(addr), "@rpcrdma-test-srq-stale-%d", (int)getpid());
-	if (!connect_ends(&srv, &cli, addr))
+	if (!srq_ends_open(&srv, &cli, smem, sizeof(smem), cmem, sizeof(cmem), "srq-stale", &srq))
 		return;
 	a = to_shm_qp(cli.qp)->peer_srq;
 	CHECK(a != NULL && a->rq_size == 4);
 	if (a == NULL || a->rq_size != 4)
 		return;
 
-	for (i = 0; i < 4; i++) {
-		sge[i].addr = (uintptr_t)smem + (uint64_t)i * 2048;
-		sge[i].length = 2048;
-		sge[i].lkey = srv.mr->lkey;
-		rw[i].wr_id = 80 + (uint64_t)i;
-		rw[i].sg_list = &sge[i];
-		rw[i].num_sge = 1;
-	}
+	srq_recvs_init(rw, sge, smem, srv.mr->lkey, 80);
 	memset(&sw, 0, sizeof(sw));
 	ssge.addr = (uintptr_t)cmem;
 	ssge.length = 24;
