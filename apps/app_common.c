@@ -488,6 +488,57 @@ int app_accept_slot(const char *who, struct rpcrdma_xprt **slots, uint32_t max, 
 	return (int)i;
 }
 
+/* The process's resident set in bytes, 0 if /proc says nothing. */
+static uint64_t rss_bytes(void)
+{
+	unsigned long size, res;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int n;
+
+	if (f == NULL)
+		return 0;
+	n = fscanf(f, "%lu %lu", &size, &res);
+	fclose(f);
+	return n == 2 ? (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE) : 0;
+}
+
+void app_conn_mem_arrived(struct app_conn_mem *m, uint32_t now,
+			  const struct rpcrdma_xprt_group *grp)
+{
+	struct rpcrdma_xprt_group_stats st;
+	uint64_t rss;
+
+	if (now <= m->peak)
+		return;
+	rss = rss_bytes();
+	if (m->peak == 0)
+		m->rss_first = rss;
+	m->peak = now;
+	m->rss_peak = rss;
+	m->engine_peak = 0;
+	if (grp != NULL) {
+		rpcrdma_xprt_group_stats(grp, &st);
+		m->engine_peak = st.conn_bytes;
+	}
+}
+
+void app_conn_mem_report(FILE *out, const char *who, const struct app_conn_mem *m)
+{
+	double more;
+
+	if (m->peak < 2 || m->rss_first == 0)
+		return;
+	more = ((double)m->rss_peak - (double)m->rss_first) / (m->peak - 1);
+	fprintf(out,
+		"%s: resident memory %.1f MiB with one connection, %.1f MiB with %u at once: "
+		"%.1f KiB per connection more",
+		who, m->rss_first / 1048576.0, m->rss_peak / 1048576.0, m->peak, more / 1024);
+	if (m->engine_peak != 0)
+		fprintf(out, " (%lu bytes each in the engine)",
+			(unsigned long)(m->engine_peak / m->peak));
+	fprintf(out, "\n");
+}
+
 void app_reconnects(const struct rpcrdma_xprt_stats *st, uint32_t nconns)
 {
 	if (st->reconnect_attempts == 0)

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rpcrdma/rpcrdma_mempool.h>
 #include <rpcrdma/rpcrdma_pmd.h>
@@ -255,6 +256,36 @@ void app_conns_destroy(struct rpcrdma_xprt **slots, uint32_t max, struct rpcrdma
  */
 int app_accept_slot(const char *who, struct rpcrdma_xprt **slots, uint32_t max, uint32_t nconns,
 		    const struct rpcrdma_xprt_params *p, const struct rpcrdma_pmd_event *ev);
+
+/**
+ * What a server's connections cost in resident memory: the process's
+ * resident set (/proc/self/statm) with its first connection and with the
+ * most it has held at once, and the bytes its poll group's engine
+ * accounts to them (rpcrdma_xprt_group_stats() conn_bytes) then. The
+ * first connection's figure already holds what a group makes once (its
+ * shared slots), so what grows from it is what each further connection
+ * costs.
+ */
+struct app_conn_mem {
+	uint64_t rss_first, rss_peak; /* bytes */
+	uint64_t engine_peak;	      /* the group's conn_bytes at the peak */
+	uint32_t peak;		      /* connections at once, at most */
+};
+
+/**
+ * A connection arrived: @p now are open, in @p grp. Reads the resident
+ * set only when @p now is a new peak (a file read: the control path).
+ */
+void app_conn_mem_arrived(struct app_conn_mem *m, uint32_t now,
+			  const struct rpcrdma_xprt_group *grp);
+
+/**
+ * One line on @p out, prefixed with @p who, once two connections or more
+ * were open at once: "resident memory 296.5 MiB with one connection, 322.4
+ * MiB with 1024 at once: 26.0 KiB per connection more (13504 bytes each
+ * in the engine)". Nothing otherwise.
+ */
+void app_conn_mem_report(FILE *out, const char *who, const struct app_conn_mem *m);
 
 /**
  * A duplicate request cache of @p entries replies of at most @p reply_max

@@ -178,6 +178,9 @@ static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev, u
 	s->accepted++;
 	s->conn_no[i] = no;
 	now = __atomic_add_fetch(&s->lead->total, 1, __ATOMIC_RELAXED);
+	/* with --pollers the shards make their groups' slots as they go: not measured */
+	if (s->rt == NULL)
+		app_conn_mem_arrived(&s->mem, now, s->ep.grp);
 	if (!s->verbose)
 		return;
 	rpcrdma_pmd_peer_str(rpcrdma_xprt_peer(s->conns[i]), peer, sizeof(peer));

@@ -64,12 +64,13 @@ struct perf_srv {
 	struct perf_srv *lead;
 	struct perf_srv *shards; /* the lead's: shards[0..nshards) */
 	uint32_t nshards, poller;
-	uint32_t max_total;  /* the lead's: --max-connections over every shard */
-	uint64_t numbered;   /* the lead's: connect requests placed, to number them */
-	uint32_t total;	     /* the lead's, atomic: connections open in every shard */
-	uint64_t total_left; /* the lead's, atomic: ... that left */
-	int closing;	     /* the lead's, atomic: every shard closes its connections */
-	bool closed;	     /* this shard has */
+	uint32_t max_total;	 /* the lead's: --max-connections over every shard */
+	uint64_t numbered;	 /* the lead's: connect requests placed, to number them */
+	uint32_t total;		 /* the lead's, atomic: connections open in every shard */
+	uint64_t total_left;	 /* the lead's, atomic: ... that left */
+	int closing;		 /* the lead's, atomic: every shard closes its connections */
+	bool closed;		 /* this shard has */
+	struct app_conn_mem mem; /* one poller only: what its connections hold */
 };
 
 void perf_ep_close(struct perf_ep *ep);

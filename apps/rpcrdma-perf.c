@@ -1153,7 +1153,7 @@ static void srv_banner(const struct perf_opts *o)
 /*
  * The server's closing lines: the connections that did not close, each
  * poller's connections and calls (--pollers), every call and those answered
- * with an error.
+ * with an error, and what its connections held in memory (one poller).
  */
 static void srv_report(const struct perf_opts *o, const struct perf_srv *s, uint32_t open)
 {
@@ -1170,6 +1170,7 @@ static void srv_report(const struct perf_opts *o, const struct perf_srv *s, uint
 	perf_srv_counts(s, &calls, &bad);
 	fprintf(out, PROG ": server: %lu calls, %lu answered with an error\n", (unsigned long)calls,
 		(unsigned long)bad);
+	app_conn_mem_report(out, PROG ": server", &s->mem);
 }
 
 /* --server --pollers N: the shards poll on the runtime's lcores; this one waits. */

@@ -27,7 +27,9 @@
 // pools: rpcrdma_xprt_info() mem_bytes), and rss_bytes_per_conn, the
 // process's resident memory grown by connecting them, divided by N; it
 // counts both ends (client and server connections live in this process)
-// and the shm PMD's queue pairs.
+// and the shm PMD's queue pairs, and a later set-up in the process reuses
+// memory an earlier one touched (rpcrdma-perf --server measures a server
+// alone).
 
 #include <chrono>
 #include <cstdio>

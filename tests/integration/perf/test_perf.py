@@ -1049,10 +1049,25 @@ def test_many(pollers=1):
     check(other == [], "the server's stderr holds arrivals and leaves only: %r" % other)
     total = re.search(r"server: (\d+) calls, \d+ answered with an error", sout)
     check(total is not None, "the server's closing line: %r" % sout)
+    # what the connections held: from the first to the most at once (one poller only)
+    mem = re.search(r"^rpcrdma-perf: server: resident memory ([\d.]+) MiB with one connection, "
+                    r"([\d.]+) MiB with (\d+) at once: (-?[\d.]+) KiB per connection more "
+                    r"\((\d+) bytes each in the engine\)$", sout, re.M)
     if pollers == 1:
         check(set(where.values()) <= {0} and "poller" not in sout,
               "one poller: no poller in the lines: %r" % sout)
+        check(mem is not None, "the server's memory line: %r" % sout)
+        if mem:
+            first, peak, n, more = (float(mem.group(1)), float(mem.group(2)),
+                                    int(mem.group(3)), float(mem.group(4)))
+            check(n == max(int(j[1]) for j in joins),
+                  "the memory line's peak %d is the arrivals' most connected at once" % n)
+            check(abs((peak - first) * 1024 / (n - 1) - more) < 0.1 * 1024 / (n - 1) + 0.1,
+                  "the memory line adds up: %r" % mem.group(0))
+            check(int(mem.group(5)) > 0, "the engine holds bytes per connection: %r" %
+                  mem.group(0))
         return
+    check(mem is None, "--pollers: no memory line: %r" % sout)
     # each poller's line: the connections placed on it and their calls, adding up
     per = {int(k): (int(c), int(n)) for k, c, n in
            re.findall(r"^rpcrdma-perf: server: poller (\d+): (\d+) connections, (\d+) calls$",
