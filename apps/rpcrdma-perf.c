@@ -688,34 +688,19 @@ static void progress(struct perf_cli *c, double secs, uint64_t calls_then, doubl
 }
 
 /*
- * After no reply for --timeout: what each connection with calls in flight
- * says of them, to tell a call never sent (calls, the QP's send WRs and
- * doorbells), one the server never answered (compare its "client N left
- * after K calls") and a reply lost on its way back (replies, recvs).
+ * After no reply for --timeout: each connection with calls in flight, and
+ * its rpcrdma_xprt_dump(), whose counters tell a call never sent (calls,
+ * the QP's send WRs and doorbells), one the server never answered (compare
+ * its "client N left after K calls") and a reply lost on its way back
+ * (replies, receives).
  */
 static void cli_stall_report(const struct perf_cli *c)
 {
-	struct rpcrdma_xprt_stats st;
-	struct rpcrdma_xprt_info info;
-	uint32_t i;
-
-	for (i = 0; i < c->nconns; i++) {
-		const struct rpcrdma_pmd_qp *qp;
-
+	for (uint32_t i = 0; i < c->nconns; i++) {
 		if (c->conns[i].inflight == 0)
 			continue;
-		rpcrdma_xprt_stats(c->conns[i].xprt, &st);
-		rpcrdma_xprt_info(c->conns[i].xprt, &info);
-		qp = info.qp;
-		fprintf(stderr,
-			PROG
-			": connection %u of %u: %u in flight; calls %" PRIu64 ", replies %" PRIu64
-			", outstanding %u, grant %u, sends out %u, receives posted %u; "
-			"QP send WRs %" PRIu64 ", doorbells %" PRIu64 ", receives %" PRIu64 "\n",
-			i + 1, c->nconns, c->conns[i].inflight, st.calls, st.replies,
-			info.outstanding, info.grant, info.sends_out, info.recvs_posted,
-			qp ? qp->stats.send_wrs : 0, qp ? qp->stats.doorbells : 0,
-			qp ? qp->stats.recv_wrs : 0);
+		fprintf(stderr, PROG ": connection %u of %u: %u in flight\n", i + 1, c->nconns,
+			c->conns[i].inflight);
 		rpcrdma_xprt_dump(stderr, c->conns[i].xprt);
 	}
 }

@@ -1084,6 +1084,17 @@ void rpcrdma_xprt_dump(FILE *f, const struct rpcrdma_xprt *x)
 	fprintf(f, "connection %" PRIu64 " (%s): %s, version %u%s%s\n", x->id,
 		x->client ? "client" : "server", rpcrdma_xprt_state_name(x->state), x->vers,
 		x->vers_settled ? "" : " (not settled)", x->backward ? ", backward" : "");
+	fprintf(f,
+		"  counters: calls %" PRIu64 ", replies %" PRIu64 ", calls received %" PRIu64
+		"; send WRs %" PRIu64 ", doorbells %" PRIu64 ", receives %" PRIu64 "\n",
+		x->st.calls, x->st.replies, x->st.calls_recv, x->st.wrs, x->st.doorbells,
+		x->st.recvs);
+	if (x->qp != NULL)
+		fprintf(f,
+			"  QP %u: send WRs %" PRIu64 ", doorbells %" PRIu64 ", receives %" PRIu64
+			", RNR retries %" PRIu64 "\n",
+			x->qp->qp_num, x->qp->stats.send_wrs, x->qp->stats.doorbells,
+			x->qp->stats.recv_wrs, x->qp->stats.rnr_retries);
 	fprintf(f, "  flags: in_poll %d, pending %d, pend_listed %d, recv_due %d, recv_short %d\n",
 		x->in_poll, x->pending, x->pend_listed, x->recv_due, x->recv_short);
 	fprintf(f,

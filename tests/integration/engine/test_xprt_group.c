@@ -430,6 +430,7 @@ static char *dump(const struct rpcrdma_xprt *x)
 static void test_dump(void)
 {
 	struct rpcrdma_xprt_group_stats gs;
+	struct rpcrdma_xprt_stats st;
 	char want[160], *d;
 	unsigned int n = 1;
 
@@ -444,8 +445,14 @@ static void test_dump(void)
 	      "a client's dump with one call out: %s", d);
 	free(d);
 	CHECK(pump_until(calls_done, &n) && calls[0].status == 0, "the call answered");
+	rpcrdma_xprt_stats(cx[0], &st);
+	snprintf(want, sizeof(want),
+		 "  counters: calls %" PRIu64 ", replies %" PRIu64
+		 ", calls received 0; send WRs %" PRIu64 ", doorbells %" PRIu64 ", ",
+		 st.calls, st.replies, st.wrs, st.doorbells);
 	d = dump(cx[0]);
-	CHECK(d != NULL && strstr(d, ", outstanding 0, slots busy 0 of ") != NULL,
+	CHECK(d != NULL && strstr(d, ", outstanding 0, slots busy 0 of ") != NULL &&
+		      st.calls != 0 && st.replies == st.calls && strstr(d, want) != NULL,
 	      "a client's dump after the reply: %s", d);
 	free(d);
 
