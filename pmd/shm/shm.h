@@ -193,12 +193,27 @@ struct shm_rq_ent {
  * needs, kept here so that with many QPs a completion touches no line of
  * its QP (qp is NULL at a free index).
  */
+/*
+ * A QP attached to an SRQ, by the index its peer writes in the slots it
+ * claims. Once the QP is detached (qp NULL), the index is retired until
+ * the TSC @p until: a peer that claimed a slot for it before it saw the
+ * QP go may still be writing the slot's receive, and the owner waits for
+ * that slot to turn DONE (then drops it) until then, rather than post the
+ * receive again under the peer's copy (shm_srq_detach()); nor is the index
+ * given to a new QP, whose completion the late claim would become.
+ */
 struct shm_srq_qp {
 	struct shm_qp *qp;
-	struct shm_cq *rcq;
+	union {
+		struct shm_cq *rcq; /* attached */
+		uint64_t until;	    /* retired (qp NULL): TSC; 0: never used */
+	};
 	uint32_t qp_num;
 	bool rq_prefetch;
 };
+
+/* How long a detached QP's SRQ index stays retired: a descheduled claimer's grace, in ms. */
+#define SHM_SRQ_RETIRE_MS 1000
 
 struct shm_srq {
 	struct rpcrdma_pmd_srq common;
@@ -326,7 +341,9 @@ static inline uint32_t shm_pow2_at_least(uint32_t v)
 	return p;
 }
 
-/* shm_dev.c: shared-memory areas and the device's event FIFO */
+/* shm_dev.c: the TSC's rate, shared-memory areas and the device's event FIFO */
+/* The TSC's rate, measured if the EAL has not (the PMD runs without it too). */
+uint64_t shm_tsc_hz(void);
 void *shm_memfd_area(const char *name, size_t size, int *fdp);
 void *shm_map_peer_fd(int fd, uint64_t off, uint64_t len);
 int shm_ev_push(struct shm_dev *dev, enum rpcrdma_pmd_event_type type, struct shm_qp *qp,

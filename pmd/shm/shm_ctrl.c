@@ -874,30 +874,6 @@ static void shm_cq_destroy(struct rpcrdma_pmd_cq *c)
 
 /* ---------------- QPs ---------------- */
 
-static uint64_t tsc_hz(void)
-{
-	static uint64_t hz;
-	struct timespec t0, t1;
-	uint64_t c0, c1, ns;
-
-	if (hz != 0)
-		return hz;
-	hz = rte_get_tsc_hz();
-	if (hz != 0)
-		return hz;
-	/* no EAL: measure for 10 ms */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	c0 = rte_rdtsc();
-	do {
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + (uint64_t)t1.tv_nsec -
-		     (uint64_t)t0.tv_nsec;
-	} while (ns < 10000000);
-	c1 = rte_rdtsc();
-	hz = (c1 - c0) * 1000000000ull / ns;
-	return hz;
-}
-
 static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_attr *attr,
 			 struct rpcrdma_pmd_qp **qpp)
 {
@@ -940,7 +916,7 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	qp->sq_mask = sq_size - 1;
 	qp->max_send_sge = attr->max_send_sge;
 	qp->rnr_retry = attr->rnr_retry;
-	qp->rnr_timer = (uint64_t)attr->rnr_timer_us * tsc_hz() / 1000000;
+	qp->rnr_timer = (uint64_t)attr->rnr_timer_us * shm_tsc_hz() / 1000000;
 
 	qp->area_size = shm_align_up(sizeof(*a) + (size_t)rq_size * slot_size, 4096);
 	a = shm_memfd_area("rpcrdma_shm_qp", qp->area_size, &qp->area_fd);

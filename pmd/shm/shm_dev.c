@@ -2,7 +2,7 @@
 /*
  * shm PMD: what the control path (shm_ctrl.c) and the shared receive queues
  * (shm_srq.c) both use, so that neither calls the other's file back: the
- * shared-memory areas (a memfd of our own, a peer's fd mapped) and the
+ * TSC's rate, the shared-memory areas (a memfd of our own, a peer's fd mapped) and the
  * device's FIFO of events that rpcrdma_pmd_event_poll() returns.
  */
 #include <errno.h>
@@ -10,9 +10,36 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
+
 #include "shm.h"
+
+uint64_t shm_tsc_hz(void)
+{
+	static uint64_t hz;
+	struct timespec t0, t1;
+	uint64_t c0, c1, ns;
+
+	if (hz != 0)
+		return hz;
+	hz = rte_get_tsc_hz();
+	if (hz != 0)
+		return hz;
+	/* no EAL: measure for 10 ms */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c0 = rte_rdtsc();
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + (uint64_t)t1.tv_nsec -
+		     (uint64_t)t0.tv_nsec;
+	} while (ns < 10000000);
+	c1 = rte_rdtsc();
+	hz = (c1 - c0) * 1000000000ull / ns;
+	return hz;
+}
 
 void *shm_memfd_area(const char *name, size_t size, int *fdp)
 {

@@ -783,7 +783,16 @@ static void srq_harvest(struct shm_srq *srq)
 		if (st == RPCRDMA_SHM_SLOT_POSTED)
 			break;
 		if (q == NULL || q->qp == NULL) {
-			srq->rq_reap++; /* its QP is gone, or a peer wrote nonsense */
+			/*
+			 * Its QP is gone (its completion with it), or a peer
+			 * wrote nonsense. A claim for a QP destroyed lately may
+			 * still be copying into the receive: not posted again
+			 * under it until DONE, or the index's retirement ends.
+			 */
+			if (unlikely(st == RPCRDMA_SHM_SLOT_CLAIMED && q != NULL &&
+				     rte_rdtsc() < q->until))
+				break;
+			srq->rq_reap++;
 			continue;
 		}
 		if (st == RPCRDMA_SHM_SLOT_DONE) {

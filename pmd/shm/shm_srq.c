@@ -11,7 +11,9 @@
  * error if the peer went away before it finished). Destroying the SRQ
  * discards what is still posted, without completions (ibv_destroy_srq). A
  * QP destroyed while a peer fills a receive it claimed loses that
- * completion, as a destroyed QP's completions not yet polled are lost.
+ * completion, as a destroyed QP's completions not yet polled are lost;
+ * the receive it fills is not reaped (nor posted again) until the peer is
+ * done with it, for up to SHM_SRQ_RETIRE_MS (struct shm_srq_qp).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +21,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <rte_cycles.h>
 
 #include "shm.h"
 
@@ -181,10 +185,15 @@ int shm_srq_attach(struct shm_qp *qp, struct shm_srq *srq)
 	uint32_t i, idx;
 	int ret;
 
-	/* a free index, searched from after the last one given: a late peer names no new QP */
+	/*
+	 * A free index, searched from after the last one given, and not one
+	 * retired in the last SHM_SRQ_RETIRE_MS: a late peer names no new QP.
+	 */
+	uint64_t now = rte_rdtsc();
+
 	for (i = 0; i < srq->qps_cap; i++) {
 		idx = (srq->qps_next + i) % srq->qps_cap;
-		if (srq->qps[idx].qp == NULL)
+		if (srq->qps[idx].qp == NULL && now >= srq->qps[idx].until)
 			break;
 	}
 	if (i == srq->qps_cap) {
@@ -204,7 +213,10 @@ int shm_srq_attach(struct shm_qp *qp, struct shm_srq *srq)
 	ret = cq_srq_add(qp->rcq, srq);
 	if (ret < 0)
 		return ret;
-	srq->qps[idx] = (struct shm_srq_qp){ qp, qp->rcq, qp->common.qp_num, qp->rq_prefetch };
+	srq->qps[idx] = (struct shm_srq_qp){ .qp = qp,
+					     .rcq = qp->rcq,
+					     .qp_num = qp->common.qp_num,
+					     .rq_prefetch = qp->rq_prefetch };
 	srq->qps_next = idx + 1;
 	qp->srq = srq;
 	qp->srq_index = idx;
@@ -215,9 +227,15 @@ void shm_srq_detach(struct shm_qp *qp)
 {
 	struct shm_srq *srq = qp->srq;
 
-	/* release: a peer that sees ERROR claims no more receives for this QP */
+	/*
+	 * release: a peer that sees ERROR claims no more receives for this
+	 * QP; one that looked before may still claim one, or be filling one
+	 * it claimed: its index is retired for a while (struct shm_srq_qp).
+	 */
 	__atomic_store_n(&qp->area->state, RPCRDMA_SHM_QP_ERROR, __ATOMIC_RELEASE);
-	srq->qps[qp->srq_index] = (struct shm_srq_qp){ 0 };
+	srq->qps[qp->srq_index] = (struct shm_srq_qp){
+		.until = rte_rdtsc() + shm_tsc_hz() / 1000 * SHM_SRQ_RETIRE_MS,
+	};
 	cq_srq_del(qp->rcq, srq);
 	qp->srq = NULL;
 }

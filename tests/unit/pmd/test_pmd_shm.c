@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
+
 #include <rpcrdma/rpcrdma_pmd.h>
 #include <rpcrdma/rpcrdma_pmd_driver.h>
 
@@ -633,6 +635,84 @@ static void test_srq_stale_claim(void)
 	end_close(&srv);
 }
 
+/*
+ * A peer claimed a receive for a QP that is then destroyed, and is still
+ * copying into it (descheduled): the owner must not reap the slot, and so
+ * post its receive again, until the peer says DONE, or until the QP's SRQ
+ * index has been retired for SHM_SRQ_RETIRE_MS (a peer that died in the
+ * copy). Nor is the index given to the next QP attached. The claims are
+ * written into the area as the peer's srq_claim() writes them.
+ */
+static void test_srq_claim_of_destroyed_qp(void)
+{
+	static uint8_t smem[8192] __attribute__((aligned(4096)));
+	static uint8_t cmem[4096] __attribute__((aligned(4096)));
+	struct rpcrdma_pmd_srq *srq;
+	struct rpcrdma_pmd_sge sge[4];
+	struct rpcrdma_pmd_recv_wr rw[4];
+	struct rpcrdma_pmd_qp_attr qa;
+	struct rpcrdma_pmd_wc wc[8];
+	struct rpcrdma_shm_rq_slot *s0, *s1;
+	struct rpcrdma_pmd_qp *next;
+	struct shm_srq *ssrq;
+	struct end srv, cli;
+	struct shm_qp *peer;
+	uint32_t idx;
+
+	if (!srq_ends_open(&srv, &cli, smem, sizeof(smem), cmem, sizeof(cmem), "srq-gone", &srq))
+		return;
+	peer = to_shm_qp(cli.qp);
+	ssrq = to_shm_srq(srq);
+	idx = to_shm_qp(srv.qp)->srq_index;
+	CHECK(peer->peer_srq != NULL && peer->peer_srq_index == idx);
+	if (peer->peer_srq == NULL)
+		return;
+	srq_recvs_init(rw, sge, smem, srv.mr->lkey, 90);
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 4), 4);
+	/* positions 0 and 1 claimed for the server's QP, the peer still copying */
+	s0 = shm_slot(peer->peer_srq_rq, peer->peer_srq_slot_size, 0);
+	s1 = shm_slot(peer->peer_srq_rq, peer->peer_srq_slot_size, 1);
+	__atomic_store_n(&s0->state, RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_CLAIMED, idx),
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&s1->state, RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_CLAIMED, idx),
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&peer->peer_srq->rq_tail, 2, __ATOMIC_RELEASE);
+
+	/* the server's QP goes; a QP attached next takes the SRQ's completions */
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(srv.qp), 0);
+	rpcrdma_pmd_qp_attr_init(&qa);
+	qa.send_cq = qa.recv_cq = srv.cq;
+	qa.srq = srq;
+	CHECK_EQ(rpcrdma_pmd_qp_create(srv.pd, &qa, &next), 0);
+	CHECK(to_shm_qp(next)->srq_index != idx);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(srv.cq, wc, 8), 0);
+	CHECK_EQ(ssrq->rq_reap, 0);
+	/* nothing reaped: no room to post (the SRQ holds 4) */
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 1), 0);
+
+	/* the peer finishes position 0: reaped, and dropped with its QP */
+	s0->wc_status = RPCRDMA_PMD_WC_SUCCESS;
+	s0->byte_len = 12;
+	__atomic_store_n(&s0->state, RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_DONE, idx),
+			 __ATOMIC_RELEASE);
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(srv.cq, wc, 8), 0);
+	CHECK_EQ(ssrq->rq_reap, 1);
+	/* position 1's peer never finishes: reaped once the retirement ends */
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(srv.cq, wc, 8), 0);
+	CHECK_EQ(ssrq->rq_reap, 1);
+	CHECK(ssrq->qps[idx].qp == NULL && ssrq->qps[idx].until > rte_rdtsc());
+	ssrq->qps[idx].until = rte_rdtsc(); /* as if SHM_SRQ_RETIRE_MS went by */
+	CHECK_EQ(rpcrdma_pmd_poll_cq_burst(srv.cq, wc, 8), 0);
+	CHECK_EQ(ssrq->rq_reap, 2);
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 2), 2);
+
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(next), 0);
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(cli.qp), 0);
+	CHECK_EQ(rpcrdma_pmd_srq_destroy(srq), 0);
+	end_close(&cli);
+	end_close(&srv);
+}
+
 int main(void)
 {
 	test_dev_info_defaults();
@@ -642,5 +722,6 @@ int main(void)
 	test_mr_subrange_no_alloc();
 	test_srq_hostile_peer();
 	test_srq_stale_claim();
+	test_srq_claim_of_destroyed_qp();
 	return test_summary("pmd_shm");
 }
