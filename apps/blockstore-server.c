@@ -126,7 +126,8 @@ static const char help_text[] =
 	"\n"
 	"    The server runs until SIGINT or SIGTERM (or, with --once, until its\n"
 	"    first client disconnects), then closes every connection and prints\n"
-	"    its counters.\n"
+	"    its counters, and the resident memory its connections took: with the\n"
+	"    first and with the most at once, and per connection between.\n"
 	"\n"
 	"    A client that called SUBSCRIBE serves the callback program\n"
 	"    0x2000b10d version 1 on its connection: after every successful WRITE\n"
@@ -265,6 +266,7 @@ struct bs_notify_stats {
 struct bs_server {
 	struct bs_opts o;
 	struct app_ep ep;
+	struct app_conn_mem mem; /* what the connections hold (the summary) */
 	struct rpcrdma_mempool *store_pool;
 	uint8_t *store;
 	struct bs_attr attr; /* size, block size and the counters GETATTR returns */
@@ -805,6 +807,7 @@ static void accept_conn(struct bs_server *s, const struct rpcrdma_pmd_event *ev)
 	s->accepted++;
 	s->nconns++;
 	s->conn_seq[i] = s->accepted; /* never 0: the key of calls from no connection we know */
+	app_conn_mem_arrived(&s->mem, s->nconns, s->grp);
 	if (!s->o.quiet) {
 		char peer[APP_PEER_LEN];
 
@@ -1454,6 +1457,7 @@ int main(int argc, char **argv)
 			       (unsigned long)s->nst.sent, (unsigned long)s->nst.answered,
 			       (unsigned long)s->nst.failed, (unsigned long)s->nst.skipped);
 			print_drc(s);
+			app_conn_mem_report(stdout, PROG, &s->mem);
 		}
 		if (s->reads_out != 0)
 			fprintf(stderr, PROG ": warning: %u READ buffers not back\n", s->reads_out);

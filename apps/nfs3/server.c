@@ -85,8 +85,10 @@ static const char help_text[] =
 	"              SERVER:/ /mnt\n"
 	"\n"
 	"    It runs until SIGINT or SIGTERM (or, with --once, until its first\n"
-	"    client disconnects), closes every connection, prints its counters,\n"
-	"    and exits 1 if a buffer is not back in its pool. SIGUSR1\n"
+	"    client disconnects), closes every connection, prints its counters\n"
+	"    (the resident memory its connections took among them: with the\n"
+	"    first and with the most at once, and per connection between), and\n"
+	"    exits 1 if a buffer is not back in its pool. SIGUSR1\n"
 	"    disconnects every client and serves on: a test of client recovery\n"
 	"    (Linux connects again and sends its calls again).\n"
 	"\n"
@@ -164,6 +166,7 @@ struct server {
 	struct opts o;
 	char listen[256];
 	struct app_ep ep;
+	struct app_conn_mem mem; /* what the connections hold (the summary) */
 	struct rpcrdma_mempool *data_pool;
 	void *data;
 	struct nfs3d nfs;
@@ -210,6 +213,7 @@ static void accept_conn(struct server *s, const struct rpcrdma_pmd_event *ev)
 		return;
 	__atomic_store_n(&s->nconns, s->nconns + 1, __ATOMIC_RELAXED);
 	s->conn_no[i] = ++s->accepted;
+	app_conn_mem_arrived(&s->mem, s->nconns, s->grp);
 	if (!s->o.quiet) {
 		char peer[APP_PEER_LEN];
 
@@ -873,6 +877,7 @@ int main(int argc, char **argv)
 			       (unsigned long)s->glue.st.replies, (unsigned long)s->long_replies,
 			       (unsigned long)s->nfs.jukebox, (unsigned long)d.hits,
 			       (unsigned long)d.inprog_drops, (unsigned long)d.stores);
+			app_conn_mem_report(stdout, PROG, &s->mem);
 		}
 		conns_free(s);
 		ret = check_back(s);

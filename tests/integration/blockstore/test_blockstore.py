@@ -919,6 +919,11 @@ def test_many(server, client):
               "many: each client from %s: %r" % (VERBS_HOST, joins))
     check(" %d connection(s);" % nclients in out and " %d writes " % nclients in out,
           "many: the summary counts %d clients and writes: %r" % (nclients, out))
+    mem = re.search(r"^blockstore-server: resident memory [\d.]+ MiB with one connection, "
+                    r"[\d.]+ MiB with (\d+) at once: -?[\d.]+ KiB per connection more "
+                    r"\((\d+) bytes each in the engine\)$", out, re.M)
+    check(mem is not None and joins and int(mem.group(1)) == max(int(j[2]) for j in joins) and
+          int(mem.group(2)) > 0, "many: the memory line, at the most connected at once: %r" % out)
 
     # over the limit: two watchers hold both slots; a third client is refused
     srv = Server(server, "limit", ["--size", "1m", "--max-connections", "2"])

@@ -1502,6 +1502,11 @@ def test_nfs3_many():
         check(what in sent and got == sent[what],
               "client %s: its connections' calls at the server %d, it sent %s" %
               (what, got, sent.get(what)))
+    # its summary: what the connections held, with the six at once
+    check(re.search(r"^nfs3-server: resident memory [\d.]+ MiB with one connection, [\d.]+ "
+                    r"MiB with 6 at once: -?[\d.]+ KiB per connection more \([1-9]\d* bytes "
+                    r"each in the engine\)$", text, re.M) is not None,
+          "the server's memory line, six at once: %r" % text[-600:])
 
 
 def test_verbs():
