@@ -185,22 +185,15 @@ struct shm_rq_ent {
 };
 
 /*
- * A shared receive queue: its slots in an SRQ area (rpcrdma_shm.h) that the
- * peers of its QPs map; the owner posts and reaps, as for a QP's own queue.
- */
-/*
- * An attached QP as its SRQ's harvest sees it: what a receive completion
- * needs, kept here so that with many QPs a completion touches no line of
- * its QP (qp is NULL at a free index).
- */
-/*
- * A QP attached to an SRQ, by the index its peer writes in the slots it
- * claims. Once the QP is detached (qp NULL), the index is retired until
- * the TSC @p until: a peer that claimed a slot for it before it saw the
- * QP go may still be writing the slot's receive, and the owner waits for
- * that slot to turn DONE (then drops it) until then, rather than post the
- * receive again under the peer's copy (shm_srq_detach()); nor is the index
- * given to a new QP, whose completion the late claim would become.
+ * An attached QP as its SRQ's harvest sees it, by the index its peer writes
+ * in the slots it claims: what a receive completion needs, kept here so
+ * that with many QPs a completion touches no line of its QP. Once the QP
+ * is detached (qp NULL), the index is retired until the TSC @p until: a
+ * peer that claimed a slot for it before it saw the QP go may still be
+ * writing the slot's receive, and the owner waits for that slot to turn
+ * DONE (then drops it) until then, rather than post the receive again
+ * under the peer's copy (shm_srq_detach()); nor is the index given to a
+ * new QP, whose completion the late claim would become.
  */
 struct shm_srq_qp {
 	struct shm_qp *qp;
@@ -215,6 +208,10 @@ struct shm_srq_qp {
 /* How long a detached QP's SRQ index stays retired: a descheduled claimer's grace, in ms. */
 #define SHM_SRQ_RETIRE_MS 1000
 
+/*
+ * A shared receive queue: its slots in an SRQ area (rpcrdma_shm.h) that the
+ * peers of its QPs map; the owner posts and reaps, as for a QP's own queue.
+ */
 struct shm_srq {
 	struct rpcrdma_pmd_srq common;
 	struct shm_dev *dev;
