@@ -488,6 +488,26 @@ int app_accept_slot(const char *who, struct rpcrdma_xprt **slots, uint32_t max, 
 	return (int)i;
 }
 
+void app_conn_arrived(FILE *out, const char *who, uint64_t no, const struct rpcrdma_xprt *x,
+		      uint32_t poller, uint32_t now)
+{
+	char peer[APP_PEER_LEN], on[32] = "";
+
+	rpcrdma_pmd_peer_str(rpcrdma_xprt_peer(x), peer, sizeof(peer));
+	if (poller != APP_NO_POLLER)
+		snprintf(on, sizeof(on), "on poller %u ", poller);
+	fprintf(out, "%s: client %lu connected from %s %s(%u connected now)\n", who,
+		(unsigned long)no, peer, on, now);
+	fflush(out);
+}
+
+void app_conn_left(FILE *out, const char *who, uint64_t no, uint64_t calls, uint32_t now)
+{
+	fprintf(out, "%s: client %lu left after %lu calls (%u connected now)\n", who,
+		(unsigned long)no, (unsigned long)calls, now);
+	fflush(out);
+}
+
 /* The process's resident set in bytes, 0 if /proc says nothing. */
 static uint64_t rss_bytes(void)
 {

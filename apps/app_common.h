@@ -257,6 +257,25 @@ void app_conns_destroy(struct rpcrdma_xprt **slots, uint32_t max, struct rpcrdma
 int app_accept_slot(const char *who, struct rpcrdma_xprt **slots, uint32_t max, uint32_t nconns,
 		    const struct rpcrdma_xprt_params *p, const struct rpcrdma_pmd_event *ev);
 
+/** No poller to name in app_conn_arrived()'s line: the server polls on one lcore. */
+#define APP_NO_POLLER UINT32_MAX
+
+/**
+ * A server's line for a connection that arrived, on @p out (flushed),
+ * prefixed with @p who: "client N connected from PEER (M connected now)",
+ * with "on poller K " before the count unless @p poller is APP_NO_POLLER.
+ * N is @p no, the connection's number among those accepted; PEER names
+ * @p x's client (rpcrdma_pmd_peer_str()); M is @p now.
+ */
+void app_conn_arrived(FILE *out, const char *who, uint64_t no, const struct rpcrdma_xprt *x,
+		      uint32_t poller, uint32_t now);
+
+/**
+ * ... and for one that left: "client N left after C calls (M connected
+ * now)", C being the calls it received.
+ */
+void app_conn_left(FILE *out, const char *who, uint64_t no, uint64_t calls, uint32_t now);
+
 /**
  * What a server's connections cost in resident memory: the process's
  * resident set (/proc/self/statm) with its first connection and with the

@@ -808,14 +808,8 @@ static void accept_conn(struct bs_server *s, const struct rpcrdma_pmd_event *ev)
 	s->nconns++;
 	s->conn_seq[i] = s->accepted; /* never 0: the key of calls from no connection we know */
 	app_conn_mem_arrived(&s->mem, s->nconns, s->grp);
-	if (!s->o.quiet) {
-		char peer[APP_PEER_LEN];
-
-		rpcrdma_pmd_peer_str(rpcrdma_xprt_peer(s->conns[i]), peer, sizeof(peer));
-		printf(PROG ": client %lu connected from %s (%u connected now)\n",
-		       (unsigned long)s->accepted, peer, s->nconns);
-		fflush(stdout);
-	}
+	if (!s->o.quiet)
+		app_conn_arrived(stdout, PROG, s->accepted, s->conns[i], APP_NO_POLLER, s->nconns);
 }
 
 /*
@@ -894,12 +888,8 @@ static int poll_conns(struct bs_server *s)
 		s->subscribed[i] = false;
 		s->nconns--;
 		BS_ADD(&s->closed, 1);
-		if (!s->o.quiet) {
-			printf(PROG ": client %lu left after %lu calls (%u connected now)\n",
-			       (unsigned long)s->conn_seq[i], (unsigned long)st.calls_recv,
-			       s->nconns);
-			fflush(stdout);
-		}
+		if (!s->o.quiet)
+			app_conn_left(stdout, PROG, s->conn_seq[i], st.calls_recv, s->nconns);
 	}
 	return work;
 }

@@ -166,7 +166,6 @@ static uint32_t srv_recvs(uint32_t max_conns)
 static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev, uint64_t no)
 {
 	int i = app_accept_slot(PROG ": server", s->conns, s->max_conns, s->nconns, &s->params, ev);
-	char peer[APP_PEER_LEN];
 	uint32_t now;
 
 	if (i < 0) {
@@ -181,17 +180,9 @@ static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev, u
 	/* with --pollers the shards make their groups' slots as they go: not measured */
 	if (s->rt == NULL)
 		app_conn_mem_arrived(&s->mem, now, s->ep.grp);
-	if (!s->verbose)
-		return;
-	rpcrdma_pmd_peer_str(rpcrdma_xprt_peer(s->conns[i]), peer, sizeof(peer));
-	if (s->rt != NULL)
-		fprintf(stderr,
-			PROG ": server: client %lu connected from %s on poller %u (%u connected "
-			     "now)\n",
-			(unsigned long)no, peer, s->poller, now);
-	else
-		fprintf(stderr, PROG ": server: client %lu connected from %s (%u connected now)\n",
-			(unsigned long)no, peer, now);
+	if (s->verbose)
+		app_conn_arrived(stderr, PROG ": server", no, s->conns[i],
+				 s->rt != NULL ? s->poller : APP_NO_POLLER, now);
 }
 
 /* A connect request the lead handed over to a shard's device (srv_place()). */
@@ -304,9 +295,7 @@ static void srv_reap(struct perf_srv *s, uint32_t i)
 	now = __atomic_sub_fetch(&lead->total, 1, __ATOMIC_RELAXED);
 	left = __atomic_add_fetch(&lead->total_left, 1, __ATOMIC_RELAXED);
 	if (s->verbose)
-		fprintf(stderr,
-			PROG ": server: client %lu left after %lu calls (%u connected now)\n",
-			(unsigned long)s->conn_no[i], (unsigned long)st.calls_recv, now);
+		app_conn_left(stderr, PROG ": server", s->conn_no[i], st.calls_recv, now);
 	if (lead->clients && left >= lead->clients && now == 0)
 		__atomic_store_n(&lead->done, 1, __ATOMIC_RELEASE);
 }

@@ -214,14 +214,8 @@ static void accept_conn(struct server *s, const struct rpcrdma_pmd_event *ev)
 	__atomic_store_n(&s->nconns, s->nconns + 1, __ATOMIC_RELAXED);
 	s->conn_no[i] = ++s->accepted;
 	app_conn_mem_arrived(&s->mem, s->nconns, s->grp);
-	if (!s->o.quiet) {
-		char peer[APP_PEER_LEN];
-
-		rpcrdma_pmd_peer_str(rpcrdma_xprt_peer(s->conns[i]), peer, sizeof(peer));
-		printf(PROG ": client %lu connected from %s (%u connected now)\n",
-		       (unsigned long)s->accepted, peer, s->nconns);
-		fflush(stdout);
-	}
+	if (!s->o.quiet)
+		app_conn_arrived(stdout, PROG, s->accepted, s->conns[i], APP_NO_POLLER, s->nconns);
 }
 
 static void capture_qp(void *ctx, struct rpcrdma_pmd_qp *qp)
@@ -283,12 +277,8 @@ static void reap_conns(struct server *s)
 		s->conns[i] = NULL;
 		__atomic_store_n(&s->nconns, s->nconns - 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&s->closed, 1, __ATOMIC_RELAXED);
-		if (!s->o.quiet) {
-			printf(PROG ": client %lu left after %lu calls (%u connected now)\n",
-			       (unsigned long)s->conn_no[i], (unsigned long)st.calls_recv,
-			       s->nconns);
-			fflush(stdout);
-		}
+		if (!s->o.quiet)
+			app_conn_left(stdout, PROG, s->conn_no[i], st.calls_recv, s->nconns);
 	}
 }
 
