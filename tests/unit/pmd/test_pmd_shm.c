@@ -488,6 +488,16 @@ static bool srq_ends_open(struct end *srv, struct end *cli, uint8_t *smem, size_
 	return connect_ends(srv, cli, addr);
 }
 
+/* Undo srq_ends_open(): the client's QP, then the server's, the SRQ and both ends. */
+static void srq_ends_close(struct end *srv, struct end *cli, struct rpcrdma_pmd_srq *srq)
+{
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(cli->qp), 0);
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(srv->qp), 0);
+	CHECK_EQ(rpcrdma_pmd_srq_destroy(srq), 0);
+	end_close(cli);
+	end_close(srv);
+}
+
 /*
  * The client's end writes into the server's SRQ slots what a hostile peer
  * may: a QP index that is not one of the server's, a state that is none,
@@ -628,11 +638,7 @@ static void test_srq_stale_claim(void)
 	      wc[0].status == RPCRDMA_PMD_WC_SUCCESS);
 	CHECK_EQ(__atomic_load_n(&a->rq_tail, __ATOMIC_ACQUIRE), 2);
 
-	CHECK_EQ(rpcrdma_pmd_qp_destroy(cli.qp), 0);
-	CHECK_EQ(rpcrdma_pmd_qp_destroy(srv.qp), 0);
-	CHECK_EQ(rpcrdma_pmd_srq_destroy(srq), 0);
-	end_close(&cli);
-	end_close(&srv);
+	srq_ends_close(&srv, &cli, srq);
 }
 
 /*
@@ -706,11 +712,8 @@ static void test_srq_claim_of_destroyed_qp(void)
 	CHECK_EQ(ssrq->rq_reap, 2);
 	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 2), 2);
 
-	CHECK_EQ(rpcrdma_pmd_qp_destroy(next), 0);
-	CHECK_EQ(rpcrdma_pmd_qp_destroy(cli.qp), 0);
-	CHECK_EQ(rpcrdma_pmd_srq_destroy(srq), 0);
-	end_close(&cli);
-	end_close(&srv);
+	srv.qp = next; /* the server's QP now */
+	srq_ends_close(&srv, &cli, srq);
 }
 
 int main(void)
