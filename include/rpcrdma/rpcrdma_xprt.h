@@ -770,8 +770,9 @@ void rpcrdma_xprt_stats(const struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_sta
 /**
  * Write the connection's state to @f, for a person: the counters a stall
  * is read from (calls, replies, the engine's and its QP's work requests,
- * doorbells and receives), its send queue, receives, credits both ways, the calls waiting and where each of its
- * responder slots is, and its group's. For a stall ("no reply"): call it
+ * doorbells and receives), its send queue, receives, credits both ways,
+ * the calls waiting and where each of its responder slots is, and its
+ * group's. For a stall ("no reply"): call it
  * from the connection's thread, or once that thread stops polling; from
  * another thread the figures may be torn (as rte_ring_dump()).
  */

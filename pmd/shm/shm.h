@@ -339,8 +339,7 @@ static inline uint32_t shm_pow2_at_least(uint32_t v)
 }
 
 /* shm_dev.c: the TSC's rate, shared-memory areas and the device's event FIFO */
-/* The TSC's rate, measured if the EAL has not (the PMD runs without it too). */
-uint64_t shm_tsc_hz(void);
+uint64_t shm_tsc_hz(void); /* measured if the EAL has not (the PMD runs without it too) */
 void *shm_memfd_area(const char *name, size_t size, int *fdp);
 void *shm_map_peer_fd(int fd, uint64_t off, uint64_t len);
 int shm_ev_push(struct shm_dev *dev, enum rpcrdma_pmd_event_type type, struct shm_qp *qp,

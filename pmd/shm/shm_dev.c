@@ -2,8 +2,9 @@
 /*
  * shm PMD: what the control path (shm_ctrl.c) and the shared receive queues
  * (shm_srq.c) both use, so that neither calls the other's file back: the
- * TSC's rate, the shared-memory areas (a memfd of our own, a peer's fd mapped) and the
- * device's FIFO of events that rpcrdma_pmd_event_poll() returns.
+ * TSC's rate, the shared-memory areas (a memfd of our own, a peer's fd
+ * mapped) and the device's FIFO of events that rpcrdma_pmd_event_poll()
+ * returns.
  */
 #include <errno.h>
 #include <stdlib.h>
