@@ -543,7 +543,10 @@ int rpcrdma_pmd_srq_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_s
 			   struct rpcrdma_pmd_srq **srq);
 
 /**
- * Destroy an SRQ; its posted receives are discarded (no completion).
+ * Destroy an SRQ; its posted receives are discarded (no completion). Once
+ * it returns, no peer writes into their buffers: on shm it waits for a
+ * receive a peer is still filling for a QP destroyed lately (at most a
+ * second after that QP's destroy; docs/pmd.md).
  * @return 0; -EINVAL: NULL; -EBUSY: a QP is still attached (nothing done).
  */
 int rpcrdma_pmd_srq_destroy(struct rpcrdma_pmd_srq *srq);

@@ -16,6 +16,7 @@
  * done with it, for up to SHM_SRQ_RETIRE_MS (struct shm_srq_qp).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -83,11 +84,39 @@ err_srq:
 	return -ENOMEM;
 }
 
+/*
+ * A peer that claimed a slot for a QP detached lately may still be copying
+ * into its receive (struct shm_srq_qp): the buffer is the application's
+ * again once the SRQ is gone. Wait for each such slot to turn DONE, or for
+ * its index's retirement to end (a peer that died in the copy). Bounded by
+ * SHM_SRQ_RETIRE_MS from the last detach; no wait when there is no such
+ * slot.
+ */
+static void srq_wait_late_claims(const struct shm_srq *srq)
+{
+	for (uint64_t i = srq->rq_reap; i != srq->rq_post; i++) {
+		const struct rpcrdma_shm_rq_slot *slot =
+			shm_slot(srq->rq, srq->rq_slot_size, (uint32_t)i & srq->rq_mask);
+
+		for (;;) {
+			uint32_t word = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+			uint32_t qi = RPCRDMA_SHM_SLOT_QP(word);
+
+			if (RPCRDMA_SHM_SLOT_STATE(word) != RPCRDMA_SHM_SLOT_CLAIMED ||
+			    qi >= srq->qps_cap || srq->qps[qi].qp != NULL ||
+			    rte_rdtsc() >= srq->qps[qi].until)
+				break;
+			sched_yield();
+		}
+	}
+}
+
 void shm_srq_destroy(struct rpcrdma_pmd_srq *s)
 {
 	struct shm_srq *srq = to_shm_srq(s);
 	uint64_t i;
 
+	srq_wait_late_claims(srq);
 	/*
 	 * No QP is attached, so no peer may claim any more (their QP areas say
 	 * ERROR, shm_srq_detach()); a peer that still maps the area and looks

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -716,6 +717,91 @@ static void test_srq_claim_of_destroyed_qp(void)
 	srq_ends_close(&srv, &cli, srq);
 }
 
+/* The peer of test_srq_destroy_waits(): finishes its claim of @p slot late. */
+struct late_peer {
+	struct rpcrdma_shm_rq_slot *slot;
+	uint32_t idx;
+	uint64_t done_at; /* TSC when it wrote DONE; 0 before */
+};
+
+static void *late_peer_run(void *arg)
+{
+	struct late_peer *lp = arg;
+	const struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	lp->slot->wc_status = RPCRDMA_PMD_WC_SUCCESS;
+	lp->slot->byte_len = 12;
+	__atomic_store_n(&lp->done_at, rte_rdtsc(), __ATOMIC_RELAXED);
+	__atomic_store_n(&lp->slot->state, RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_DONE, lp->idx),
+			 __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * The SRQ destroyed while a peer still copies into a receive it claimed for
+ * a QP destroyed just before: the destroy returns only once that slot is
+ * DONE (the receive buffer is the application's again after it), or, for a
+ * peer that never finishes, once the QP's index has been retired for its
+ * time. The claim is written as the peer's srq_claim() writes it.
+ */
+static void test_srq_destroy_waits(bool peer_finishes)
+{
+	static uint8_t smem[8192] __attribute__((aligned(4096)));
+	static uint8_t cmem[4096] __attribute__((aligned(4096)));
+	struct rpcrdma_pmd_srq *srq;
+	struct rpcrdma_pmd_sge sge[4];
+	struct rpcrdma_pmd_recv_wr rw[4];
+	struct late_peer lp = { 0 };
+	struct shm_srq *ssrq;
+	struct end srv, cli;
+	struct shm_qp *peer;
+	uint64_t until = 0, back;
+	pthread_t th;
+
+	if (!srq_ends_open(&srv, &cli, smem, sizeof(smem), cmem, sizeof(cmem),
+			   peer_finishes ? "srq-late" : "srq-dead", &srq))
+		return;
+	peer = to_shm_qp(cli.qp);
+	ssrq = to_shm_srq(srq);
+	lp.idx = to_shm_qp(srv.qp)->srq_index;
+	CHECK(peer->peer_srq != NULL && peer->peer_srq_index == lp.idx);
+	if (peer->peer_srq == NULL)
+		return;
+	srq_recvs_init(rw, sge, smem, srv.mr->lkey, 110);
+	CHECK_EQ(rpcrdma_pmd_srq_post_recv_burst(srq, rw, 4), 4);
+	lp.slot = shm_slot(peer->peer_srq_rq, peer->peer_srq_slot_size, 0);
+	__atomic_store_n(&lp.slot->state, RPCRDMA_SHM_SLOT_WORD(RPCRDMA_SHM_SLOT_CLAIMED, lp.idx),
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&peer->peer_srq->rq_tail, 1, __ATOMIC_RELEASE);
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(srv.qp), 0);
+	CHECK(ssrq->qps[lp.idx].qp == NULL && ssrq->qps[lp.idx].until > rte_rdtsc());
+
+	if (peer_finishes) {
+		CHECK_EQ(pthread_create(&th, NULL, late_peer_run, &lp), 0);
+	} else {
+		/* a grace of 50 ms rather than SHM_SRQ_RETIRE_MS */
+		until = rte_rdtsc() + shm_tsc_hz() / 20;
+		ssrq->qps[lp.idx].until = until;
+	}
+	CHECK_EQ(rpcrdma_pmd_srq_destroy(srq), 0);
+	back = rte_rdtsc();
+	if (peer_finishes) {
+		/* the copy was over before the destroy returned */
+		CHECK(__atomic_load_n(&lp.done_at, __ATOMIC_RELAXED) != 0);
+		CHECK(pthread_join(th, NULL) == 0);
+		CHECK(lp.done_at <= back);
+	} else {
+		/* still CLAIMED: the destroy waited out the grace, and no longer hangs */
+		CHECK(back >= until);
+		CHECK_EQ(RPCRDMA_SHM_SLOT_STATE(__atomic_load_n(&lp.slot->state, __ATOMIC_ACQUIRE)),
+			 RPCRDMA_SHM_SLOT_CLAIMED);
+	}
+	CHECK_EQ(rpcrdma_pmd_qp_destroy(cli.qp), 0);
+	end_close(&cli);
+	end_close(&srv);
+}
+
 int main(void)
 {
 	test_dev_info_defaults();
@@ -726,5 +812,7 @@ int main(void)
 	test_srq_hostile_peer();
 	test_srq_stale_claim();
 	test_srq_claim_of_destroyed_qp();
+	test_srq_destroy_waits(true);
+	test_srq_destroy_waits(false);
 	return test_summary("pmd_shm");
 }
