@@ -16,6 +16,19 @@
 //                                     whichever lcore limits the rate
 //   scale/null_one_each/conns:N       one call in flight per connection
 //                                     (N in flight): calls_per_s
+//   scale/null_pipelined_paired/conns:N
+//                                     the first target measured in turns:
+//                                     a set-up of 1 connection and one of
+//                                     N, both up, take turns of 32,768
+//                                     calls (64 in flight; each
+//                                     iteration one turn of each, their
+//                                     order alternating), so that the two
+//                                     rates of a pair see the same state
+//                                     of the machine. calls_per_s_1 and
+//                                     calls_per_s_n: the median turn of
+//                                     each; ratio: the median of the
+//                                     pairs' ratios (ratio_lo, ratio_hi:
+//                                     the quartiles)
 //   scale/idle_poll/conns:N           one poll of the server group with N
 //                                     idle connections, from the main lcore
 //                                     (the server lcore parked): ns per poll
@@ -31,9 +44,11 @@
 // memory an earlier one touched (rpcrdma-perf --server measures a server
 // alone).
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -95,6 +110,74 @@ void pipelined(benchmark::State &state, uint32_t conns, uint32_t inflight)
 		static_cast<double>(state.iterations() * kCalls), benchmark::Counter::kIsRate);
 }
 
+// One turn of a paired run: the server lcore launched, calls, parked. Calls/s, or -1.
+double turn(bench_scale *b, uint32_t calls)
+{
+	if (bench_scale_resume(b) != 0)
+		return -1;
+	auto t0 = std::chrono::steady_clock::now();
+	int ret = bench_scale_pipelined(b, calls);
+	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	bench_scale_pause(b);
+	return ret == 0 && s > 0 ? calls / s : -1;
+}
+
+// The value at fraction q of the sorted values (nearest rank).
+double quantile(std::vector<double> v, double q)
+{
+	if (v.empty())
+		return 0;
+	std::sort(v.begin(), v.end());
+	return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
+}
+
+void paired(benchmark::State &state, uint32_t conns)
+{
+	constexpr uint32_t kTurn = 4 * kCalls;
+	bench_scale *one = bench_scale_start(1, 64);
+	if (one != nullptr)
+		bench_scale_pause(one);
+	bench_scale *many = one != nullptr ? bench_scale_start(conns, 64) : nullptr;
+	if (many == nullptr) {
+		bench_scale_stop(one);
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	bench_scale_pause(many);
+	// a first turn each to warm every connection
+	if (turn(one, kCalls) < 0 || turn(many, conns > kCalls ? conns : kCalls) < 0)
+		state.SkipWithError("warm-up calls failed");
+	std::vector<double> r1, rn, ratio;
+	bool first_one = true;
+	for (auto _ : state) {
+		double a, b;
+		if (first_one) {
+			a = turn(one, kTurn);
+			b = turn(many, kTurn);
+		} else {
+			b = turn(many, kTurn);
+			a = turn(one, kTurn);
+		}
+		first_one = !first_one;
+		if (a <= 0 || b <= 0) {
+			state.SkipWithError("calls failed");
+			break;
+		}
+		r1.push_back(a);
+		rn.push_back(b);
+		ratio.push_back(b / a);
+	}
+	if (bench_scale_stop(many) != 0 || bench_scale_stop(one) != 0)
+		state.SkipWithError("tear-down found an error");
+	state.SetItemsProcessed(state.iterations() * 2 * kTurn);
+	state.counters["calls_per_s_1"] = quantile(r1, 0.5);
+	state.counters["calls_per_s_n"] = quantile(rn, 0.5);
+	state.counters["ratio"] = quantile(ratio, 0.5);
+	state.counters["ratio_lo"] = quantile(ratio, 0.25);
+	state.counters["ratio_hi"] = quantile(ratio, 0.75);
+	state.counters["pairs"] = static_cast<double>(ratio.size());
+}
+
 void idle_poll(benchmark::State &state, uint32_t conns)
 {
 	constexpr int kPolls = 1000;
@@ -145,6 +228,12 @@ int main(int argc, char **argv)
 		benchmark::RegisterBenchmark(
 			("scale/null_one_each/conns:" + std::to_string(n)).c_str(), pipelined, n, n)
 			->UseRealTime();
+	for (uint32_t n : conns)
+		if (n > 1)
+			benchmark::RegisterBenchmark(
+				("scale/null_pipelined_paired/conns:" + std::to_string(n)).c_str(),
+				paired, n)
+				->UseRealTime();
 	for (uint32_t n : conns)
 		benchmark::RegisterBenchmark(("scale/idle_poll/conns:" + std::to_string(n)).c_str(),
 					     idle_poll, n)

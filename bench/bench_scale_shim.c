@@ -211,9 +211,12 @@ static bool pump_until_all(struct bench_scale *b, enum rpcrdma_xprt_state st)
 
 struct bench_scale *bench_scale_start(uint32_t conns, uint32_t inflight)
 {
+	/* several may be up at once (bench_scale_resume()): names of their own */
+	static unsigned int instances;
+	unsigned int inst = instances++;
 	struct bench_scale *b;
 	uint32_t per, calls;
-	char addr[64];
+	char addr[64], sname[32], cname[32];
 	int ret;
 
 	b = rte_zmalloc("bench_scale", sizeof(*b), 64);
@@ -240,10 +243,12 @@ struct bench_scale *bench_scale_start(uint32_t conns, uint32_t inflight)
 	while (calls < per)
 		calls <<= 1;
 	ret = b->calls == NULL || b->carg == NULL ? -ENOMEM : 0;
+	snprintf(sname, sizeof(sname), "ssrv%u", inst);
+	snprintf(cname, sizeof(cname), "scli%u", inst);
 	if (ret == 0)
-		ret = side_open(&b->srv, "ssrv", conns, inflight, 4 * (conns + inflight) + 1024);
+		ret = side_open(&b->srv, sname, conns, inflight, 4 * (conns + inflight) + 1024);
 	if (ret == 0)
-		ret = side_open(&b->cli, "scli", conns, inflight,
+		ret = side_open(&b->cli, cname, conns, inflight,
 				conns * (calls + (calls + 9) / 2 + 1) + 1024);
 	if (ret)
 		goto err_log;
@@ -265,7 +270,7 @@ struct bench_scale *bench_scale_start(uint32_t conns, uint32_t inflight)
 	b->srv.params.recv_call = scale_recv_call;
 	b->srv.params.ctx = b;
 	b->srv.params.group = b->srv.grp;
-	snprintf(addr, sizeof(addr), "@rpcrdma-bench-scale-%d", getpid());
+	snprintf(addr, sizeof(addr), "@rpcrdma-bench-scale-%d-%u", getpid(), inst);
 	ret = rpcrdma_pmd_listen(b->srv.dev, addr, &b->listener);
 	/* in batches, so that the connect requests do not pile up */
 	for (uint32_t i = 0; ret == 0 && i < conns; i++) {
@@ -323,6 +328,11 @@ int bench_scale_stop(struct bench_scale *b)
 void bench_scale_pause(struct bench_scale *b)
 {
 	bench_responder_park(b->lcore, &b->launched, &b->stop);
+}
+
+int bench_scale_resume(struct bench_scale *b)
+{
+	return bench_responder_launch(serve, b, b->lcore, &b->launched);
 }
 
 int bench_scale_server_poll(struct bench_scale *b)

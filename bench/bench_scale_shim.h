@@ -43,6 +43,12 @@ int bench_scale_pipelined(struct bench_scale *b, uint32_t n);
 /** Park the server lcore (for the idle poll: the main lcore polls its group). */
 void bench_scale_pause(struct bench_scale *b);
 
+/**
+ * Launch the server lcore again after bench_scale_pause(): two set-ups
+ * may be up at once and take turns on the two lcores. 0 or -1.
+ */
+int bench_scale_resume(struct bench_scale *b);
+
 /** One poll of the server group from the calling lcore; its work (0: idle). */
 int bench_scale_server_poll(struct bench_scale *b);
 
