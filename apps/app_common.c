@@ -531,8 +531,10 @@ void app_conn_mem_arrived(struct app_conn_mem *m, uint32_t now,
 	if (now <= m->peak)
 		return;
 	rss = rss_bytes();
-	if (m->peak == 0)
+	if (m->first == 0) {
+		m->first = now;
 		m->rss_first = rss;
+	}
 	m->peak = now;
 	m->rss_peak = rss;
 	m->engine_peak = 0;
@@ -542,17 +544,40 @@ void app_conn_mem_arrived(struct app_conn_mem *m, uint32_t now,
 	}
 }
 
+void app_conn_mem_arrived_groups(struct app_conn_mem *m, uint32_t now, uint32_t ready,
+				 uint32_t groups)
+{
+	if (m->first == 0) {
+		if (ready < groups)
+			return;
+		m->first = now;
+		m->rss_first = rss_bytes();
+		m->peak = now;
+		m->rss_peak = m->rss_first;
+		return;
+	}
+	if (now <= m->peak)
+		return;
+	m->peak = now;
+	m->rss_peak = rss_bytes();
+}
+
 void app_conn_mem_report(FILE *out, const char *who, const struct app_conn_mem *m)
 {
 	double more;
 
-	if (m->peak < 2 || m->rss_first == 0)
+	if (m->first == 0 || m->peak <= m->first || m->rss_first == 0)
 		return;
-	more = ((double)m->rss_peak - (double)m->rss_first) / (m->peak - 1);
-	fprintf(out,
-		"%s: resident memory %.1f MiB with one connection, %.1f MiB with %u at once: "
-		"%.1f KiB per connection more",
-		who, m->rss_first / 1048576.0, m->rss_peak / 1048576.0, m->peak, more / 1024);
+	more = ((double)m->rss_peak - (double)m->rss_first) / (m->peak - m->first);
+	if (m->first == 1)
+		fprintf(out, "%s: resident memory %.1f MiB with one connection", who,
+			m->rss_first / 1048576.0);
+	else
+		fprintf(out,
+			"%s: resident memory %.1f MiB with %u connections (a first on each poller)",
+			who, m->rss_first / 1048576.0, m->first);
+	fprintf(out, ", %.1f MiB with %u at once: %.1f KiB per connection more",
+		m->rss_peak / 1048576.0, m->peak, more / 1024);
 	if (m->engine_peak != 0)
 		fprintf(out, " (%lu bytes each in the engine)",
 			(unsigned long)(m->engine_peak / m->peak));

@@ -288,6 +288,7 @@ void app_conn_left(FILE *out, const char *who, uint64_t no, uint64_t calls, uint
 struct app_conn_mem {
 	uint64_t rss_first, rss_peak; /* bytes */
 	uint64_t engine_peak;	      /* the group's conn_bytes at the peak */
+	uint32_t first;		      /* connections open at rss_first; 0: not yet */
 	uint32_t peak;		      /* connections at once, at most */
 };
 
@@ -299,10 +300,22 @@ void app_conn_mem_arrived(struct app_conn_mem *m, uint32_t now,
 			  const struct rpcrdma_xprt_group *grp);
 
 /**
- * One line on @p out, prefixed with @p who, once two connections or more
- * were open at once: "resident memory 296.5 MiB with one connection, 322.4
- * MiB with 1024 at once: 26.0 KiB per connection more (13504 bytes each
- * in the engine)". Nothing otherwise.
+ * As app_conn_mem_arrived(), for a server of @p groups poll groups, each
+ * polled by an lcore of its own (rpcrdma-perf --pollers), each making its
+ * shared slots at its first connection: the baseline is the resident set
+ * once every group has had a connection (@p ready of them have), then its
+ * peaks. No engine bytes: the other groups are other lcores'. The caller
+ * makes the calls one at a time (a lock).
+ */
+void app_conn_mem_arrived_groups(struct app_conn_mem *m, uint32_t now, uint32_t ready,
+				 uint32_t groups);
+
+/**
+ * One line on @p out, prefixed with @p who, once more connections were
+ * open at once than at the baseline: "resident memory 296.5 MiB with one
+ * connection, 322.4 MiB with 1024 at once: 26.0 KiB per connection more
+ * (13504 bytes each in the engine)"; with several groups "... with 2
+ * connections (a first on each poller), ...". Nothing otherwise.
  */
 void app_conn_mem_report(FILE *out, const char *who, const struct app_conn_mem *m);
 

@@ -177,9 +177,18 @@ static void srv_accept(struct perf_srv *s, const struct rpcrdma_pmd_event *ev, u
 	s->accepted++;
 	s->conn_no[i] = no;
 	now = __atomic_add_fetch(&s->lead->total, 1, __ATOMIC_RELAXED);
-	/* with --pollers the shards make their groups' slots as they go: not measured */
-	if (s->rt == NULL)
+	if (s->rt == NULL) {
 		app_conn_mem_arrived(&s->mem, now, s->ep.grp);
+	} else {
+		/* each shard makes its group's slots at its first connection: after all have */
+		rte_spinlock_lock(&s->lead->mem_lock);
+		if (!s->mem_ready) {
+			s->mem_ready = true;
+			s->lead->mem_groups++;
+		}
+		app_conn_mem_arrived_groups(&s->lead->mem, now, s->lead->mem_groups, s->nshards);
+		rte_spinlock_unlock(&s->lead->mem_lock);
+	}
 	if (s->verbose)
 		app_conn_arrived(stderr, PROG ": server", no, s->conns[i],
 				 s->rt != NULL ? s->poller : APP_NO_POLLER, now);
@@ -509,6 +518,7 @@ int perf_srv_pollers_open(struct perf_srv *shards, uint32_t n, const struct perf
 	}
 	lead->shards = shards;
 	lead->max_total = o->max_conns;
+	rte_spinlock_init(&lead->mem_lock);
 	rpcrdma_rt_params_init(&rp);
 	rp.name = "perf";
 	snprintf(roles, sizeof(roles), "pollers=%u,workers=0", n);

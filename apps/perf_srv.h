@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_spinlock.h>
+
 #include <rpcrdma/rpcrdma_capture.h>
 #include <rpcrdma/rpcrdma_svc.h>
 #include <rpcrdma/rpcrdma_xprt.h>
@@ -70,7 +72,10 @@ struct perf_srv {
 	uint64_t total_left;	 /* the lead's, atomic: ... that left */
 	int closing;		 /* the lead's, atomic: every shard closes its connections */
 	bool closed;		 /* this shard has */
-	struct app_conn_mem mem; /* one poller only: what its connections hold */
+	bool mem_ready;		 /* this shard has had a connection (its group's slots made) */
+	struct app_conn_mem mem; /* the lead's: what the connections hold (every shard's) */
+	uint32_t mem_groups;	 /* the lead's: shards with mem_ready */
+	rte_spinlock_t mem_lock; /* the lead's: the shards' arrivals update mem one at a time */
 };
 
 void perf_ep_close(struct perf_ep *ep);

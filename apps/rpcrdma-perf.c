@@ -1138,7 +1138,7 @@ static void srv_banner(const struct perf_opts *o)
 /*
  * The server's closing lines: the connections that did not close, each
  * poller's connections and calls (--pollers), every call and those answered
- * with an error, and what its connections held in memory (one poller).
+ * with an error, and what its connections held in memory.
  */
 static void srv_report(const struct perf_opts *o, const struct perf_srv *s, uint32_t open)
 {

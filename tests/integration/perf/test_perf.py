@@ -34,11 +34,13 @@ many     one --server, clients coming and going: three rpcrdma-perf clients
          second killed (SIGKILL) in the middle, a fourth with 5 started
          after: each survivor's calls checked, the server says every arrival
          and leave (the calls of each connection add up to its client's),
-         keeps serving, and exits 0 on SIGTERM with nothing leaked
+         keeps serving, and exits 0 on SIGTERM with nothing leaked; its
+         memory line's peak is the arrivals' most, and its figures add up
 many_pollers  the same against --server --pollers 2: every arrival line
-         names its poller, each poller takes its share, and the pollers'
+         names its poller, each poller takes its share, the pollers'
          closing lines (connections, calls) agree with the arrivals and
-         add up to the server's calls
+         add up to the server's calls, and the memory line's baseline is
+         the arrival that gave the second poller its first connection
 nfs3     --program nfs3 against nfs3-server over shm: null, getattr, read and
          write of 4 KiB and 1 MiB with --verify, readdir of a directory of
          300 files it makes, iops at depth 32, the fallback from --version 2,
@@ -1052,25 +1054,43 @@ def test_many(pollers=1):
     check(other == [], "the server's stderr holds arrivals and leaves only: %r" % other)
     total = re.search(r"server: (\d+) calls, \d+ answered with an error", sout)
     check(total is not None, "the server's closing line: %r" % sout)
-    # what the connections held: from the first to the most at once (one poller only)
-    mem = re.search(r"^rpcrdma-perf: server: resident memory ([\d.]+) MiB with one connection, "
-                    r"([\d.]+) MiB with (\d+) at once: (-?[\d.]+) KiB per connection more "
-                    r"\((\d+) bytes each in the engine\)$", sout, re.M)
+    # what the connections held: from the first (with --pollers, once each poller has had
+    # one) to the most at once
+    if pollers == 1:
+        mem = re.search(r"^rpcrdma-perf: server: resident memory ([\d.]+) MiB with (one) "
+                        r"connection, ([\d.]+) MiB with (\d+) at once: (-?[\d.]+) KiB per "
+                        r"connection more \((\d+) bytes each in the engine\)$", sout, re.M)
+    else:
+        mem = re.search(r"^rpcrdma-perf: server: resident memory ([\d.]+) MiB with (\d+) "
+                        r"connections \(a first on each poller\), ([\d.]+) MiB with (\d+) at "
+                        r"once: (-?[\d.]+) KiB per connection more$", sout, re.M)
+    check(mem is not None, "the server's memory line: %r" % sout)
+    if mem:
+        first, base, peak, n, more = (float(mem.group(1)),
+                                      1 if mem.group(2) == "one" else int(mem.group(2)),
+                                      float(mem.group(3)), int(mem.group(4)),
+                                      float(mem.group(5)))
+        most = max(int(j[1]) for j in joins)
+        # the baseline: the arrival that gave the last poller its first connection
+        seen, firsts = set(), []
+        for j in joins:
+            seen.add(where[int(j[0])])
+            if len(seen) == pollers:
+                firsts.append(int(j[1]))
+        check(n == most,
+              "the memory line's peak %d is the arrivals' most connected at once %d" % (n, most))
+        check(bool(firsts) and base == firsts[0] and base < n,
+              "the memory line's baseline %d is when each poller had had one: %r" %
+              (base, firsts[:1]))
+        check(abs((peak - first) * 1024 / (n - base) - more) < 0.1 * 1024 / (n - base) + 0.1,
+              "the memory line adds up: %r" % mem.group(0))
+        if pollers == 1:
+            check(int(mem.group(6)) > 0, "the engine holds bytes per connection: %r" %
+                  mem.group(0))
     if pollers == 1:
         check(set(where.values()) <= {0} and "poller" not in sout,
               "one poller: no poller in the lines: %r" % sout)
-        check(mem is not None, "the server's memory line: %r" % sout)
-        if mem:
-            first, peak, n, more = (float(mem.group(1)), float(mem.group(2)),
-                                    int(mem.group(3)), float(mem.group(4)))
-            check(n == max(int(j[1]) for j in joins),
-                  "the memory line's peak %d is the arrivals' most connected at once" % n)
-            check(abs((peak - first) * 1024 / (n - 1) - more) < 0.1 * 1024 / (n - 1) + 0.1,
-                  "the memory line adds up: %r" % mem.group(0))
-            check(int(mem.group(5)) > 0, "the engine holds bytes per connection: %r" %
-                  mem.group(0))
         return
-    check(mem is None, "--pollers: no memory line: %r" % sout)
     # each poller's line: the connections placed on it and their calls, adding up
     per = {int(k): (int(c), int(n)) for k, c, n in
            re.findall(r"^rpcrdma-perf: server: poller (\d+): (\d+) connections, (\d+) calls$",
