@@ -29,6 +29,12 @@
 //                                     each; ratio: the median of the
 //                                     pairs' ratios (ratio_lo, ratio_hi:
 //                                     the quartiles)
+//   scale/pmd_echo_paired/qps:N      the same turns with the PMD alone
+//                                     (bench_scale_pmd.c): N QPs on one CQ
+//                                     and one SRQ each end, 64 SENDs of 64
+//                                     bytes in flight, each echoed on its
+//                                     QP: what the shm PMD loses from 1 QP
+//                                     to N, without the engine
 //   scale/idle_poll/conns:N           one poll of the server group with N
 //                                     idle connections, from the main lcore
 //                                     (the server lcore parked): ns per poll
@@ -46,6 +52,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -110,15 +117,23 @@ void pipelined(benchmark::State &state, uint32_t conns, uint32_t inflight)
 		static_cast<double>(state.iterations() * kCalls), benchmark::Counter::kIsRate);
 }
 
+// What a paired run does with one set-up: launch its server lcore, make
+// calls (0 or -1), park the lcore.
+struct Turns {
+	std::function<int()> resume;
+	std::function<int(uint32_t)> run;
+	std::function<void()> pause;
+};
+
 // One turn of a paired run: the server lcore launched, calls, parked. Calls/s, or -1.
-double turn(bench_scale *b, uint32_t calls)
+double turn(const Turns &t, uint32_t calls)
 {
-	if (bench_scale_resume(b) != 0)
+	if (t.resume() != 0)
 		return -1;
 	auto t0 = std::chrono::steady_clock::now();
-	int ret = bench_scale_pipelined(b, calls);
+	int ret = t.run(calls);
 	double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-	bench_scale_pause(b);
+	t.pause();
 	return ret == 0 && s > 0 ? calls / s : -1;
 }
 
@@ -131,22 +146,15 @@ double quantile(std::vector<double> v, double q)
 	return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
 }
 
-void paired(benchmark::State &state, uint32_t conns)
+// The turns of two set-ups, one and many, up at once: a pair each iteration.
+void paired_run(benchmark::State &state, const Turns &one, const Turns &many, uint32_t warm)
 {
 	constexpr uint32_t kTurn = 4 * kCalls;
-	bench_scale *one = bench_scale_start(1, 64);
-	if (one != nullptr)
-		bench_scale_pause(one);
-	bench_scale *many = one != nullptr ? bench_scale_start(conns, 64) : nullptr;
-	if (many == nullptr) {
-		bench_scale_stop(one);
-		state.SkipWithError("set-up failed");
+	// a first turn each to warm every connection
+	if (turn(one, kCalls) < 0 || turn(many, warm) < 0) {
+		state.SkipWithError("warm-up calls failed");
 		return;
 	}
-	bench_scale_pause(many);
-	// a first turn each to warm every connection
-	if (turn(one, kCalls) < 0 || turn(many, conns > kCalls ? conns : kCalls) < 0)
-		state.SkipWithError("warm-up calls failed");
 	std::vector<double> r1, rn, ratio;
 	bool first_one = true;
 	for (auto _ : state) {
@@ -167,8 +175,6 @@ void paired(benchmark::State &state, uint32_t conns)
 		rn.push_back(b);
 		ratio.push_back(b / a);
 	}
-	if (bench_scale_stop(many) != 0 || bench_scale_stop(one) != 0)
-		state.SkipWithError("tear-down found an error");
 	state.SetItemsProcessed(state.iterations() * 2 * kTurn);
 	state.counters["calls_per_s_1"] = quantile(r1, 0.5);
 	state.counters["calls_per_s_n"] = quantile(rn, 0.5);
@@ -176,6 +182,51 @@ void paired(benchmark::State &state, uint32_t conns)
 	state.counters["ratio_lo"] = quantile(ratio, 0.25);
 	state.counters["ratio_hi"] = quantile(ratio, 0.75);
 	state.counters["pairs"] = static_cast<double>(ratio.size());
+}
+
+Turns engine_turns(bench_scale *b)
+{
+	return { [b] { return bench_scale_resume(b); },
+		 [b](uint32_t n) { return bench_scale_pipelined(b, n); },
+		 [b] { bench_scale_pause(b); } };
+}
+
+void paired(benchmark::State &state, uint32_t conns)
+{
+	bench_scale *one = bench_scale_start(1, 64);
+	if (one != nullptr)
+		bench_scale_pause(one);
+	bench_scale *many = one != nullptr ? bench_scale_start(conns, 64) : nullptr;
+	if (many == nullptr) {
+		bench_scale_stop(one);
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	bench_scale_pause(many);
+	paired_run(state, engine_turns(one), engine_turns(many), conns > kCalls ? conns : kCalls);
+	if (bench_scale_stop(many) != 0 || bench_scale_stop(one) != 0)
+		state.SkipWithError("tear-down found an error");
+}
+
+Turns pmd_turns(bench_scale_pmd *b)
+{
+	return { [b] { return bench_scale_pmd_resume(b); },
+		 [b](uint32_t n) { return bench_scale_pmd_run(b, n); },
+		 [b] { bench_scale_pmd_pause(b); } };
+}
+
+void pmd_paired(benchmark::State &state, uint32_t qps)
+{
+	bench_scale_pmd *one = bench_scale_pmd_start(1, 64);
+	bench_scale_pmd *many = one != nullptr ? bench_scale_pmd_start(qps, 64) : nullptr;
+	if (many == nullptr) {
+		bench_scale_pmd_stop(one);
+		state.SkipWithError("set-up failed");
+		return;
+	}
+	paired_run(state, pmd_turns(one), pmd_turns(many), qps > kCalls ? qps : kCalls);
+	if (bench_scale_pmd_stop(many) != 0 || bench_scale_pmd_stop(one) != 0)
+		state.SkipWithError("tear-down found an error");
 }
 
 void idle_poll(benchmark::State &state, uint32_t conns)
@@ -233,6 +284,12 @@ int main(int argc, char **argv)
 			benchmark::RegisterBenchmark(
 				("scale/null_pipelined_paired/conns:" + std::to_string(n)).c_str(),
 				paired, n)
+				->UseRealTime();
+	for (uint32_t n : conns)
+		if (n > 1)
+			benchmark::RegisterBenchmark(
+				("scale/pmd_echo_paired/qps:" + std::to_string(n)).c_str(),
+				pmd_paired, n)
 				->UseRealTime();
 	for (uint32_t n : conns)
 		benchmark::RegisterBenchmark(("scale/idle_poll/conns:" + std::to_string(n)).c_str(),

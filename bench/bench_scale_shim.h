@@ -77,6 +77,26 @@ void bench_scale_busy(struct bench_scale *b, double *cli_ns, double *srv_ns);
 
 void bench_scale_spread(struct bench_scale *b, uint64_t *min_calls, uint64_t *max_calls);
 
+/*
+ * The PMD alone (bench_scale_pmd.c): the same shape without the engine.
+ * Each end has one CQ and one SRQ for its @p qps QPs; the client keeps
+ * @p inflight SENDs of 64 bytes out, each on the next QP in turn, the
+ * server lcore echoing each on the QP it came in on. The functions are
+ * those of the engine's set-up above: start (the server lcore not yet
+ * launched), resume, run @p n echoes, pause, stop.
+ */
+struct bench_scale_pmd;
+
+struct bench_scale_pmd *bench_scale_pmd_start(uint32_t qps, uint32_t inflight);
+
+int bench_scale_pmd_resume(struct bench_scale_pmd *b);
+
+int bench_scale_pmd_run(struct bench_scale_pmd *b, uint32_t n);
+
+void bench_scale_pmd_pause(struct bench_scale_pmd *b);
+
+int bench_scale_pmd_stop(struct bench_scale_pmd *b);
+
 #ifdef __cplusplus
 }
 #endif
