@@ -208,6 +208,12 @@ struct shm_srq_qp {
 /* How long a detached QP's SRQ index stays retired: a descheduled claimer's grace, in ms. */
 #define SHM_SRQ_RETIRE_MS 1000
 
+/* @p q's index is retired at TSC @p now: until is read only then (a union with rcq). */
+static inline bool shm_srq_qp_retired(const struct shm_srq_qp *q, uint64_t now)
+{
+	return q->qp == NULL && now < q->until;
+}
+
 /*
  * A shared receive queue: its slots in an SRQ area (rpcrdma_shm.h) that the
  * peers of its QPs map; the owner posts and reaps, as for a QP's own queue.

@@ -790,7 +790,7 @@ static void srq_harvest(struct shm_srq *srq)
 			 * under it until DONE, or the index's retirement ends.
 			 */
 			if (unlikely(st == RPCRDMA_SHM_SLOT_CLAIMED && q != NULL &&
-				     rte_rdtsc() < q->until))
+				     shm_srq_qp_retired(q, rte_rdtsc())))
 				break;
 			srq->rq_reap++;
 			continue;

@@ -103,8 +103,7 @@ static void srq_wait_late_claims(const struct shm_srq *srq)
 			uint32_t qi = RPCRDMA_SHM_SLOT_QP(word);
 
 			if (RPCRDMA_SHM_SLOT_STATE(word) != RPCRDMA_SHM_SLOT_CLAIMED ||
-			    qi >= srq->qps_cap || srq->qps[qi].qp != NULL ||
-			    rte_rdtsc() >= srq->qps[qi].until)
+			    qi >= srq->qps_cap || !shm_srq_qp_retired(&srq->qps[qi], rte_rdtsc()))
 				break;
 			sched_yield();
 		}
@@ -222,7 +221,7 @@ int shm_srq_attach(struct shm_qp *qp, struct shm_srq *srq)
 
 	for (i = 0; i < srq->qps_cap; i++) {
 		idx = (srq->qps_next + i) % srq->qps_cap;
-		if (srq->qps[idx].qp == NULL && now >= srq->qps[idx].until)
+		if (srq->qps[idx].qp == NULL && !shm_srq_qp_retired(&srq->qps[idx], now))
 			break;
 	}
 	if (i == srq->qps_cap) {
