@@ -522,21 +522,30 @@ static uint64_t rss_bytes(void)
 	return n == 2 ? (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE) : 0;
 }
 
+/*
+ * Record @p now connections: the baseline, once @p ready, if there is none
+ * yet; else a new peak. @return true when it read the resident set.
+ */
+static bool conn_mem_note(struct app_conn_mem *m, uint32_t now, bool ready)
+{
+	if (m->first == 0 ? !ready : now <= m->peak)
+		return false;
+	m->rss_peak = rss_bytes();
+	m->peak = now;
+	if (m->first == 0) {
+		m->first = now;
+		m->rss_first = m->rss_peak;
+	}
+	return true;
+}
+
 void app_conn_mem_arrived(struct app_conn_mem *m, uint32_t now,
 			  const struct rpcrdma_xprt_group *grp)
 {
 	struct rpcrdma_xprt_group_stats st;
-	uint64_t rss;
 
-	if (now <= m->peak)
+	if (!conn_mem_note(m, now, true))
 		return;
-	rss = rss_bytes();
-	if (m->first == 0) {
-		m->first = now;
-		m->rss_first = rss;
-	}
-	m->peak = now;
-	m->rss_peak = rss;
 	m->engine_peak = 0;
 	if (grp != NULL) {
 		rpcrdma_xprt_group_stats(grp, &st);
@@ -547,19 +556,7 @@ void app_conn_mem_arrived(struct app_conn_mem *m, uint32_t now,
 void app_conn_mem_arrived_groups(struct app_conn_mem *m, uint32_t now, uint32_t ready,
 				 uint32_t groups)
 {
-	if (m->first == 0) {
-		if (ready < groups)
-			return;
-		m->first = now;
-		m->rss_first = rss_bytes();
-		m->peak = now;
-		m->rss_peak = m->rss_first;
-		return;
-	}
-	if (now <= m->peak)
-		return;
-	m->peak = now;
-	m->rss_peak = rss_bytes();
+	conn_mem_note(m, now, ready >= groups);
 }
 
 void app_conn_mem_report(FILE *out, const char *who, const struct app_conn_mem *m)
