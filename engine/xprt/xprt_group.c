@@ -569,8 +569,13 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 	 * the first is needed (the QP, then its connection's first lines and
 	 * the message received).
 	 */
-	for (i = 0; i < n; i++)
-		rte_prefetch0(&wc[i].qp->context);
+	for (i = 0; i < n; i++) {
+		/* a server answers a call on the QP it came in on: the QP's send lines too */
+		if (g->nservers != 0 && wc[i].opcode == RPCRDMA_PMD_WC_RECV)
+			rpcrdma_pmd_qp_prefetch(wc[i].qp);
+		else
+			rte_prefetch0(&wc[i].qp->context);
+	}
 	for (i = 0, x = NULL; i < n; i++) {
 		const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc[i].wr_id;
 

@@ -145,6 +145,8 @@ void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *x)
 	rte_prefetch0(&c->spec); /* long_buf is on its first line */
 	rte_prefetch0(c->msg_buf);
 	xprt_prefetch_send(x); /* what the submit stages */
+	if (x->qp != NULL)
+		rpcrdma_pmd_qp_prefetch(x->qp); /* and what its doorbell reads of the QP */
 }
 
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **callp)

@@ -925,7 +925,8 @@ void rpcrdma_xprt_prefetch(const struct rpcrdma_xprt *xprt);
 /**
  * The second step of rpcrdma_xprt_prefetch(): start loading the call slot
  * the next rpcrdma_xprt_call_alloc() on @xprt takes, and what submitting
- * it writes on the connection's send queue. It reads the
+ * it writes on the connection's send queue and reads and writes of its QP
+ * (rpcrdma_pmd_qp_prefetch()). It reads the
  * connection's free list, so it is worth calling only once
  * rpcrdma_xprt_prefetch() of the connection had time to take effect (a few
  * calls after it; half way to the connection's turn). Changes nothing;

@@ -327,6 +327,8 @@ static_assert(offsetof(struct shm_qp, sq) == 128, "send line");
 static_assert(offsetof(struct shm_qp, rnr_next) + 8 <= 192, "send line holds the send queue");
 static_assert(offsetof(struct shm_qp, peer) == 192, "peer line");
 static_assert(offsetof(struct shm_qp, peer_gone) < 256, "peer line holds the peer");
+static_assert(offsetof(struct shm_qp, peer_gone) < RPCRDMA_PMD_QP_SEND_LINES * 64,
+	      "a Send's lines are the ones rpcrdma_pmd_qp_prefetch() loads");
 
 /* v rounded up to a multiple of a */
 static inline size_t shm_align_up(size_t v, size_t a)

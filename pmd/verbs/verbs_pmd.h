@@ -236,6 +236,8 @@ struct verbs_qp {
 	TAILQ_ENTRY(verbs_qp) sq_flush_next;
 	TAILQ_ENTRY(verbs_qp) rq_flush_next;
 };
+static_assert(offsetof(struct verbs_qp, on_srq) < RPCRDMA_PMD_QP_SEND_LINES * 64,
+	      "a Send's lines are the ones rpcrdma_pmd_qp_prefetch() loads");
 
 enum verbs_req_state {
 	VERBS_REQ_REQUESTED, /* CONNECT_REQUEST returned; waiting for accept or reject */
