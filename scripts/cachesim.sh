@@ -16,7 +16,9 @@
 # the instructions per call (idle polls included, so they vary with the
 # interleaving; the misses do not, much). Deterministic to within a few
 # percent; compare commits, not machines. CACHESIM_BUILD overrides the
-# build directory.
+# build directory; CACHESIM_L2_KIB the simulated L2 (default 2048, a power
+# of two from 256 to 65536): the misses at 2, 4 and 8 MiB tell how far the
+# lines a round of calls touches are from fitting.
 #
 # valgrind runs the two lcores one at a time (--fair-sched), so a cache
 # shared by both ends is simulated, not two cores: a line one end writes
@@ -25,8 +27,16 @@
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${CACHESIM_BUILD:-build-cachesim}
+L2_KIB=${CACHESIM_L2_KIB:-2048}
 [ $# -gt 0 ] || set -- 1024
 
+case $L2_KIB in
+256 | 512 | 1024 | 2048 | 4096 | 8192 | 16384 | 32768 | 65536) ;;
+*)
+	echo "cachesim: CACHESIM_L2_KIB '$L2_KIB': a power of two from 256 to 65536" >&2
+	exit 2
+	;;
+esac
 for n in "$@"; do
 	case $n in
 	1 | 16 | 256 | 1024) ;;
@@ -47,10 +57,11 @@ ninja -C "$BUILD" bench/bench-scale >/dev/null
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+echo "simulated: D1 48 KiB 12-way, L2 $L2_KIB KiB 16-way, shared by both ends"
 printf '%-6s %12s %12s %12s %8s\n' conns D1_per_call L2_per_call instr_per_call calls
 for n in "$@"; do
 	RPCRDMA_NO_HUGE=1 RPCRDMA_TELEMETRY=0 valgrind --tool=callgrind --fair-sched=yes \
-		--cache-sim=yes --I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64 \
+		--cache-sim=yes --I1=32768,8,64 --D1=49152,12,64 --LL=$((L2_KIB * 1024)),16,64 \
 		--toggle-collect=bench_scale_pipelined --toggle-collect=serve \
 		--callgrind-out-file="$out/cg.$n" "$BUILD/bench/bench-scale" \
 		--benchmark_filter="^scale/null_pipelined/conns:$n/" \
