@@ -308,11 +308,13 @@ static int cli_submit(struct perf_cli *c, struct perf_slot *slot)
 		/* fewer calls in flight than connections: each call on the next one */
 		slot->conn = c->next_conn;
 		c->next_conn = (c->next_conn + 1) % c->nconns;
-		/* the connections whose turns come a few calls from now: in two steps */
+		/* the connections whose turns come a few calls from now: in three steps */
 		rpcrdma_xprt_prefetch(
 			c->conns[(c->next_conn + 2 * PERF_PREFETCH) % c->nconns].xprt);
 		rpcrdma_xprt_prefetch_call(
 			c->conns[(c->next_conn + PERF_PREFETCH) % c->nconns].xprt);
+		rpcrdma_xprt_prefetch_send(
+			c->conns[(c->next_conn + PERF_PREFETCH / 2) % c->nconns].xprt);
 	}
 	ret = rpcrdma_xprt_call_alloc(c->conns[slot->conn].xprt, &call);
 	if (ret)

@@ -365,9 +365,10 @@ static int submit_one(struct bench_scale *b, int64_t self)
 	}
 	if (ret)
 		return ret;
-	/* the connections whose turns come a few calls from now: in two steps */
+	/* the connections whose turns come a few calls from now: in three steps */
 	rpcrdma_xprt_prefetch(b->cli.x[(b->next + 2 * SCALE_PREFETCH) % b->conns]);
 	rpcrdma_xprt_prefetch_call(b->cli.x[(b->next + SCALE_PREFETCH) % b->conns]);
+	rpcrdma_xprt_prefetch_send(b->cli.x[(b->next + SCALE_PREFETCH / 2) % b->conns]);
 	rpcrdma_xprt_call_reply_spec(c)->max_len = 64;
 	if (rpcrdma_xprt_call_put_header(c, PROG, 1, 0) != 0) {
 		rpcrdma_xprt_call_release(c);

@@ -143,10 +143,21 @@ void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *x)
 		rte_prefetch0((const uint8_t *)c + i * RTE_CACHE_LINE_SIZE);
 	rte_prefetch0((const uint8_t *)&c->enc + sizeof(c->enc) - 1);
 	rte_prefetch0(&c->spec); /* long_buf is on its first line */
-	rte_prefetch0(c->msg_buf);
-	xprt_prefetch_send(x); /* what the submit stages */
+	xprt_prefetch_send(x);	 /* what the submit stages */
 	if (x->qp != NULL)
 		rpcrdma_pmd_qp_prefetch(x->qp); /* and what its doorbell reads of the QP */
+}
+
+void rpcrdma_xprt_prefetch_send(const struct rpcrdma_xprt *x)
+{
+	const struct rpcrdma_xprt_call *c = x != NULL ? x->call_free : NULL;
+
+	/* read from the lines the step before loaded: none is waited for */
+	if (c == NULL)
+		return;
+	__builtin_prefetch(c->msg_buf, 1); /* the message the call writes */
+	if (x->qp != NULL)
+		rpcrdma_pmd_qp_prefetch_doorbell(x->qp); /* what its doorbell touches */
 }
 
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **callp)

@@ -190,6 +190,7 @@ typedef uint16_t (*rpcrdma_pmd_queue_send_burst_t)(struct rpcrdma_pmd_qp *qp,
 						   const struct rpcrdma_pmd_send_wr *wrs,
 						   uint16_t n);
 typedef unsigned int (*rpcrdma_pmd_flush_t)(struct rpcrdma_pmd_qp *qp);
+typedef void (*rpcrdma_pmd_qp_prefetch_t)(const struct rpcrdma_pmd_qp *qp);
 
 struct rpcrdma_pmd_dev;
 struct rpcrdma_pmd_pd;
@@ -226,6 +227,8 @@ struct rpcrdma_pmd_qp {
 	uint32_t max_recv_wr; /**< ... and against recv_cq->nb_wrs (0 with an SRQ) */
 	/** The SRQ its receives come from (rpcrdma_pmd_qp_attr.srq), or NULL. */
 	struct rpcrdma_pmd_srq *srq;
+	/** rpcrdma_pmd_qp_prefetch_doorbell()'s, or NULL: the driver has none. */
+	rpcrdma_pmd_qp_prefetch_t prefetch_doorbell;
 } __attribute__((aligned(64)));
 static_assert(offsetof(struct rpcrdma_pmd_qp, stats) + sizeof(struct rpcrdma_pmd_qp_stats) <= 64,
 	      "qp fast path fits one line");
@@ -797,6 +800,22 @@ static inline void rpcrdma_pmd_qp_prefetch(const struct rpcrdma_pmd_qp *qp)
 
 	for (unsigned int i = 0; i < RPCRDMA_PMD_QP_SEND_LINES; i++)
 		__builtin_prefetch(p + i * 64, 1);
+}
+
+/**
+ * Start loading what the next doorbell of @p qp (rpcrdma_pmd_flush() of
+ * work requests queued, or about to be) touches beyond the QP's own lines:
+ * the driver's next send queue entry and, on shm, the line of the peer's
+ * QP that a Send reads. It reads the QP's lines, so it pays only once
+ * rpcrdma_pmd_qp_prefetch() of the QP has taken effect; an lcore with
+ * several doorbells to ring calls it for all of them first, and their
+ * misses overlap. A hint: changes nothing, in any state; a driver without
+ * it does nothing.
+ */
+static inline void rpcrdma_pmd_qp_prefetch_doorbell(const struct rpcrdma_pmd_qp *qp)
+{
+	if (qp->prefetch_doorbell != NULL)
+		qp->prefetch_doorbell(qp);
 }
 
 /**

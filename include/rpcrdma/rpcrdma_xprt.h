@@ -934,6 +934,16 @@ void rpcrdma_xprt_prefetch(const struct rpcrdma_xprt *xprt);
  */
 void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *xprt);
 
+/**
+ * The third step: start loading the message buffer of the call slot the
+ * next rpcrdma_xprt_call_alloc() on @xprt takes, and what the doorbell of
+ * its Send touches beyond the QP (rpcrdma_pmd_qp_prefetch_doorbell()). It
+ * reads the slot's and the QP's lines, so it is worth calling once
+ * rpcrdma_xprt_prefetch_call() had time to take effect (half way from it
+ * to the connection's turn). Changes nothing; NULL is ignored.
+ */
+void rpcrdma_xprt_prefetch_send(const struct rpcrdma_xprt *xprt);
+
 /** The call's XID (the RPC message's xid; rdma_xid). */
 uint32_t rpcrdma_xprt_call_xid(const struct rpcrdma_xprt_call *call);
 

@@ -685,6 +685,21 @@ static uint16_t shm_queue_send_burst(struct rpcrdma_pmd_qp *q,
 	return i;
 }
 
+/*
+ * What the next Send's execution touches beyond the QP's lines: the send
+ * queue entry queue_send_burst writes next, and the peer QP's state line
+ * that peer_alive() reads (the peer's SRQ lines are shared by every QP
+ * that sends to it, and written by the peer: left alone).
+ */
+static void shm_prefetch_doorbell(const struct rpcrdma_pmd_qp *q)
+{
+	const struct shm_qp *qp = container_of(q, const struct shm_qp, common);
+
+	__builtin_prefetch(qp->sq + (size_t)(qp->sq_head & qp->sq_mask) * qp->sq_stride, 1);
+	if (qp->peer != NULL && !qp->peer_gone)
+		__builtin_prefetch(&qp->peer->state, 0);
+}
+
 static unsigned int shm_flush(struct rpcrdma_pmd_qp *q)
 {
 	struct shm_qp *qp = to_shm_qp(q);
@@ -861,6 +876,7 @@ void shm_qp_set_fast_path(struct shm_qp *qp)
 	qp->common.post_recv_burst = shm_post_recv_burst;
 	qp->common.queue_send_burst = shm_queue_send_burst;
 	qp->common.flush = shm_flush;
+	qp->common.prefetch_doorbell = shm_prefetch_doorbell;
 }
 
 void shm_srq_set_fast_path(struct shm_srq *srq)

@@ -310,9 +310,10 @@ static void test_many(void)
 	CHECK(gs.reserved <= RECVS && gs.srq_posted > gs.reserved,
 	      "the SRQ holds every reservation: %u posted, %u reserved", gs.srq_posted,
 	      gs.reserved);
-	/* prefetching a connection (both steps) changes nothing of it; NULL is ignored */
+	/* prefetching a connection (the three steps) changes nothing of it; NULL is ignored */
 	rpcrdma_xprt_prefetch(NULL);
 	rpcrdma_xprt_prefetch_call(NULL);
+	rpcrdma_xprt_prefetch_send(NULL);
 	for (unsigned int i = 0; i < NCONN; i++) {
 		struct rpcrdma_xprt_info before, after;
 
@@ -321,6 +322,7 @@ static void test_many(void)
 		rpcrdma_xprt_info(cx[i], &before);
 		rpcrdma_xprt_prefetch(cx[i]);
 		rpcrdma_xprt_prefetch_call(cx[i]);
+		rpcrdma_xprt_prefetch_send(cx[i]);
 		rpcrdma_xprt_info(cx[i], &after);
 		CHECK(memcmp(&before, &after, sizeof(before)) == 0,
 		      "client %u: the same after its prefetch", i);

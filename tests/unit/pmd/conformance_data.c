@@ -15,7 +15,10 @@
 
 #define WAIT 5000 /* ms */
 
-/* ---- send_recv: SEND lands in the next receive, in order, gathered and scattered ---- */
+/*
+ * ---- send_recv: SEND lands in the next receive, in order, gathered and
+ * scattered; the QP's prefetch hints change nothing of it ----
+ */
 
 static const uint32_t sr_len[4] = { 1, 64, 4096, 0 };
 
@@ -79,6 +82,7 @@ void send_recv_client(struct ep *ep)
 	struct rpcrdma_pmd_send_wr wr[5];
 	struct rpcrdma_pmd_sge sge[7];
 	struct rpcrdma_pmd_wc wc[5];
+	struct rpcrdma_pmd_qp before;
 	void *buf[5];
 	unsigned int i, n;
 
@@ -108,9 +112,18 @@ void send_recv_client(struct ep *ep)
 	wr[4].sg_list = &sge[4];
 	wr[4].num_sge = 3;
 
+	/* the prefetch hints, before and after queueing: they change nothing */
+	before = *qp;
+	rpcrdma_pmd_qp_prefetch(qp);
+	rpcrdma_pmd_qp_prefetch_doorbell(qp);
+	CHECK(ep, memcmp(&before, qp, sizeof(before)) == 0);
 	CHECK(ep, rpcrdma_pmd_queue_send_burst(qp, wr, 5) == 5);
 	CHECK(ep, qp->stats.send_wrs == 5 && qp->stats.doorbells == 0);
-	/* nothing executes before the doorbell */
+	before = *qp;
+	rpcrdma_pmd_qp_prefetch(qp);
+	rpcrdma_pmd_qp_prefetch_doorbell(qp);
+	CHECK(ep, memcmp(&before, qp, sizeof(before)) == 0);
+	/* nothing executes before the doorbell, a prefetched one included */
 	CHECK(ep, poll_n(ep, wc, 1, 1) == 0);
 	CHECK(ep, rpcrdma_pmd_flush(qp) == 5);
 	CHECK(ep, rpcrdma_pmd_flush(qp) == 0); /* nothing staged: no doorbell */
