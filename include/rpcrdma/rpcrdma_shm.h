@@ -79,9 +79,10 @@
 extern "C" {
 #endif
 
-#define RPCRDMA_SHM_MAGIC	  0x52444d41u /* "RDMA" */
-#define RPCRDMA_SHM_VERSION_MAJOR 2	      /* incompatible changes (2: SRQ POSTED words) */
-#define RPCRDMA_SHM_VERSION_MINOR 1	      /* compatible additions (1: SRQs) */
+#define RPCRDMA_SHM_MAGIC 0x52444d41u /* "RDMA" */
+#define RPCRDMA_SHM_VERSION_MAJOR \
+	3 /* incompatible changes (2: SRQ POSTED words; 3: SRQ faults on line 0) */
+#define RPCRDMA_SHM_VERSION_MINOR 1 /* compatible additions (1: SRQs) */
 #define RPCRDMA_SHM_CACHE_LINE	  64
 
 /** MR region index of memory that has no file descriptor (same process only). */
@@ -227,7 +228,7 @@ static_assert(sizeof(struct rpcrdma_shm_qp_area) == 5 * RPCRDMA_SHM_CACHE_LINE, 
  * rq_off. Shared by the peers of every QP attached to the SRQ.
  */
 struct rpcrdma_shm_srq_area {
-	/* line 0: constant after creation */
+	/* line 0: constant after creation, but for faults */
 	uint32_t magic;
 	uint16_t version_major;
 	uint16_t version_minor;
@@ -239,7 +240,16 @@ struct rpcrdma_shm_srq_area {
 	uint32_t rq_max_sge;
 	uint64_t rq_off;
 	uint64_t area_size;
-	uint8_t pad0[16];
+	/**
+	 * Bumped by a peer after it wrote the fault word of a QP attached
+	 * here (struct rpcrdma_shm_qp_area): the owner, which does not look
+	 * at each attached QP on every poll, looks when this moves. On this
+	 * line, which nothing else writes, not on the claim index's: the
+	 * owner reads it on every poll, and on the line every claim writes
+	 * each read would pull that line across (and the next claim back).
+	 */
+	uint32_t faults;
+	uint8_t pad0[12];
 	/* line 1: written by the owner on every receive it posts (release) */
 	uint64_t rq_head __attribute__((aligned(64))); /**< producer index: receives posted */
 	/**
@@ -251,17 +261,13 @@ struct rpcrdma_shm_srq_area {
 	/* line 2: the peers' claim index (CAS) */
 	uint64_t rq_tail __attribute__((aligned(64))); /**< consumer index: receives claimed */
 	uint32_t limit_hit;			       /**< set by a peer, cleared by the owner */
-	/**
-	 * Bumped by a peer after it wrote the fault word of a QP attached
-	 * here (struct rpcrdma_shm_qp_area): the owner, which does not look
-	 * at each attached QP on every poll, looks when this moves.
-	 */
-	uint32_t faults;
-	uint8_t pad2[48];
+	uint8_t pad2[52];
 };
 static_assert(offsetof(struct rpcrdma_shm_srq_area, rq_head) == 64, "srq producer line");
 static_assert(offsetof(struct rpcrdma_shm_srq_area, rq_tail) == 128, "srq consumer line");
 static_assert(sizeof(struct rpcrdma_shm_srq_area) == 3 * RPCRDMA_SHM_CACHE_LINE, "srq area");
+static_assert(offsetof(struct rpcrdma_shm_srq_area, faults) < RPCRDMA_SHM_CACHE_LINE,
+	      "faults off the lines the fast path writes");
 
 /* ---------------- socket messages ---------------- */
 

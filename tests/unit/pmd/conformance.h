@@ -209,6 +209,8 @@ void srq_two_cqs_client(struct ep *ep);
 void cq_shared_server(struct ep *ep);
 void cq_shared_client(struct ep *ep);
 void srq_bad_args_half(struct ep *ep);
+void srq_access_server(struct ep *ep);
+void srq_access_client(struct ep *ep);
 
 /* conformance_handoff.c: a connect request handed over to another device */
 void handoff_server(struct ep *ep);

@@ -109,6 +109,9 @@ const struct tcase tcases[] = {
 	{ "srq_two_cqs", srq_two_cqs_server, srq_two_cqs_client },
 	{ "cq_shared", cq_shared_server, cq_shared_client },
 	{ "srq_bad_args", srq_bad_args_half, srq_bad_args_half },
+	{ "srq_access_error", srq_access_server, srq_access_client,
+	  .shm_only = "the responder's error reaches the owner of an SRQ's QP through the "
+		      "shm SRQ area (verbs: the device's own)" },
 	{ "conn_req_handoff", handoff_server, handoff_client },
 	{ "conn_req_handoff_gone", handoff_gone_server, handoff_gone_client,
 	  .shm_only = "a client gone while connecting: shm knows at once, rdma_cm on a timeout" },

@@ -937,3 +937,124 @@ void srq_bad_args_half(struct ep *ep)
 		CHECK(ep, rpcrdma_pmd_srq_destroy(srq) == 0);
 	}
 }
+
+/*
+ * ---- srq_access_error: an RDMA Write with a bad rkey to a QP on an SRQ:
+ * the requester gets REM_ACCESS_ERR, and the responder's QP goes to error
+ * too (IB class C), which its owner learns from the SRQ (it does not look
+ * at each attached QP on each poll); the SRQ goes on serving its other QP ----
+ */
+
+void srq_access_server(struct ep *ep)
+{
+	struct rpcrdma_pmd_srq *srq = srq_make(ep, 16, 0);
+	struct rpcrdma_pmd_qp_attr attr;
+	struct rpcrdma_pmd_qp *qps[2] = { NULL, NULL };
+	struct rpcrdma_mempool *pool = ep->set->chunk[0];
+	uint8_t *chunk = rpcrdma_mempool_get(pool);
+	struct rpcrdma_pmd_mr *mr = NULL;
+	struct srq_bufs b = { .n = 0 };
+	struct rpcrdma_pmd_wc wc[2];
+	struct rbuf rb = { 0 };
+	unsigned int i, n = 0;
+
+	if (srq == NULL || chunk == NULL)
+		goto out;
+	qp_attr_srq(ep, &attr, srq);
+	for (i = 0; i < 2; i++) {
+		qps[i] = ep_qp_create(ep, &attr);
+		if (qps[i] == NULL)
+			goto out;
+	}
+	srq_post(ep, srq, &b, 4);
+	CHECK(ep,
+	      rpcrdma_pmd_mr_reg(ep->pd, chunk, 4096,
+				 RPCRDMA_PMD_ACCESS_LOCAL_WRITE | RPCRDMA_PMD_ACCESS_REMOTE_WRITE,
+				 -1, 0, &mr) == 0);
+	if (mr != NULL) {
+		rb.addr = (uintptr_t)chunk;
+		rb.len = 64;
+		rb.rkey = mr->rkey + 0x100; /* the next table index: no MR */
+	}
+	for (i = 0; i < 2; i++)
+		CHECK(ep, srv_accept(ep, qps[i]));
+	oob_put(ep, &rb, sizeof(rb));
+	oob_sync(ep, "access go");
+	/* QP 0 goes to error: seen by polling the CQ, without a completion of its own */
+	for (i = 0; i < WAIT / 10 && qps[0]->state != RPCRDMA_PMD_QPS_ERROR; i++)
+		n += poll_n(ep, wc, 1, 10);
+	CHECK(ep, qps[0]->state == RPCRDMA_PMD_QPS_ERROR);
+	CHECK(ep, n == 0);
+	CHECK(ep, qps[1]->state == RPCRDMA_PMD_QPS_RTS);
+	oob_sync(ep, "access checked");
+	/* the SRQ's receives serve QP 1 */
+	n = poll_n(ep, wc, 1, WAIT);
+	CHECK(ep, n == 1);
+	if (n == 1) {
+		CHECK(ep, wc[0].status == RPCRDMA_PMD_WC_SUCCESS && wc[0].qp == qps[1] &&
+				  wc[0].byte_len == 64);
+		CHECK(ep, *(const uint32_t *)(uintptr_t)wc[0].wr_id == 1);
+		CHECK(ep, srq_take(&b, wc[0].wr_id));
+		inl_put(ep, (void *)(uintptr_t)wc[0].wr_id);
+	}
+	CHECK(ep, b.n == 3);
+	oob_sync(ep, "served");
+out:
+	for (i = 0; i < 2; i++)
+		if (qps[i] != NULL)
+			ep_qp_destroy(ep, qps[i]);
+	if (srq != NULL)
+		CHECK(ep, rpcrdma_pmd_srq_destroy(srq) == 0);
+	srq_bufs_put(ep, &b);
+	if (mr != NULL)
+		CHECK(ep, rpcrdma_pmd_mr_dereg(mr) == 0);
+	if (chunk != NULL)
+		rpcrdma_mempool_put(pool, chunk);
+}
+
+void srq_access_client(struct ep *ep)
+{
+	struct rpcrdma_pmd_qp *qps[2];
+	struct rpcrdma_pmd_send_wr wr;
+	struct rpcrdma_pmd_sge sge;
+	struct rpcrdma_pmd_wc wc[1];
+	uint8_t *buf = inl_get(ep);
+	struct rbuf rb;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		qps[i] = ep_qp_create(ep, NULL);
+		if (qps[i] == NULL || !cli_connect(ep, qps[i]))
+			qps[i] = NULL;
+	}
+	oob_get(ep, &rb, sizeof(rb));
+	oob_sync(ep, "access go");
+	if (qps[0] != NULL && buf != NULL) {
+		sge = sge_of(ep->set->inline_pool, buf, (uint32_t)rb.len);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 1;
+		wr.opcode = RPCRDMA_PMD_WR_RDMA_WRITE;
+		wr.flags = RPCRDMA_PMD_SEND_SIGNALED;
+		wr.remote_addr = rb.addr;
+		wr.rkey = rb.rkey;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		CHECK(ep, post_send1(qps[0], &wr));
+		CHECK(ep, poll_n(ep, wc, 1, WAIT) == 1 && wc[0].wr_id == 1 &&
+				  wc[0].status == RPCRDMA_PMD_WC_REM_ACCESS_ERR);
+		CHECK(ep, qps[0]->state == RPCRDMA_PMD_QPS_ERROR);
+	}
+	oob_sync(ep, "access checked");
+	if (qps[1] != NULL) {
+		CHECK(ep, send_msg(ep, qps[1], 100, 1, 64));
+		CHECK(ep, poll_n(ep, wc, 1, WAIT) == 1 && wc[0].status == RPCRDMA_PMD_WC_SUCCESS &&
+				  wc[0].wr_id == 100);
+	}
+	scratch_put(ep);
+	oob_sync(ep, "served");
+	if (buf != NULL)
+		inl_put(ep, buf);
+	for (i = 0; i < 2; i++)
+		if (qps[i] != NULL)
+			ep_qp_destroy(ep, qps[i]);
+}
