@@ -582,7 +582,8 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 		/* a connection's completions mostly come together: its lines once */
 		if (wc[i].qp->context != x) {
 			x = wc[i].qp->context;
-			xprt_prefetch(x);
+			/* a server's lines, or a client's (a client's backward service cannot join) */
+			xprt_prefetch(x, g->nservers != 0);
 		}
 		if (t->type == WR_RECV) {
 			const uint8_t *buf = ((const struct xprt_rx *)t->owner)->buf;

@@ -541,32 +541,41 @@ static inline void sq_rebase(struct rpcrdma_xprt *x)
  * Start loading the lines of @x that a call or a completion touches
  * (struct rpcrdma_xprt's fast path: lines 0 to 5, the counters' first,
  * mconn and the upcall's line of p), so that their misses overlap instead
- * of coming one by one.
+ * of coming one by one. For a call to send or a reply to take (not
+ * @responder), line 4 (cresp, the responder's credits) and the upcall's
+ * line stay out: with many connections the lines a call asks for fill the
+ * core's fill buffers, and each one more waits for a free one
+ * (docs/benchmarks.md, "Where the time goes, sampled"). The caller says
+ * which: reading x->responder here would wait for line 0.
  */
-static inline void xprt_prefetch(const struct rpcrdma_xprt *x)
+static inline void xprt_prefetch(const struct rpcrdma_xprt *x, bool responder)
 {
 	const uint8_t *b = (const uint8_t *)x;
 	size_t off;
 
 	/* the fast-path lines end where the counters start (a line of their own) */
 	for (off = 0; off < offsetof(struct rpcrdma_xprt, st); off += RTE_CACHE_LINE_SIZE)
-		rte_prefetch0(b + off);
+		if (responder || off / RTE_CACHE_LINE_SIZE !=
+					 offsetof(struct rpcrdma_xprt, cresp) / RTE_CACHE_LINE_SIZE)
+			rte_prefetch0(b + off);
 	rte_prefetch0(&x->st); /* the line every call, reply and visit counts on */
 	rte_prefetch0(&x->mconn);
-	rte_prefetch0(&x->p.recv_call); /* the one line of p a call reads: a server's upcall */
+	if (responder)
+		rte_prefetch0(&x->p.recv_call); /* the one line of p a call reads: the upcall */
 }
 /*
  * Start loading, to be written, what staging the next WR of @x writes: its
- * send-ring entry, its gather entry (a fast reply's) and its staging slot,
- * lines of their own. Reads x's line 1 (the ring) and 2 (the stage): for
- * a connection whose first lines are loaded, or on their way.
+ * send-ring entry, its staging slot and, for a fast reply (@reply), its
+ * gather entry, lines of their own. Reads x's line 1 (the ring) and 2 (the
+ * stage): for a connection whose first lines are loaded, or on their way.
  */
-static inline void xprt_prefetch_send(const struct rpcrdma_xprt *x)
+static inline void xprt_prefetch_send(const struct rpcrdma_xprt *x, bool reply)
 {
 	uint32_t i = sq_idx(x, x->sq_head);
 
 	__builtin_prefetch(&x->sq_ring[i], 1);
-	__builtin_prefetch(&x->sq_sge[i], 1);
+	if (reply)
+		__builtin_prefetch(&x->sq_sge[i], 1);
 	__builtin_prefetch(&x->stage[x->nstage], 1);
 }
 /* Send-queue room for n more WRs this poll. */

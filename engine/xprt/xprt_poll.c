@@ -612,7 +612,7 @@ void xprt_poll_begin(struct rpcrdma_xprt *x)
 	x->st.polls++;
 	/* a server's visit mostly ends with a reply staged: start its lines now */
 	if (!x->client)
-		xprt_prefetch_send(x);
+		xprt_prefetch_send(x, true);
 	if (x->state != RPCRDMA_XPRT_ESTABLISHED) {
 		x->work += rpcrdma_xprt_process(x);
 		if (unlikely(x->rc_on) &&

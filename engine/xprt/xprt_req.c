@@ -129,7 +129,7 @@ int rpcrdma_xprt_reply_rpc(struct rpcrdma_xdr_dec *reply, uint32_t xid, struct r
 void rpcrdma_xprt_prefetch(const struct rpcrdma_xprt *x)
 {
 	if (x != NULL)
-		xprt_prefetch(x);
+		xprt_prefetch(x, false); /* for its next call */
 }
 
 void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *x)
@@ -142,8 +142,8 @@ void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *x)
 	for (unsigned int i = 0; i < 4; i++)
 		rte_prefetch0((const uint8_t *)c + i * RTE_CACHE_LINE_SIZE);
 	rte_prefetch0((const uint8_t *)&c->enc + sizeof(c->enc) - 1);
-	rte_prefetch0(&c->spec); /* long_buf is on its first line */
-	xprt_prefetch_send(x);	 /* what the submit stages */
+	rte_prefetch0(&c->spec);      /* long_buf is on its first line */
+	xprt_prefetch_send(x, false); /* what the submit stages */
 	if (x->qp != NULL)
 		rpcrdma_pmd_qp_prefetch(x->qp); /* and what its doorbell reads of the QP */
 }
