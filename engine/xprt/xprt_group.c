@@ -604,6 +604,13 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 			touched[nt++] = x;
 			xprt_poll_begin(x);
 		}
+		/*
+		 * A server's call: its reply's doorbell comes after the upcall;
+		 * what that touches beyond the QP's lines (loaded since the
+		 * burst began) starts now.
+		 */
+		if (g->nservers != 0 && wc[i].opcode == RPCRDMA_PMD_WC_RECV)
+			rpcrdma_pmd_qp_prefetch_doorbell(wc[i].qp);
 		x->grp_wcs++;
 		xprt_handle_wc(x, &wc[i]);
 	}
