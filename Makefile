@@ -22,7 +22,7 @@ SAN_BUILD    ?= build-asan
 MESON_OPTS   ?=
 FUZZ_SECONDS ?= 60
 # make test's bounded fuzz run: a regression check within its time budget
-TEST_FUZZ_SECONDS ?= 30
+TEST_FUZZ_SECONDS ?= 20
 
 .PHONY: all deps build run test sanitize guest two-nodes bench fuzz format check-format clean
 
