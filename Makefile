@@ -13,7 +13,7 @@
 #   make guest   the guest suite alone
 #   make two-nodes  the stack across a network: two guests (scripts/vm/two-nodes.sh)
 #   make bench   build and run the benchmarks; JSON under build/bench/
-#   make fuzz    the fuzz run alone (FUZZ_SECONDS, default 60 in total; 30 in make test)
+#   make fuzz    the fuzz run alone (FUZZ_SECONDS, default 60 in total; 20 in make test)
 #   make format  reformat the sources with clang-format
 
 BUILD        ?= build
