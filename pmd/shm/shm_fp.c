@@ -54,7 +54,7 @@ static inline void cq_push(struct shm_cq *cq, struct shm_qp *qp, uint64_t wr_id,
 	cq_push_qpn(cq, qp, qp->common.qp_num, wr_id, status, opcode, byte_len, flags, inv_rkey);
 }
 
-static inline struct shm_swqe *sq_slot(struct shm_qp *qp, uint32_t i)
+static inline struct shm_swqe *sq_slot(const struct shm_qp *qp, uint32_t i)
 {
 	return (struct shm_swqe *)(void *)(qp->sq + (size_t)(i & qp->sq_mask) * qp->sq_stride);
 }
@@ -695,7 +695,7 @@ static void shm_prefetch_doorbell(const struct rpcrdma_pmd_qp *q)
 {
 	const struct shm_qp *qp = container_of(q, const struct shm_qp, common);
 
-	__builtin_prefetch(qp->sq + (size_t)(qp->sq_head & qp->sq_mask) * qp->sq_stride, 1);
+	__builtin_prefetch(sq_slot(qp, qp->sq_head), 1);
 	if (qp->peer != NULL && !qp->peer_gone)
 		__builtin_prefetch(&qp->peer->state, 0);
 }
