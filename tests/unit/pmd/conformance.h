@@ -143,6 +143,9 @@ struct rbuf {
 };
 void fill(void *buf, uint32_t len, unsigned int seed);
 bool same(const void *buf, uint32_t len, unsigned int seed, uint32_t from);
+/* @wr, zeroed: an RDMA Write or Read (@opcode) of @sg[0..@n) at @rb, with @flags. */
+void rdma_wr(struct rpcrdma_pmd_send_wr *wr, uint64_t wr_id, uint8_t opcode, uint8_t flags,
+	     const struct rbuf *rb, const struct rpcrdma_pmd_sge *sg, uint16_t n);
 /* One QP pair, connected, for the cases that use one. */
 struct rpcrdma_pmd_qp *connect_one(struct ep *ep, const struct rpcrdma_pmd_qp_attr *attr);
 /* Tear one connection down from both sides, giving back what the flush returns. */

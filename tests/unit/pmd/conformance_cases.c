@@ -39,6 +39,19 @@ bool same(const void *buf, uint32_t len, unsigned int seed, uint32_t from)
 	return true;
 }
 
+void rdma_wr(struct rpcrdma_pmd_send_wr *wr, uint64_t wr_id, uint8_t opcode, uint8_t flags,
+	     const struct rbuf *rb, const struct rpcrdma_pmd_sge *sg, uint16_t n)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = wr_id;
+	wr->opcode = opcode;
+	wr->flags = flags;
+	wr->remote_addr = rb->addr;
+	wr->rkey = rb->rkey;
+	wr->sg_list = sg;
+	wr->num_sge = n;
+}
+
 /* One QP pair, connected, for the cases that use one. */
 struct rpcrdma_pmd_qp *connect_one(struct ep *ep, const struct rpcrdma_pmd_qp_attr *attr)
 {

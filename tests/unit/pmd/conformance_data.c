@@ -334,14 +334,7 @@ void rdma_write_client(struct ep *ep)
 		fill(chunk, 65436, 3);
 		sge[0] = sge_of(pool, chunk, 1000);
 		sge[1] = sge_of(pool, chunk + 1000, 65436 - 1000);
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = 7;
-		wr.opcode = RPCRDMA_PMD_WR_RDMA_WRITE;
-		wr.flags = RPCRDMA_PMD_SEND_SIGNALED;
-		wr.remote_addr = rb.addr;
-		wr.rkey = rb.rkey;
-		wr.sg_list = sge;
-		wr.num_sge = 2;
+		rdma_wr(&wr, 7, RPCRDMA_PMD_WR_RDMA_WRITE, RPCRDMA_PMD_SEND_SIGNALED, &rb, sge, 2);
 		CHECK(ep, post_send1(qp, &wr));
 		CHECK(ep, poll_n(ep, &wc, 1, WAIT) == 1);
 		CHECK(ep, wc.wr_id == 7 && wc.status == RPCRDMA_PMD_WC_SUCCESS &&
@@ -407,14 +400,7 @@ void rdma_read_client(struct ep *ep)
 			sge[0].lkey = sink[0]->lkey;
 			sge[1].lkey = sink[1]->lkey;
 		}
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = 8;
-		wr.opcode = RPCRDMA_PMD_WR_RDMA_READ;
-		wr.flags = RPCRDMA_PMD_SEND_SIGNALED;
-		wr.remote_addr = rb.addr;
-		wr.rkey = rb.rkey;
-		wr.sg_list = sge;
-		wr.num_sge = 2;
+		rdma_wr(&wr, 8, RPCRDMA_PMD_WR_RDMA_READ, RPCRDMA_PMD_SEND_SIGNALED, &rb, sge, 2);
 		if (!two) {
 			/* a second SGE is refused, staging nothing */
 			CHECK(ep, rpcrdma_pmd_queue_send_burst(qp, &wr, 1) == 0);
@@ -546,13 +532,9 @@ void access_client(struct ep *ep)
 		oob_sync(ep, "access go");
 		sge = sge_of(ep->set->inline_pool, b, (uint32_t)rb.len);
 		memset(wr, 0, sizeof(wr));
-		wr[0].wr_id = 1;
-		wr[0].opcode =
-			v == ACC_NO_READ ? RPCRDMA_PMD_WR_RDMA_READ : RPCRDMA_PMD_WR_RDMA_WRITE;
-		wr[0].remote_addr = rb.addr;
-		wr[0].rkey = rb.rkey;
-		wr[0].sg_list = &sge;
-		wr[0].num_sge = 1;
+		rdma_wr(&wr[0], 1,
+			v == ACC_NO_READ ? RPCRDMA_PMD_WR_RDMA_READ : RPCRDMA_PMD_WR_RDMA_WRITE, 0,
+			&rb, &sge, 1);
 		wr[1].wr_id = 2;
 		wr[1].opcode = RPCRDMA_PMD_WR_SEND;
 		wr[1].flags = RPCRDMA_PMD_SEND_SIGNALED;

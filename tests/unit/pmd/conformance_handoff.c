@@ -98,14 +98,7 @@ void handoff_server(struct ep *ep)
 	if (up && chunk != NULL) {
 		fill(chunk, 5000, 6);
 		sge = sge_of(b.set->chunk[0], chunk, 5000);
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = 9;
-		wr.opcode = RPCRDMA_PMD_WR_RDMA_WRITE;
-		wr.flags = RPCRDMA_PMD_SEND_SIGNALED;
-		wr.remote_addr = rb.addr;
-		wr.rkey = rb.rkey;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
+		rdma_wr(&wr, 9, RPCRDMA_PMD_WR_RDMA_WRITE, RPCRDMA_PMD_SEND_SIGNALED, &rb, &sge, 1);
 		CHECK(ep, post_send1(qb, &wr));
 		CHECK(ep, poll_n(&b, &wc, 1, WAIT) == 1);
 		CHECK(ep, wc.wr_id == 9 && wc.status == RPCRDMA_PMD_WC_SUCCESS && wc.qp == qb);

@@ -115,6 +115,16 @@ static bool send_msg(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, u
 	return ok;
 }
 
+/* send_msg(), then its completion: the only one, that WR's, a success. */
+static bool send_msg_done(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, uint32_t v,
+			  uint32_t len)
+{
+	struct rpcrdma_pmd_wc wc;
+
+	return send_msg(ep, qp, wr_id, v, len) && poll_n(ep, &wc, 1, WAIT) == 1 &&
+	       wc.status == RPCRDMA_PMD_WC_SUCCESS && wc.wr_id == wr_id;
+}
+
 static void scratch_put(struct ep *ep)
 {
 	while (ep->nb_scratch > 0)
@@ -285,11 +295,8 @@ void srq_send_recv_client(struct ep *ep)
 		CHECK(ep, wait_event(ep, RPCRDMA_PMD_EVENT_DISCONNECTED, qps[0], NULL));
 	}
 	oob_sync(ep, "disconnected");
-	if (qps[1] != NULL) {
-		CHECK(ep, send_msg(ep, qps[1], 100, 1, 64));
-		CHECK(ep, poll_n(ep, wc, 1, WAIT) == 1 && wc[0].status == RPCRDMA_PMD_WC_SUCCESS &&
-				  wc[0].wr_id == 100);
-	}
+	if (qps[1] != NULL)
+		CHECK(ep, send_msg_done(ep, qps[1], 100, 1, 64));
 	scratch_put(ep);
 	oob_sync(ep, "served");
 }
@@ -1031,25 +1038,15 @@ void srq_access_client(struct ep *ep)
 	oob_sync(ep, "access go");
 	if (qps[0] != NULL && buf != NULL) {
 		sge = sge_of(ep->set->inline_pool, buf, (uint32_t)rb.len);
-		memset(&wr, 0, sizeof(wr));
-		wr.wr_id = 1;
-		wr.opcode = RPCRDMA_PMD_WR_RDMA_WRITE;
-		wr.flags = RPCRDMA_PMD_SEND_SIGNALED;
-		wr.remote_addr = rb.addr;
-		wr.rkey = rb.rkey;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
+		rdma_wr(&wr, 1, RPCRDMA_PMD_WR_RDMA_WRITE, RPCRDMA_PMD_SEND_SIGNALED, &rb, &sge, 1);
 		CHECK(ep, post_send1(qps[0], &wr));
 		CHECK(ep, poll_n(ep, wc, 1, WAIT) == 1 && wc[0].wr_id == 1 &&
 				  wc[0].status == RPCRDMA_PMD_WC_REM_ACCESS_ERR);
 		CHECK(ep, qps[0]->state == RPCRDMA_PMD_QPS_ERROR);
 	}
 	oob_sync(ep, "access checked");
-	if (qps[1] != NULL) {
-		CHECK(ep, send_msg(ep, qps[1], 100, 1, 64));
-		CHECK(ep, poll_n(ep, wc, 1, WAIT) == 1 && wc[0].status == RPCRDMA_PMD_WC_SUCCESS &&
-				  wc[0].wr_id == 100);
-	}
+	if (qps[1] != NULL)
+		CHECK(ep, send_msg_done(ep, qps[1], 100, 1, 64));
 	scratch_put(ep);
 	oob_sync(ep, "served");
 	if (buf != NULL)
