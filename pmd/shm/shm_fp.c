@@ -202,6 +202,46 @@ static inline void slot_done(struct rpcrdma_shm_rq_slot *slot, uint8_t status, u
 }
 
 /*
+ * After the claim of position @t: start on the receives a few claims on.
+ * An SRQ is a FIFO as deep as the credits its owner granted, one or more
+ * per connection: with many connections a receive waits long enough to
+ * leave the caches, and the copy into it would stall on every line it
+ * writes. The slot SRQ_AHEAD_SLOT on is loaded now, and the buffer of the
+ * one SRQ_AHEAD_BUF on (its slot loaded that many claims ago) is loaded
+ * for writing, its first SRQ_AHEAD_LINES lines (a small message's). Hints
+ * only: the fields are read without a claim and checked for nothing but
+ * a slot posted for its position and an address inside the region.
+ */
+#define SRQ_AHEAD_BUF	4
+#define SRQ_AHEAD_SLOT	8
+#define SRQ_AHEAD_LINES 2
+
+static inline void srq_prefetch_ahead(const struct shm_qp *qp, uint64_t t, uint64_t h)
+{
+	const struct rpcrdma_shm_rq_slot *s;
+	uint64_t pos = t + SRQ_AHEAD_BUF;
+	uint32_t i;
+	uint8_t *p;
+
+	if (h - t <= SRQ_AHEAD_BUF)
+		return;
+	if (h - t > SRQ_AHEAD_SLOT)
+		__builtin_prefetch(shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size,
+					    (uint32_t)(t + SRQ_AHEAD_SLOT) & qp->peer_srq_mask),
+				   0);
+	s = shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size, (uint32_t)pos & qp->peer_srq_mask);
+	if (__atomic_load_n(&s->state, __ATOMIC_RELAXED) !=
+		    rpcrdma_shm_srq_posted(pos, qp->peer_srq_mask + 1) ||
+	    __atomic_load_n(&s->num_sge, __ATOMIC_RELAXED) == 0)
+		return;
+	p = peer_region_ptr(qp->rdev, __atomic_load_n(&s->sge[0].region, __ATOMIC_RELAXED),
+			    __atomic_load_n(&s->sge[0].offset, __ATOMIC_RELAXED),
+			    SRQ_AHEAD_LINES * RTE_CACHE_LINE_SIZE);
+	for (i = 0; p != NULL && i < SRQ_AHEAD_LINES; i++)
+		__builtin_prefetch(p + i * RTE_CACHE_LINE_SIZE, 1);
+}
+
+/*
  * Claim the next receive of the peer's SRQ, shared with the peers of its
  * other QPs (rpcrdma_shm.h, "SRQ area"): the slot at the claim index, if
  * posted, is ours by one CAS that also writes which QP took it. A slot at
@@ -250,6 +290,7 @@ static struct rpcrdma_shm_rq_slot *srq_claim(struct shm_qp *qp, uint8_t *st)
 				__builtin_prefetch(shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size,
 							    (uint32_t)(t + 1) & qp->peer_srq_mask),
 						   1);
+				srq_prefetch_ahead(qp, t, h);
 				return slot;
 			}
 			continue;
