@@ -82,7 +82,7 @@ extern "C" {
 #define RPCRDMA_SHM_MAGIC 0x52444d41u /* "RDMA" */
 #define RPCRDMA_SHM_VERSION_MAJOR \
 	3 /* incompatible changes (2: SRQ POSTED words; 3: SRQ faults on line 0) */
-#define RPCRDMA_SHM_VERSION_MINOR 1 /* compatible additions (1: SRQs) */
+#define RPCRDMA_SHM_VERSION_MINOR 2 /* compatible additions (1: SRQs; 2: qp_errors) */
 #define RPCRDMA_SHM_CACHE_LINE	  64
 
 /** MR region index of memory that has no file descriptor (same process only). */
@@ -120,7 +120,15 @@ struct rpcrdma_shm_dev_area {
 	uint64_t area_size;
 	uint64_t dev_id; /**< random, identifies the device to its peers */
 	uint32_t pid;
-	uint8_t pad[20];
+	/**
+	 * Bumped (release) each time one of the device's QPs goes to error,
+	 * after its QP area's state says so (minor 2): a peer about to send
+	 * reads the QP's state only when this moved since it last found the
+	 * QP well, on a line every peer of the device shares and nothing but
+	 * a fault writes, instead of a line of each QP's area.
+	 */
+	uint32_t qp_errors;
+	uint8_t pad[16];
 };
 static_assert(sizeof(struct rpcrdma_shm_dev_area) == RPCRDMA_SHM_CACHE_LINE, "dev area header");
 

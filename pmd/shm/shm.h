@@ -51,6 +51,7 @@ struct shm_rdev {
 	size_t area_size;
 	struct rpcrdma_shm_mr *mrs;
 	uint32_t mr_max;
+	const uint32_t *qp_errors; /* the area's qp_errors; NULL: a peer of minor 0 or 1 */
 	struct {
 		uint8_t *base;
 		size_t len;
@@ -283,7 +284,8 @@ struct shm_qp {
 	uint32_t peer_srq_max_sge;
 	uint32_t peer_srq_index; /* the peer QP's index in it: written in the slots we claim */
 	uint32_t peer_pd;
-	bool peer_gone; /* socket hung up: CLAIMED slots will never complete */
+	bool peer_gone;		 /* socket hung up: CLAIMED slots will never complete */
+	uint32_t peer_errors_ok; /* the peer device's qp_errors when the peer QP was last well */
 
 	/* the peer's own receive queue, when its QP has one */
 	uint8_t *peer_rq;
@@ -326,7 +328,7 @@ struct shm_qp {
 static_assert(offsetof(struct shm_qp, sq) == 128, "send line");
 static_assert(offsetof(struct shm_qp, rnr_next) + 8 <= 192, "send line holds the send queue");
 static_assert(offsetof(struct shm_qp, peer) == 192, "peer line");
-static_assert(offsetof(struct shm_qp, peer_gone) < 256, "peer line holds the peer");
+static_assert(offsetof(struct shm_qp, peer_errors_ok) + 4 <= 256, "peer line holds the peer");
 static_assert(offsetof(struct shm_qp, peer_gone) < RPCRDMA_PMD_QP_SEND_LINES * 64,
 	      "a Send's lines are the ones rpcrdma_pmd_qp_prefetch() loads");
 
@@ -399,6 +401,12 @@ static inline struct shm_srq *to_shm_srq(struct rpcrdma_pmd_srq *s)
 static inline struct shm_mr *to_shm_mr(struct rpcrdma_pmd_mr *m)
 {
 	return container_of(m, struct shm_mr, common);
+}
+
+/* One of @dev's QPs went to error, its area's state stored: tell its peers (release). */
+static inline void shm_dev_qp_error(struct shm_dev *dev)
+{
+	__atomic_fetch_add(&dev->area->qp_errors, 1, __ATOMIC_RELEASE);
 }
 
 static inline struct rpcrdma_shm_rq_slot *shm_slot(uint8_t *rq, uint32_t slot_size, uint32_t i)

@@ -276,6 +276,7 @@ static int rdev_map_area(struct shm_rdev *rd, int fd, uint64_t size)
 	rd->mrs = (struct rpcrdma_shm_mr *)(void *)((uint8_t *)a + a->mr_table_off);
 	rd->mr_max = a->mr_max;
 	rd->same_process = a->pid == (uint32_t)getpid();
+	rd->qp_errors = a->version_minor >= 2 ? &a->qp_errors : NULL;
 	return 0;
 }
 
@@ -338,6 +339,8 @@ static int peer_qp_map(struct shm_qp *qp, int fd, uint64_t size)
 	qp->peer_pd = a->pd;
 	qp->peer_cons = 0;
 	qp->peer_gone = false;
+	/* the count while no QP of the device failed: a peer QP in error has moved it */
+	qp->peer_errors_ok = 0;
 	/* minor 0 peers have no SRQs (the field was padding) */
 	qp->peer_srq_index = a->version_minor >= 1 ? a->srq_index : RPCRDMA_SHM_SRQ_NONE;
 	return 0;

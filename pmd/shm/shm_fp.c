@@ -184,10 +184,30 @@ static inline uint8_t local_sgl(const struct shm_qp *qp, const struct shm_swqe *
 	return RPCRDMA_PMD_WC_SUCCESS;
 }
 
-static inline bool peer_alive(const struct shm_qp *qp)
+/*
+ * Is the peer QP well? Its state is on a line of its own QP area, one per
+ * connection; the peer device's qp_errors, on a line every QP to that
+ * device shares, moves after any of its QPs went to error: the state is
+ * read again only then (or always, from a peer without qp_errors).
+ */
+static inline bool peer_alive(struct shm_qp *qp)
 {
-	return !qp->peer_gone &&
-	       __atomic_load_n(&qp->peer->state, __ATOMIC_ACQUIRE) == RPCRDMA_SHM_QP_OK;
+	const uint32_t *errs = qp->rdev->qp_errors;
+	uint32_t e = 0;
+
+	if (qp->peer_gone)
+		return false;
+	if (errs != NULL) {
+		/* acquire: a QP's ERROR is stored before the count moves (release) */
+		e = __atomic_load_n(errs, __ATOMIC_ACQUIRE);
+		if (e == qp->peer_errors_ok)
+			return true;
+	}
+	if (__atomic_load_n(&qp->peer->state, __ATOMIC_ACQUIRE) != RPCRDMA_SHM_QP_OK)
+		return false;
+	if (errs != NULL)
+		qp->peer_errors_ok = e;
+	return true;
 }
 
 /* Complete a claimed peer receive slot. release: the data and fields before DONE. */
@@ -497,6 +517,7 @@ void shm_qp_to_error(struct shm_qp *qp)
 	qp->common.state = RPCRDMA_PMD_QPS_ERROR;
 	/* release: the peer that sees ERROR stops using our receive queue */
 	__atomic_store_n(&qp->area->state, RPCRDMA_SHM_QP_ERROR, __ATOMIC_RELEASE);
+	shm_dev_qp_error(qp->dev);
 	/* flush posted receives; a slot the peer claimed first completes normally */
 	for (i = qp->rq_reap; i != qp->rq_post; i++) {
 		struct rpcrdma_shm_rq_slot *slot =
@@ -728,16 +749,17 @@ static uint16_t shm_queue_send_burst(struct rpcrdma_pmd_qp *q,
 
 /*
  * What the next Send's execution touches beyond the QP's lines: the send
- * queue entry queue_send_burst writes next, and the peer QP's state line
- * that peer_alive() reads (the peer's SRQ lines are shared by every QP
- * that sends to it, and written by the peer: left alone).
+ * queue entry queue_send_burst writes next, and, from a peer without
+ * qp_errors, the peer QP's state line that peer_alive() reads (the peer's
+ * SRQ lines and device line are shared by every QP that sends to it:
+ * left alone).
  */
 static void shm_prefetch_doorbell(const struct rpcrdma_pmd_qp *q)
 {
 	const struct shm_qp *qp = container_of(q, const struct shm_qp, common);
 
 	__builtin_prefetch(sq_slot(qp, qp->sq_head), 1);
-	if (qp->peer != NULL && !qp->peer_gone)
+	if (qp->peer != NULL && !qp->peer_gone && qp->rdev != NULL && qp->rdev->qp_errors == NULL)
 		__builtin_prefetch(&qp->peer->state, 0);
 }
 

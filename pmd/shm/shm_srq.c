@@ -261,6 +261,7 @@ void shm_srq_detach(struct shm_qp *qp)
 	 * it claimed: its index is retired for a while (struct shm_srq_qp).
 	 */
 	__atomic_store_n(&qp->area->state, RPCRDMA_SHM_QP_ERROR, __ATOMIC_RELEASE);
+	shm_dev_qp_error(qp->dev);
 	srq->qps[qp->srq_index] = (struct shm_srq_qp){
 		.until = rte_rdtsc() + shm_tsc_hz() / 1000 * SHM_SRQ_RETIRE_MS,
 	};

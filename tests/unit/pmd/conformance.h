@@ -214,6 +214,8 @@ void cq_shared_client(struct ep *ep);
 void srq_bad_args_half(struct ep *ep);
 void srq_access_server(struct ep *ep);
 void srq_access_client(struct ep *ep);
+void srq_peer_error_server(struct ep *ep);
+void srq_peer_error_client(struct ep *ep);
 
 /* conformance_handoff.c: a connect request handed over to another device */
 void handoff_server(struct ep *ep);

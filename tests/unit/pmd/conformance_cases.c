@@ -125,6 +125,9 @@ const struct tcase tcases[] = {
 	{ "srq_access_error", srq_access_server, srq_access_client,
 	  .shm_only = "the responder's error reaches the owner of an SRQ's QP through the "
 		      "shm SRQ area (verbs: the device's own)" },
+	{ "srq_peer_error", srq_peer_error_server, srq_peer_error_client,
+	  .shm_only = "a Send to a QP in error fails at once on shm; on verbs after the "
+		      "transport's retries (rxe), or the connection ends (iWARP)" },
 	{ "conn_req_handoff", handoff_server, handoff_client },
 	{ "conn_req_handoff_gone", handoff_gone_server, handoff_gone_client,
 	  .shm_only = "a client gone while connecting: shm knows at once, rdma_cm on a timeout" },

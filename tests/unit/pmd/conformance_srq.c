@@ -1055,3 +1055,106 @@ void srq_access_client(struct ep *ep)
 		if (qps[i] != NULL)
 			ep_qp_destroy(ep, qps[i]);
 }
+
+/*
+ * ---- srq_peer_error: a Send to a QP on an SRQ after that QP went to
+ * error fails (RETRY_EXC_ERR), though the Send before it had found the QP
+ * well and the SRQ still has a receive posted (a QP's error flushes
+ * nothing of its SRQ, so only the QP's state stops the Send; the shm peer
+ * reads it again only when the device's qp_errors moved) ----
+ */
+
+/* One signaled 64-byte Send of @b, its lkey spoilt if @bad_lkey. */
+static void send64(struct ep *ep, struct rpcrdma_pmd_send_wr *wr, struct rpcrdma_pmd_sge *sge,
+		   uint64_t wr_id, void *b, bool bad_lkey)
+{
+	*sge = sge_of(ep->set->inline_pool, b, 64);
+	if (bad_lkey)
+		sge->lkey ^= 0x80; /* another generation of the same entry */
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = wr_id;
+	wr->opcode = RPCRDMA_PMD_WR_SEND;
+	wr->flags = RPCRDMA_PMD_SEND_SIGNALED;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+}
+
+void srq_peer_error_server(struct ep *ep)
+{
+	struct rpcrdma_pmd_srq *srq = srq_make(ep, 16, 0);
+	struct rpcrdma_pmd_qp_attr attr;
+	struct rpcrdma_pmd_qp *qp = NULL;
+	struct rpcrdma_pmd_send_wr wr;
+	struct rpcrdma_pmd_sge sge;
+	struct rpcrdma_pmd_wc wc;
+	struct srq_bufs b = { .n = 0 };
+	uint8_t *buf = inl_get(ep);
+	unsigned int n;
+
+	if (srq == NULL || buf == NULL)
+		goto out;
+	qp_attr_srq(ep, &attr, srq);
+	qp = ep_qp_create(ep, &attr);
+	if (qp == NULL)
+		goto out;
+	srq_post(ep, srq, &b, 2);
+	CHECK(ep, srv_accept(ep, qp));
+	oob_sync(ep, "posted");
+	n = poll_n(ep, &wc, 1, WAIT);
+	CHECK(ep, n == 1);
+	if (n == 1) {
+		CHECK(ep, wc.status == RPCRDMA_PMD_WC_SUCCESS && wc.qp == qp && wc.byte_len == 64);
+		CHECK(ep, srq_take(&b, wc.wr_id));
+		inl_put(ep, (void *)(uintptr_t)wc.wr_id);
+	}
+	/* a local error puts this QP in error, not the client's */
+	send64(ep, &wr, &sge, 7, buf, true);
+	CHECK(ep, post_send1(qp, &wr));
+	CHECK(ep, poll_n(ep, &wc, 1, WAIT) == 1 && wc.wr_id == 7 &&
+			  wc.status == RPCRDMA_PMD_WC_LOC_PROT_ERR);
+	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_ERROR);
+	oob_sync(ep, "broken");
+	oob_sync(ep, "sent");
+	/* the client's second Send took no receive: the SRQ still holds one */
+	CHECK(ep, poll_n(ep, &wc, 1, 20) == 0);
+	CHECK(ep, b.n == 1);
+out:
+	if (qp != NULL)
+		ep_qp_destroy(ep, qp);
+	if (srq != NULL)
+		CHECK(ep, rpcrdma_pmd_srq_destroy(srq) == 0);
+	srq_bufs_put(ep, &b);
+	if (buf != NULL)
+		inl_put(ep, buf);
+}
+
+void srq_peer_error_client(struct ep *ep)
+{
+	struct rpcrdma_pmd_qp *qp = connect_one(ep, NULL);
+	struct rpcrdma_pmd_send_wr wr;
+	struct rpcrdma_pmd_sge sge;
+	struct rpcrdma_pmd_wc wc;
+	uint8_t *buf = inl_get(ep);
+
+	oob_sync(ep, "posted");
+	if (qp != NULL && buf != NULL) {
+		send64(ep, &wr, &sge, 1, buf, false);
+		CHECK(ep, post_send1(qp, &wr));
+		CHECK(ep, poll_n(ep, &wc, 1, WAIT) == 1 && wc.wr_id == 1 &&
+				  wc.status == RPCRDMA_PMD_WC_SUCCESS);
+	}
+	oob_sync(ep, "broken");
+	if (qp != NULL && buf != NULL) {
+		CHECK(ep, qp->state == RPCRDMA_PMD_QPS_RTS);
+		send64(ep, &wr, &sge, 2, buf, false);
+		CHECK(ep, post_send1(qp, &wr));
+		CHECK(ep, poll_n(ep, &wc, 1, WAIT) == 1 && wc.wr_id == 2 &&
+				  wc.status == RPCRDMA_PMD_WC_RETRY_EXC_ERR);
+		CHECK(ep, qp->state == RPCRDMA_PMD_QPS_ERROR);
+	}
+	oob_sync(ep, "sent");
+	if (qp != NULL)
+		ep_qp_destroy(ep, qp);
+	if (buf != NULL)
+		inl_put(ep, buf);
+}
