@@ -1064,19 +1064,27 @@ void srq_access_client(struct ep *ep)
  * reads it again only when the device's qp_errors moved) ----
  */
 
-/* One signaled 64-byte Send of @b, its lkey spoilt if @bad_lkey. */
-static void send64(struct ep *ep, struct rpcrdma_pmd_send_wr *wr, struct rpcrdma_pmd_sge *sge,
-		   uint64_t wr_id, void *b, bool bad_lkey)
+/*
+ * One signaled 64-byte Send of @b on @qp, its lkey spoilt if @bad_lkey:
+ * its completion comes with @status.
+ */
+static bool send64_done(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, void *b,
+			bool bad_lkey, uint8_t status)
 {
-	*sge = sge_of(ep->set->inline_pool, b, 64);
+	struct rpcrdma_pmd_sge sge = sge_of(ep->set->inline_pool, b, 64);
+	struct rpcrdma_pmd_send_wr wr;
+	struct rpcrdma_pmd_wc wc;
+
 	if (bad_lkey)
-		sge->lkey ^= 0x80; /* another generation of the same entry */
-	memset(wr, 0, sizeof(*wr));
-	wr->wr_id = wr_id;
-	wr->opcode = RPCRDMA_PMD_WR_SEND;
-	wr->flags = RPCRDMA_PMD_SEND_SIGNALED;
-	wr->sg_list = sge;
-	wr->num_sge = 1;
+		sge.lkey ^= 0x80; /* another generation of the same entry */
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.opcode = RPCRDMA_PMD_WR_SEND;
+	wr.flags = RPCRDMA_PMD_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	return post_send1(qp, &wr) && poll_n(ep, &wc, 1, WAIT) == 1 && wc.wr_id == wr_id &&
+	       wc.status == status;
 }
 
 void srq_peer_error_server(struct ep *ep)
@@ -1084,8 +1092,6 @@ void srq_peer_error_server(struct ep *ep)
 	struct rpcrdma_pmd_srq *srq = srq_make(ep, 16, 0);
 	struct rpcrdma_pmd_qp_attr attr;
 	struct rpcrdma_pmd_qp *qp = NULL;
-	struct rpcrdma_pmd_send_wr wr;
-	struct rpcrdma_pmd_sge sge;
 	struct rpcrdma_pmd_wc wc;
 	struct srq_bufs b = { .n = 0 };
 	uint8_t *buf = inl_get(ep);
@@ -1108,10 +1114,7 @@ void srq_peer_error_server(struct ep *ep)
 		inl_put(ep, (void *)(uintptr_t)wc.wr_id);
 	}
 	/* a local error puts this QP in error, not the client's */
-	send64(ep, &wr, &sge, 7, buf, true);
-	CHECK(ep, post_send1(qp, &wr));
-	CHECK(ep, poll_n(ep, &wc, 1, WAIT) == 1 && wc.wr_id == 7 &&
-			  wc.status == RPCRDMA_PMD_WC_LOC_PROT_ERR);
+	CHECK(ep, send64_done(ep, qp, 7, buf, true, RPCRDMA_PMD_WC_LOC_PROT_ERR));
 	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_ERROR);
 	oob_sync(ep, "broken");
 	oob_sync(ep, "sent");
@@ -1131,25 +1134,15 @@ out:
 void srq_peer_error_client(struct ep *ep)
 {
 	struct rpcrdma_pmd_qp *qp = connect_one(ep, NULL);
-	struct rpcrdma_pmd_send_wr wr;
-	struct rpcrdma_pmd_sge sge;
-	struct rpcrdma_pmd_wc wc;
 	uint8_t *buf = inl_get(ep);
 
 	oob_sync(ep, "posted");
-	if (qp != NULL && buf != NULL) {
-		send64(ep, &wr, &sge, 1, buf, false);
-		CHECK(ep, post_send1(qp, &wr));
-		CHECK(ep, poll_n(ep, &wc, 1, WAIT) == 1 && wc.wr_id == 1 &&
-				  wc.status == RPCRDMA_PMD_WC_SUCCESS);
-	}
+	if (qp != NULL && buf != NULL)
+		CHECK(ep, send64_done(ep, qp, 1, buf, false, RPCRDMA_PMD_WC_SUCCESS));
 	oob_sync(ep, "broken");
 	if (qp != NULL && buf != NULL) {
 		CHECK(ep, qp->state == RPCRDMA_PMD_QPS_RTS);
-		send64(ep, &wr, &sge, 2, buf, false);
-		CHECK(ep, post_send1(qp, &wr));
-		CHECK(ep, poll_n(ep, &wc, 1, WAIT) == 1 && wc.wr_id == 2 &&
-				  wc.status == RPCRDMA_PMD_WC_RETRY_EXC_ERR);
+		CHECK(ep, send64_done(ep, qp, 2, buf, false, RPCRDMA_PMD_WC_RETRY_EXC_ERR));
 		CHECK(ep, qp->state == RPCRDMA_PMD_QPS_ERROR);
 	}
 	oob_sync(ep, "sent");
