@@ -192,11 +192,12 @@ static inline uint8_t local_sgl(const struct shm_qp *qp, const struct shm_swqe *
  */
 static inline bool peer_alive(struct shm_qp *qp)
 {
-	const uint32_t *errs = qp->rdev->qp_errors;
+	const uint32_t *errs;
 	uint32_t e = 0;
 
 	if (qp->peer_gone)
 		return false;
+	errs = qp->rdev->qp_errors; /* a QP with a peer has its device */
 	if (errs != NULL) {
 		/* acquire: a QP's ERROR is stored before the count moves (release) */
 		e = __atomic_load_n(errs, __ATOMIC_ACQUIRE);
