@@ -87,8 +87,9 @@ static void qp_attr_srq(struct ep *ep, struct rpcrdma_pmd_qp_attr *attr,
 	attr->max_recv_sge = 0;
 }
 
-static bool send_msg(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, uint32_t v,
-		     uint32_t len)
+/* send_msg(), the SGE's lkey spoilt by @lkey_xor (0: a good one). */
+static bool send_msg_lkey(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, uint32_t v,
+			  uint32_t len, uint32_t lkey_xor)
 {
 	void *b = inl_get(ep);
 	struct rpcrdma_pmd_sge s;
@@ -100,6 +101,7 @@ static bool send_msg(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, u
 	memset(b, 0, 64);
 	memcpy(b, &v, sizeof(v));
 	s = sge_of(ep->set->inline_pool, b, len);
+	s.lkey ^= lkey_xor;
 	memset(&wr, 0, sizeof(wr));
 	wr.wr_id = wr_id;
 	wr.opcode = RPCRDMA_PMD_WR_SEND;
@@ -115,14 +117,24 @@ static bool send_msg(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, u
 	return ok;
 }
 
-/* send_msg(), then its completion: the only one, that WR's, a success. */
+/* A signaled SEND of @len bytes starting with @v, from a scratch buffer. */
+static bool send_msg(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, uint32_t v,
+		     uint32_t len)
+{
+	return send_msg_lkey(ep, qp, wr_id, v, len, 0);
+}
+
+/*
+ * send_msg_lkey(), then its completion: the only one, that WR's, with
+ * @status.
+ */
 static bool send_msg_done(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, uint32_t v,
-			  uint32_t len)
+			  uint32_t len, uint32_t lkey_xor, uint8_t status)
 {
 	struct rpcrdma_pmd_wc wc;
 
-	return send_msg(ep, qp, wr_id, v, len) && poll_n(ep, &wc, 1, WAIT) == 1 &&
-	       wc.status == RPCRDMA_PMD_WC_SUCCESS && wc.wr_id == wr_id;
+	return send_msg_lkey(ep, qp, wr_id, v, len, lkey_xor) && poll_n(ep, &wc, 1, WAIT) == 1 &&
+	       wc.status == status && wc.wr_id == wr_id;
 }
 
 static void scratch_put(struct ep *ep)
@@ -296,7 +308,7 @@ void srq_send_recv_client(struct ep *ep)
 	}
 	oob_sync(ep, "disconnected");
 	if (qps[1] != NULL)
-		CHECK(ep, send_msg_done(ep, qps[1], 100, 1, 64));
+		CHECK(ep, send_msg_done(ep, qps[1], 100, 1, 64, 0, RPCRDMA_PMD_WC_SUCCESS));
 	scratch_put(ep);
 	oob_sync(ep, "served");
 }
@@ -1046,7 +1058,7 @@ void srq_access_client(struct ep *ep)
 	}
 	oob_sync(ep, "access checked");
 	if (qps[1] != NULL)
-		CHECK(ep, send_msg_done(ep, qps[1], 100, 1, 64));
+		CHECK(ep, send_msg_done(ep, qps[1], 100, 1, 64, 0, RPCRDMA_PMD_WC_SUCCESS));
 	scratch_put(ep);
 	oob_sync(ep, "served");
 	if (buf != NULL)
@@ -1064,29 +1076,6 @@ void srq_access_client(struct ep *ep)
  * reads it again only when the device's qp_errors moved) ----
  */
 
-/*
- * One signaled 64-byte Send of @b on @qp, its lkey spoilt if @bad_lkey:
- * its completion comes with @status.
- */
-static bool send64_done(struct ep *ep, struct rpcrdma_pmd_qp *qp, uint64_t wr_id, void *b,
-			bool bad_lkey, uint8_t status)
-{
-	struct rpcrdma_pmd_sge sge = sge_of(ep->set->inline_pool, b, 64);
-	struct rpcrdma_pmd_send_wr wr;
-	struct rpcrdma_pmd_wc wc;
-
-	if (bad_lkey)
-		sge.lkey ^= 0x80; /* another generation of the same entry */
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = wr_id;
-	wr.opcode = RPCRDMA_PMD_WR_SEND;
-	wr.flags = RPCRDMA_PMD_SEND_SIGNALED;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	return post_send1(qp, &wr) && poll_n(ep, &wc, 1, WAIT) == 1 && wc.wr_id == wr_id &&
-	       wc.status == status;
-}
-
 void srq_peer_error_server(struct ep *ep)
 {
 	struct rpcrdma_pmd_srq *srq = srq_make(ep, 16, 0);
@@ -1094,10 +1083,9 @@ void srq_peer_error_server(struct ep *ep)
 	struct rpcrdma_pmd_qp *qp = NULL;
 	struct rpcrdma_pmd_wc wc;
 	struct srq_bufs b = { .n = 0 };
-	uint8_t *buf = inl_get(ep);
 	unsigned int n;
 
-	if (srq == NULL || buf == NULL)
+	if (srq == NULL)
 		goto out;
 	qp_attr_srq(ep, &attr, srq);
 	qp = ep_qp_create(ep, &attr);
@@ -1113,8 +1101,8 @@ void srq_peer_error_server(struct ep *ep)
 		CHECK(ep, srq_take(&b, wc.wr_id));
 		inl_put(ep, (void *)(uintptr_t)wc.wr_id);
 	}
-	/* a local error puts this QP in error, not the client's */
-	CHECK(ep, send64_done(ep, qp, 7, buf, true, RPCRDMA_PMD_WC_LOC_PROT_ERR));
+	/* a local error (a bad lkey: another generation of its entry) puts this QP in error, not the client's */
+	CHECK(ep, send_msg_done(ep, qp, 7, 0, 64, 0x80, RPCRDMA_PMD_WC_LOC_PROT_ERR));
 	CHECK(ep, qp->state == RPCRDMA_PMD_QPS_ERROR);
 	oob_sync(ep, "broken");
 	oob_sync(ep, "sent");
@@ -1127,27 +1115,24 @@ out:
 	if (srq != NULL)
 		CHECK(ep, rpcrdma_pmd_srq_destroy(srq) == 0);
 	srq_bufs_put(ep, &b);
-	if (buf != NULL)
-		inl_put(ep, buf);
+	scratch_put(ep);
 }
 
 void srq_peer_error_client(struct ep *ep)
 {
 	struct rpcrdma_pmd_qp *qp = connect_one(ep, NULL);
-	uint8_t *buf = inl_get(ep);
 
 	oob_sync(ep, "posted");
-	if (qp != NULL && buf != NULL)
-		CHECK(ep, send64_done(ep, qp, 1, buf, false, RPCRDMA_PMD_WC_SUCCESS));
+	if (qp != NULL)
+		CHECK(ep, send_msg_done(ep, qp, 1, 1, 64, 0, RPCRDMA_PMD_WC_SUCCESS));
 	oob_sync(ep, "broken");
-	if (qp != NULL && buf != NULL) {
+	if (qp != NULL) {
 		CHECK(ep, qp->state == RPCRDMA_PMD_QPS_RTS);
-		CHECK(ep, send64_done(ep, qp, 2, buf, false, RPCRDMA_PMD_WC_RETRY_EXC_ERR));
+		CHECK(ep, send_msg_done(ep, qp, 2, 2, 64, 0, RPCRDMA_PMD_WC_RETRY_EXC_ERR));
 		CHECK(ep, qp->state == RPCRDMA_PMD_QPS_ERROR);
 	}
 	oob_sync(ep, "sent");
 	if (qp != NULL)
 		ep_qp_destroy(ep, qp);
-	if (buf != NULL)
-		inl_put(ep, buf);
+	scratch_put(ep);
 }
