@@ -222,6 +222,12 @@ static inline void slot_done(struct rpcrdma_shm_rq_slot *slot, uint8_t status, u
 	__atomic_store_n(&slot->state, RPCRDMA_SHM_SLOT_DONE, __ATOMIC_RELEASE);
 }
 
+/* The slot of the peer's SRQ at claim position @pos. */
+static inline struct rpcrdma_shm_rq_slot *peer_srq_slot(const struct shm_qp *qp, uint64_t pos)
+{
+	return shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size, (uint32_t)pos & qp->peer_srq_mask);
+}
+
 /*
  * After the claim of position @t: start on the receives a few claims on.
  * An SRQ is a FIFO as deep as the credits its owner granted, one or more
@@ -247,10 +253,8 @@ static inline void srq_prefetch_ahead(const struct shm_qp *qp, uint64_t t, uint6
 	if (h - t <= SRQ_AHEAD_BUF)
 		return;
 	if (h - t > SRQ_AHEAD_SLOT)
-		__builtin_prefetch(shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size,
-					    (uint32_t)(t + SRQ_AHEAD_SLOT) & qp->peer_srq_mask),
-				   0);
-	s = shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size, (uint32_t)pos & qp->peer_srq_mask);
+		__builtin_prefetch(peer_srq_slot(qp, t + SRQ_AHEAD_SLOT), 0);
+	s = peer_srq_slot(qp, pos);
 	if (__atomic_load_n(&s->state, __ATOMIC_RELAXED) !=
 		    rpcrdma_shm_srq_posted(pos, qp->peer_srq_mask + 1) ||
 	    __atomic_load_n(&s->num_sge, __ATOMIC_RELAXED) == 0)
@@ -286,8 +290,7 @@ static struct rpcrdma_shm_rq_slot *srq_claim(struct shm_qp *qp, uint8_t *st)
 
 		if (t == h || h - t > (uint64_t)qp->peer_srq_mask + 1)
 			break;
-		slot = shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size,
-				(uint32_t)t & qp->peer_srq_mask);
+		slot = peer_srq_slot(qp, t);
 		/* acquire: the SGEs of a POSTED slot are read after the owner wrote them */
 		word = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
 		/*
@@ -308,9 +311,7 @@ static struct rpcrdma_shm_rq_slot *srq_claim(struct shm_qp *qp, uint8_t *st)
 				if (__builtin_expect(limit != 0, 0) && h - (t + 1) < limit)
 					__atomic_store_n(&a->limit_hit, 1, __ATOMIC_RELAXED);
 				/* the next claim's slot, to be written: it is ours next, mostly */
-				__builtin_prefetch(shm_slot(qp->peer_srq_rq, qp->peer_srq_slot_size,
-							    (uint32_t)(t + 1) & qp->peer_srq_mask),
-						   1);
+				__builtin_prefetch(peer_srq_slot(qp, t + 1), 1);
 				srq_prefetch_ahead(qp, t, h);
 				return slot;
 			}
