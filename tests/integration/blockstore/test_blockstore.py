@@ -34,7 +34,8 @@ notify        NOTIFY callbacks (backward-direction calls): a watcher gets one
               and the client's REPLY with the same XID; the same through
               --workers 2; a stopped watcher: NOTIFYs beyond its 8 slots are
               skipped and counted, the server never waits; and stopped for
-              longer than --notify-timeout: the 8 it was sent fail
+              longer than --notify-timeout: the 8 it was sent fail. Over
+              verbs, the first part only (the captured session)
 drc           the duplicate request cache: a bare client (drc_peer.c) sends a
               WRITE, the same XID again on its connection and on a new one
               after a reconnect, and SUBSCRIBE likewise: each WRITE ran once
@@ -731,6 +732,11 @@ def test_notify(server, client, decode):
               "capture: %d NOTIFY calls, %d answered by the client with their XID; the "
               "server counted %d answered" % (len(cb_calls), len(answered_cb), answered))
         check(not set(cb_calls) & set(fwd_calls), "capture: backward XIDs apart from forward")
+        if PMD == "verbs":
+            # The rest is the engine's and the server's (workers, backward
+            # slots, timeouts), the same over any PMD: the fast suite runs it
+            # over shm. Over verbs it would take 50 s of the emulated guest.
+            return 0
 
         # --- the same through --workers 2: WRITE and SUBSCRIBE run on workers,
         # the NOTIFYs still go from the poller
