@@ -508,8 +508,7 @@ void app_conn_left(FILE *out, const char *who, uint64_t no, uint64_t calls, uint
 	fflush(out);
 }
 
-/* The process's resident set in bytes, 0 if /proc says nothing. */
-static uint64_t rss_bytes(void)
+uint64_t app_rss_bytes(void)
 {
 	unsigned long size, res;
 	FILE *f = fopen("/proc/self/statm", "r");
@@ -530,7 +529,7 @@ static bool conn_mem_note(struct app_conn_mem *m, uint32_t now, bool ready)
 {
 	if (m->first == 0 ? !ready : now <= m->peak)
 		return false;
-	m->rss_peak = rss_bytes();
+	m->rss_peak = app_rss_bytes();
 	m->peak = now;
 	if (m->first == 0) {
 		m->first = now;

@@ -292,6 +292,9 @@ struct app_conn_mem {
 	uint32_t peak;		      /* connections at once, at most */
 };
 
+/** The process's resident set in bytes (/proc/self/statm), 0 if it says nothing. */
+uint64_t app_rss_bytes(void);
+
 /**
  * A connection arrived: @p now are open, in @p grp. Reads the resident
  * set only when @p now is a new peak (a file read: the control path).

@@ -20,6 +20,7 @@
 #include <rpcrdma/rpcrdma_rpc.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 
+#include "app_common.h"
 #include "bench_pmd_shim.h"
 #include "bench_responder.h"
 #include "bench_scale_shim.h"
@@ -75,19 +76,6 @@ static void scale_log(const char *msg, int err)
 int bench_scale_eal_init(const char *prog)
 {
 	return rpcrdma_mempool_eal_init(prog, NULL);
-}
-
-static uint64_t rss_bytes(void)
-{
-	unsigned long size, res = 0;
-	FILE *f = fopen("/proc/self/statm", "r");
-
-	if (f == NULL)
-		return 0;
-	if (fscanf(f, "%lu %lu", &size, &res) != 2)
-		res = 0;
-	fclose(f);
-	return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 /* ---------------- the server ---------------- */
@@ -252,7 +240,7 @@ struct bench_scale *bench_scale_start(uint32_t conns, uint32_t inflight)
 				conns * (calls + (calls + 9) / 2 + 1) + 1024);
 	if (ret)
 		goto err_log;
-	b->rss_before = rss_bytes();
+	b->rss_before = app_rss_bytes();
 	rpcrdma_xprt_params_init(&b->cli.params, RPCRDMA_XPRT_CLIENT);
 	b->cli.params.dev = b->cli.dev;
 	b->cli.params.pd = b->cli.pd;
@@ -287,7 +275,7 @@ struct bench_scale *bench_scale_start(uint32_t conns, uint32_t inflight)
 		ret = -ETIMEDOUT;
 	if (ret)
 		goto err_log;
-	b->rss_after = rss_bytes();
+	b->rss_after = app_rss_bytes();
 	if (bench_responder_launch(serve, b, b->lcore, &b->launched) != 0)
 		goto err;
 	return b;
