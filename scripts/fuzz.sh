@@ -8,7 +8,8 @@
 # 1. Configures build-fuzz/ (CC=clang, -Dfuzz=true) if it is not, and builds it.
 # 2. Runs every file under tests/fuzz/regressions/<target>/ through its target.
 # 3. Fuzzes each target for its share of SECONDS from a temporary copy of
-#    tests/fuzz/corpus/<target>/ (the committed corpus is not modified).
+#    tests/fuzz/corpus/<target>/ (the committed corpus is not modified;
+#    marshal, whose inputs are whole messages, takes hdr's as well).
 # Prints one line per target; exits 1 on any crash, leak, timeout or
 # out-of-memory, naming the input saved under build-fuzz/artifacts/. Make
 # a crash a regression: fix it, then copy the artifact to
@@ -24,7 +25,7 @@ case $total in
 	;;
 esac
 build=build-fuzz
-targets="hdr rpc xchar roce nfs3"
+targets="hdr rpc xchar roce marshal nfs3"
 artifacts=$build/artifacts
 
 if [ ! -f $build/build.ninja ]; then
@@ -74,6 +75,10 @@ for t in $targets; do
 	mkdir -p "$tmp/$t"
 	if [ -d tests/fuzz/corpus/$t ]; then
 		cp tests/fuzz/corpus/$t/* "$tmp/$t/"
+	fi
+	# marshal's inputs are whole messages: the header corpus seeds it too
+	if [ $t = marshal ]; then
+		cp tests/fuzz/corpus/hdr/* "$tmp/$t/"
 	fi
 	start=$(date +%s)
 	if "$bin" "$tmp/$t" -max_total_time="$share" -rss_limit_mb=2048 -timeout=10 \
