@@ -25,7 +25,7 @@ case $total in
 	;;
 esac
 build=build-fuzz
-targets="hdr rpc xchar roce marshal nfs3"
+targets="hdr rpc xchar roce marshal reply nfs3"
 artifacts=$build/artifacts
 
 if [ ! -f $build/build.ninja ]; then
