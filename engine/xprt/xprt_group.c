@@ -20,7 +20,10 @@
  * grant allows always finds a receive; the grant, an equal share of
  * p.recvs (at least 1, at most the connection's max_credits), is set again
  * as connections come and go (share_update()). A client connection
- * reserves one receive per call out. A message that arrives on a
+ * reserves one receive per call out, and its bk_credits for the backward
+ * calls it takes. Every connection's bk_credits (a server's: receives for
+ * the replies of its backward calls; a client's: for the calls) are kept
+ * out of the grants. A message that arrives on a
  * connection without a reservation (a requester over its grant) still
  * lands in the SRQ, in the spare: it is counted as its connection's.
  */
@@ -177,7 +180,7 @@ struct rpcrdma_xprt_group *rpcrdma_xprt_group_of(const struct rpcrdma_xprt *x)
 static void share_update(struct rpcrdma_xprt_group *g)
 {
 	struct rpcrdma_xprt *x;
-	/* the receives the servers' backward replies may need are not granted */
+	/* the receives backward calls and replies may need are not granted */
 	uint32_t avail = g->p.recvs > g->bk_total ? g->p.recvs - g->bk_total : 0;
 	uint32_t share = g->nservers ? avail / g->nservers : avail;
 
@@ -411,9 +414,8 @@ int xprt_group_join(struct rpcrdma_xprt *x)
 {
 	struct rpcrdma_xprt_group *g = x->p.group;
 
-	/* a client's backward service needs receives its group does not reserve */
-	if (g->magic != GROUP_MAGIC || (x->p.bk_credits != 0 && x->client) || x->p.pd != g->p.pd ||
-	    x->p.dev != g->p.dev || x->p.pools->inline_pool != g->ipool)
+	if (g->magic != GROUP_MAGIC || x->p.pd != g->p.pd || x->p.dev != g->p.dev ||
+	    x->p.pools->inline_pool != g->ipool)
 		return -EINVAL;
 	if (g->st.conns >= g->p.max_conns)
 		return -ENOSPC;
@@ -434,11 +436,14 @@ int xprt_group_join(struct rpcrdma_xprt *x)
 	x->grp = g;
 	TAILQ_INSERT_TAIL(&g->conns, x, grp_link);
 	g->st.conns++;
+	/* every connection's backward credits are kept out of the grants */
+	g->bk_total += x->p.bk_credits;
 	if (!x->client) {
 		g->nservers++;
-		g->bk_total += x->p.bk_credits;
 		share_update(g);
 		rpcrdma_credit_resp_set_target(&x->cresp, RTE_MIN(g->share, x->cresp.max));
+	} else if (x->p.bk_credits != 0) {
+		share_update(g);
 	}
 	/*
 	 * Receives before the connection is made, not at the group's next
@@ -480,11 +485,11 @@ void xprt_group_leave(struct rpcrdma_xprt *x)
 	g->st.conn_bytes -= x->mem_bytes;
 	g->st.conns--;
 	x->grp = NULL;
-	if (!x->client) {
+	g->bk_total -= x->p.bk_credits;
+	if (!x->client)
 		g->nservers--;
-		g->bk_total -= x->p.bk_credits;
+	if (!x->client || x->p.bk_credits != 0)
 		share_update(g);
-	}
 }
 
 void xprt_group_pend(struct rpcrdma_xprt *x)
@@ -582,7 +587,7 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 		/* a connection's completions mostly come together: its lines once */
 		if (wc[i].qp->context != x) {
 			x = wc[i].qp->context;
-			/* a server's lines, or a client's (a client's backward service cannot join) */
+			/* a server's lines, or a client's (its backward calls are few: a reply's) */
 			xprt_prefetch(x, g->nservers != 0);
 		}
 		if (t->type == WR_RECV) {

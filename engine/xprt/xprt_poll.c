@@ -65,13 +65,14 @@ uint32_t xprt_post_recvs(struct rpcrdma_xprt *x)
 	if (x->grp != NULL) {
 		/*
 		 * A group's connection reserves receives of the SRQ: a server
-		 * what its grant needs, a client one for each call out and one
-		 * for a message unasked (xprt_group.c).
+		 * what its grant needs, a client one for each call out, one
+		 * for a message unasked and one for each backward call it may
+		 * be sent (xprt_group.c).
 		 */
 		if (x->client) {
-			want = x->creq.outstanding + 1 > x->rx_posted
-				       ? x->creq.outstanding + 1 - x->rx_posted
-				       : 0;
+			uint32_t need = x->creq.outstanding + 1 + x->p.bk_credits;
+
+			want = need > x->rx_posted ? need - x->rx_posted : 0;
 		} else {
 			/* and one for the reply of each backward call out */
 			uint32_t need = x->cresp.target + xprt_group_bk_need(x);

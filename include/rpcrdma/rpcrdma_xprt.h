@@ -369,9 +369,8 @@ struct rpcrdma_xprt_params {
 	 * In a group the connection's QP completes on the group's CQ and
 	 * receives from the group's SRQ; its grant follows the group's credit
 	 * policy (a server's credits and max_credits bound it); pools must be
-	 * the group's. A server may have backward calls (bk_credits); a
-	 * client's backward service cannot be in a group (bk_credits must be
-	 * 0: -EINVAL).
+	 * the group's. A server may have backward calls (bk_credits), and a
+	 * client a backward service (bk_credits and recv_call).
 	 */
 	struct rpcrdma_xprt_group *group;
 };
@@ -520,9 +519,10 @@ uint32_t rpcrdma_xprt_flush(struct rpcrdma_xprt *xprt);
  * of 0 would deadlock the requester) and at most its max_credits, set
  * again as connections come and go; a grant that shrinks takes effect
  * with the next reply. A client connection reserves a receive for each
- * call it has out, and so does a server for each backward call
- * (bk_credits): the servers' bk_credits are kept out of the receives
- * shared as grants, so that those reservations always succeed.
+ * call it has out and one for each backward call it may be sent (its
+ * bk_credits), and a server one for each backward call it has out (its
+ * bk_credits): every connection's bk_credits are kept out of the receives
+ * shared as grants, so that the backward reservations always succeed.
  * @{
  */
 
@@ -538,8 +538,9 @@ struct rpcrdma_xprt_group_params {
 	uint32_t max_conns;
 	/**
 	 * Receives the group's SRQ holds for calls and replies: the credits
-	 * granted across the group, and the replies of its servers' backward
-	 * calls (their bk_credits are kept out of the grants) (default 1024).
+	 * granted across the group, its clients' calls out, and the backward
+	 * calls and replies (every connection's bk_credits are kept out of
+	 * the grants) (default 1024).
 	 * At least max_conns (a grant of 1 each).
 	 */
 	uint32_t recvs;

@@ -424,7 +424,8 @@ void test_backward_loss(void)
  * the group's receives less the receives kept for its backward replies,
  * and with the forward window full (as many calls in flight as granted)
  * and the backward window full, every message finds a receive reserved
- * for it (none over the grant, none refused a reservation).
+ * for it (none over the grant, none refused a reservation). Then the same
+ * with the client's backward service in a group.
  */
 void test_backward_group(void)
 {
@@ -494,18 +495,48 @@ void test_backward_group(void)
 	}
 	env_close(&e);
 
-	/* a client's backward service cannot join a group */
+	/*
+	 * A client's backward service in a poll group: it reserves a receive
+	 * for each backward call it grants, as well as for its calls out, and
+	 * its bk_credits are kept out of the group's grants; with both
+	 * windows full every message finds its receive reserved.
+	 */
 	if (env_open(&e, NULL, NULL)) {
-		struct rpcrdma_xprt *x = NULL;
-
+		rpcrdma_xprt_group_params_init(&gp);
 		gp.dev = e.cli.dev;
 		gp.pd = e.cli.pd;
 		gp.pools = e.cli.pools;
+		gp.max_conns = 2;
+		gp.recvs = 64; /* the client's calls out (its grant) and its backward credits */
+		/* env_close() destroys it: here the client's group */
 		CHECK(rpcrdma_xprt_group_create(&gp, &e.srv_grp) == 0, "a client group");
 		cli_backward(&e, 4);
 		e.cli.params.group = e.srv_grp;
-		CHECK(rpcrdma_xprt_create(&e.cli.params, &x) == -EINVAL && x == NULL,
-		      "a client with bk_credits: -EINVAL");
+		e.srv.params.bk_credits = 8;
+	}
+	if (e.srv_grp != NULL && env_connect(&e)) {
+		CHECK(rpcrdma_xprt_group_of(e.cli.xprt) == e.srv_grp, "the client is in the group");
+		memset(&t, 0, sizeof(t));
+		CHECK(run_call(&e, &t) && t.status == 0, "a forward call from the group");
+		CHECK(rpcrdma_xprt_bc_set_ready(e.srv.xprt, true) == 0, "set ready");
+		memset(&t, 0, sizeof(t));
+		CHECK(run_bcall(&e, &t) && t.status == 0 && t.ok,
+		      "a backward call to the group's client: %d", t.status);
+		rpcrdma_xprt_info(e.cli.xprt, &ci);
+		CHECK(ci.recvs_posted >= 1 + 4,
+		      "idle, the client keeps one receive for a message unasked and one for each "
+		      "backward call it grants: %u reserved, want 5",
+		      ci.recvs_posted);
+		rpcrdma_xprt_group_stats(e.srv_grp, &gs);
+		CHECK(gs.share == 64 - 4,
+		      "the client's 4 backward credits are out of the grants: %u", gs.share);
+		bk_load_run_n(&e, "client in a poll group", 4, ci.grant);
+		rpcrdma_xprt_group_stats(e.srv_grp, &gs);
+		CHECK(bctx.max_active == 4, "the backward window was full: %u of 4",
+		      bctx.max_active);
+		CHECK(gs.unreserved == 0 && gs.reserve_short == 0,
+		      "every message found its receive reserved: %lu unreserved, %lu refused",
+		      (unsigned long)gs.unreserved, (unsigned long)gs.reserve_short);
 	}
 	env_close(&e);
 }

@@ -261,11 +261,6 @@ static void test_params(void)
 		return;
 	p = cli.params;
 	p.group = g;
-	p.bk_credits = 4;
-	p.recv_call = cli.params.recv_call;
-	CHECK(rpcrdma_xprt_create(&p, &x) == -EINVAL && x == NULL,
-	      "backward calls are not for a group");
-	p.bk_credits = 0;
 	rpcrdma_xprt_group_stats(g, &gs);
 	CHECK(gs.srq_posted == 0, "nothing posted before a connection joins: %u", gs.srq_posted);
 	CHECK(rpcrdma_xprt_create(&p, &x) == 0, "a client joins");
