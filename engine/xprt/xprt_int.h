@@ -294,8 +294,7 @@ struct rpcrdma_xprt_group {
 	uint32_t shared;     /* ... beyond each one's first: at most p.recvs */
 	uint32_t share;	     /* each server connection's grant */
 	uint32_t nservers;   /* server connections (the share's divisor) */
-	uint32_t
-		bk_total; /* every connection's bk_credits, summed: receives kept for backward calls and replies */
+	uint32_t bk_total;   /* every connection's bk_credits: receives kept out of the grants */
 	/*
 	 * The responder slots of its server connections, shared (a slot is
 	 * a connection's from the call it takes until its release), with

@@ -29,6 +29,15 @@ void fuzz_fail(const char *target, const char *what, const char *detail)
 	abort();
 }
 
+void *fuzz_alloc(const char *target, size_t len)
+{
+	void *p = malloc(len ? len : 1);
+
+	if (p == NULL)
+		fuzz_fail(target, "out of memory", NULL);
+	return p;
+}
+
 void fuzz_check_ret(const char *target, int ret)
 {
 	char msg[64];

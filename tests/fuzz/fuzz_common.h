@@ -15,6 +15,9 @@
 /** Report a property violation for the input and abort. */
 void fuzz_fail(const char *target, const char *what, const char *detail) __attribute__((noreturn));
 
+/** malloc() of @p len bytes (at least one), or report running out for the input and abort. */
+void *fuzz_alloc(const char *target, size_t len);
+
 /** Abort unless ret is 0, a length, or one of the codec's error numbers. */
 void fuzz_check_ret(const char *target, int ret);
 

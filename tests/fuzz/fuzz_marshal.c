@@ -116,10 +116,8 @@ static uint8_t *expected_call(const struct rpcrdma_marshal_call_map *m, uint32_t
 {
 	const uint8_t *base = m->nomsg ? m->chunks[0].dst.addr : m->payload;
 	uint32_t blen = m->nomsg ? m->chunks[0].len : m->payload_len, bi = 0, o = 0;
-	uint8_t *out = malloc(m->total_len ? m->total_len : 1);
+	uint8_t *out = fuzz_alloc(TARGET, m->total_len);
 
-	if (out == NULL)
-		fuzz_fail(TARGET, "out of memory", NULL);
 	for (unsigned int k = m->nomsg ? 1 : 0; k < m->nchunks; k++) {
 		const struct rpcrdma_marshal_rchunk *c = &m->chunks[k];
 		uint32_t take = c->pos - o, padded = (c->len + 3) & ~3u;
@@ -155,9 +153,7 @@ static void check_reassembly(struct rpcrdma_marshal_call_map *m, const struct rp
 	if (m->nchunks != 0 && n != -EINVAL)
 		fuzz_fail(TARGET, "Reads without a destination", NULL);
 	for (k = 0; k < m->nchunks; k++) {
-		bufs[k] = malloc(m->chunks[k].len);
-		if (bufs[k] == NULL)
-			fuzz_fail(TARGET, "out of memory", NULL);
+		bufs[k] = fuzz_alloc(TARGET, m->chunks[k].len);
 		for (uint32_t i = 0; i < m->chunks[k].len; i++)
 			bufs[k][i] = chunk_byte(k, i);
 		m->chunks[k].dst = rpcrdma_xdr_region_va(bufs[k], m->chunks[k].len, 0x1000u + k, 0);
@@ -182,9 +178,7 @@ static void check_reassembly(struct rpcrdma_marshal_call_map *m, const struct rp
 	if (rpcrdma_xdr_dec_left(&dec) != m->total_len)
 		fuzz_fail(TARGET, "the stream's length is not total_len", NULL);
 	want = expected_call(m, &len);
-	got = malloc(len ? len : 1);
-	if (got == NULL)
-		fuzz_fail(TARGET, "out of memory", NULL);
+	got = fuzz_alloc(TARGET, len);
 	/* in words, as XDR items are read, then the tail */
 	while (len - at >= 4) {
 		uint32_t w;

@@ -69,10 +69,8 @@ static struct rpcrdma_xdr_region region(uint8_t *p, uint32_t len, uint32_t key)
 
 static uint8_t *buf_alloc(uint32_t len)
 {
-	uint8_t *p = malloc(len);
+	uint8_t *p = fuzz_alloc(TARGET, len);
 
-	if (p == NULL)
-		fuzz_fail(TARGET, "out of memory", NULL);
 	memset(p, 0x5a, len);
 	return p;
 }
@@ -198,9 +196,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rpcrdma_xdr_dec_left(&dec) != (uint64_t)want || dec.nwrites != h->chunks.nwrites)
 		fuzz_fail(TARGET, "the stream's length or write chunks", NULL);
 	/* every byte of the stream and of the written chunks, read */
-	all = malloc(want ? (size_t)want : 1);
-	if (all == NULL)
-		fuzz_fail(TARGET, "out of memory", NULL);
+	all = fuzz_alloc(TARGET, (size_t)want);
 	if (want && rpcrdma_xdr_get_slow(&dec, all, (uint32_t)want) != 0)
 		fuzz_fail(TARGET, "the stream cannot be read to its end", NULL);
 	if (h->proc == RPCRDMA_MSG && want && memcmp(all, data + 1 + h->hdr_len, (size_t)want) != 0)
