@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -660,6 +662,25 @@ static void shm_pd_free(struct rpcrdma_pmd_pd *pd)
 
 static void qp_send_region(struct shm_dev *dev, uint32_t idx);
 
+/*
+ * The alignment of a window of @fd that mmap() takes: the huge page size
+ * on hugetlbfs, the base page elsewhere. Not st_blksize: tmpfs reports
+ * 2 MiB there when shmem transparent huge pages are on (shmem_enabled),
+ * yet maps at any page, and a memfd of a few pages has no 2 MiB window.
+ */
+static uint64_t map_granule(int fd, const struct stat *st)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct statfs sf;
+
+	if (page < 4096)
+		page = 4096;
+	if (fstatfs(fd, &sf) == 0 && sf.f_type == HUGETLBFS_MAGIC &&
+	    (uint64_t)st->st_blksize > (uint64_t)page)
+		return (uint64_t)st->st_blksize;
+	return (uint64_t)page;
+}
+
 /* Register the fd window under [addr, addr + len) as a region of the device. */
 static int region_add(struct shm_dev *dev, void *addr, size_t len, int fd, uint64_t fd_offset,
 		      uint32_t *idx)
@@ -673,7 +694,7 @@ static int region_add(struct shm_dev *dev, void *addr, size_t len, int fd, uint6
 		return -ENOSPC;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return -EINVAL;
-	pg = st.st_blksize >= 4096 ? (uint64_t)st.st_blksize : 4096;
+	pg = map_granule(fd, &st);
 	if ((pg & (pg - 1)) != 0 || fd_offset + len < fd_offset)
 		return -EINVAL;
 	win_off = fd_offset & ~(pg - 1);

@@ -18,7 +18,7 @@ set -u
 BUILD=$1
 shift
 KNOWN_siw0=""
-ONCE_siw0="blockstore_notify_verbs:the backward NOTIFY over verbs is the same PMD path on both devices, and blockstore_io_verbs runs the block store on siw0;blockstore_capture_verbs:a capture records the work requests of the engine the same way on both devices;perf_capture_verbs:as blockstore_capture_verbs;perf_verbs:the tool's calls take the engine's verbs paths that blockstore_io_verbs (transfers of 1 B to 1 MiB and more) and the nfs3 tests take on siw0, and its options and reports are the same on both devices;pmd_conformance_verbs_xproc:every case runs on siw0 in one process (pmd_conformance_verbs_inproc), each half with a device context of its own; two processes add nothing the device sees, and rxe0's run takes them"
+ONCE_siw0="pmd_conformance_shm_thp:the shm PMD on huge-page tmpfs, no RDMA device: once, on rxe0;blockstore_notify_verbs:the backward NOTIFY over verbs is the same PMD path on both devices, and blockstore_io_verbs runs the block store on siw0;blockstore_capture_verbs:a capture records the work requests of the engine the same way on both devices;perf_capture_verbs:as blockstore_capture_verbs;perf_verbs:the tool's calls take the engine's verbs paths that blockstore_io_verbs (transfers of 1 B to 1 MiB and more) and the nfs3 tests take on siw0, and its options and reports are the same on both devices;pmd_conformance_verbs_xproc:every case runs on siw0 in one process (pmd_conformance_verbs_inproc), each half with a device context of its own; two processes add nothing the device sees, and rxe0's run takes them"
 
 # hugepages, as on a server: the EAL runs --in-memory on them
 echo 256 >/proc/sys/vm/nr_hugepages
