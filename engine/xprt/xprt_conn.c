@@ -170,6 +170,7 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 	ST(inline_pullups);
 	ST(err_xid);
 	ST(reply_buf_short);
+	ST(reserve_stalls);
 	ST(reconnect_attempts);
 	ST(reconnect_give_ups);
 	ST(tmo_disconnects);

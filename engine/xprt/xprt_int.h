@@ -154,7 +154,7 @@ struct rpcrdma_xprt_call {
 	bool waited;	 /* queued since its submit: its failure there is a lost connection */
 	bool send_done;	 /* the Send completed (any status) */
 	bool lost;	 /* the connection went while the call was out */
-	bool stalled;	 /* counted once as a credit stall */
+	bool stalled;	 /* counted once as a stall: for a credit, or a receive reserved */
 	bool has_credit; /* holds a requester credit */
 	bool replied;	 /* a reply matched */
 	bool fast;	 /* sent Short without chunks: no plan beyond its gather list */

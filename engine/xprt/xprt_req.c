@@ -208,6 +208,20 @@ struct rpcrdma_xdr_reply_spec *rpcrdma_xprt_call_reply_spec(struct rpcrdma_xprt_
 	return &call->spec;
 }
 
+/*
+ * A client in a poll group: is a receive of the SRQ reserved for the reply
+ * of one more call? The group's recvs may be fewer than its clients' calls
+ * (rpcrdma_xprt.h, "Poll groups"); a reply without one would take the
+ * SRQ's spare, or find none (RNR). The floor (one) is always there.
+ */
+static bool call_reply_reserved(struct rpcrdma_xprt *x)
+{
+	if (x->rx_posted > x->creq.outstanding)
+		return true;
+	xprt_post_recvs(x);
+	return x->rx_posted > x->creq.outstanding;
+}
+
 static void call_wait(struct rpcrdma_xprt_call *c)
 {
 	if (!c->queued) {
@@ -522,6 +536,13 @@ void xprt_call_process(struct rpcrdma_xprt_call *c)
 				}
 			}
 			if (!sq_room(x, 1)) {
+				call_wait(c);
+				break;
+			}
+			if (x->grp != NULL && x->client && !call_reply_reserved(x)) {
+				if (!c->stalled)
+					x->st.reserve_stalls++;
+				c->stalled = true;
 				call_wait(c);
 				break;
 			}

@@ -522,7 +522,11 @@ uint32_t rpcrdma_xprt_flush(struct rpcrdma_xprt *xprt);
  * call it has out and one for each backward call it may be sent (its
  * bk_credits), and a server one for each backward call it has out (its
  * bk_credits): every connection's bk_credits are kept out of the receives
- * shared as grants, so that the backward reservations always succeed.
+ * shared as grants, so that the backward reservations always succeed. A
+ * client's call goes out only with a receive reserved for its reply: when
+ * the group's recvs are all reserved, it waits (reserve_stalls) until a
+ * reply gives one back. Its first is always there (each connection's
+ * floor), so a client can always have a call out.
  * @{
  */
 
@@ -763,6 +767,12 @@ struct rpcrdma_xprt_stats {
 	 * buffer, so a longer reply did not fit.
 	 */
 	uint64_t reply_buf_short;
+	/**
+	 * Client in a poll group: calls that waited for a receive of the
+	 * group's SRQ to be reserved for their reply (a call counted already
+	 * as a credit stall is not counted again).
+	 */
+	uint64_t reserve_stalls;
 };
 
 /** Copy the counters. */

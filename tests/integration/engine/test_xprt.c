@@ -103,6 +103,7 @@ int main(int argc, char **argv)
 	else if (strcmp(argv[1], "credits") == 0) {
 		test_credits();
 		test_grants();
+		test_group_reserve();
 		test_unsignaled();
 	} else if (strcmp(argv[1], "errors") == 0) {
 		test_errors();

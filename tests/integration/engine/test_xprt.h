@@ -49,7 +49,7 @@ struct env {
 	struct test_side cli, srv;
 	bool srv_bare, cli_bare;
 	struct rpcrdma_xprt_group
-		*srv_grp; /* the server's poll group (env_close() destroys it), or NULL */
+		*srv_grp; /* a poll group, mostly the server's (env_close() destroys it), or NULL */
 };
 
 /* The test program's service: the server's (sctx), a client's backward one (bctx). */
@@ -149,6 +149,7 @@ bool env_open_on(struct env *e, const char *cli_pmd, const char *cli_devargs, co
 bool env_open(struct env *e, const char *cli_devargs, const char *srv_devargs);
 bool env_connect(struct env *e);
 void env_close(struct env *e);
+bool env_group(struct env *e, const struct test_side *sd, uint32_t recvs);
 bool env_up(struct env *e, const char *cli_devargs, const char *srv_devargs);
 
 /* ---------------- xprt_harness.c: the client's calls ---------------- */
@@ -199,6 +200,7 @@ void test_forms(void);
 /* test_xprt_credits.c (credits, v2forms) */
 void test_credits(void);
 void test_grants(void);
+void test_group_reserve(void);
 void test_unsignaled(void);
 /* test_xprt_errors.c */
 void test_errors(void);

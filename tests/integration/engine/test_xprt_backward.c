@@ -419,20 +419,6 @@ void test_backward_loss(void)
 	env_close(&e);
 }
 
-/* A poll group of two connections and @recvs receives on @sd's device, as e->srv_grp. */
-static bool group_make(struct env *e, const struct test_side *sd, uint32_t recvs)
-{
-	struct rpcrdma_xprt_group_params gp;
-
-	rpcrdma_xprt_group_params_init(&gp);
-	gp.dev = sd->dev;
-	gp.pd = sd->pd;
-	gp.pools = sd->pools;
-	gp.max_conns = 2;
-	gp.recvs = recvs;
-	return rpcrdma_xprt_group_create(&gp, &e->srv_grp) == 0;
-}
-
 /*
  * A server in a poll group with backward calls: its grant is its share of
  * the group's receives less the receives kept for its backward replies,
@@ -453,7 +439,7 @@ void test_backward_group(void)
 		env_close(&e);
 		return;
 	}
-	CHECK(group_make(&e, &e.srv, 32), "the server's poll group");
+	CHECK(env_group(&e, &e.srv, 32), "the server's poll group");
 	e.srv.params.group = e.srv_grp;
 	cli_backward(&e, 4);
 	e.srv.params.bk_credits = 8;
@@ -513,7 +499,7 @@ void test_backward_group(void)
 		 * env_close() destroys it: here the client's group, with
 		 * receives for its calls out (its grant) and backward credits
 		 */
-		CHECK(group_make(&e, &e.cli, 64), "a client group");
+		CHECK(env_group(&e, &e.cli, 64), "a client group");
 		cli_backward(&e, 4);
 		e.cli.params.group = e.srv_grp;
 		e.srv.params.bk_credits = 8;

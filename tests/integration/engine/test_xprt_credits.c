@@ -3,8 +3,9 @@
  * test_xprt credits (and v2forms, both ends in version 2): 10,000
  * pipelined calls against a grant changed mid-run (rfc5666bis 4.3: never
  * more calls out than granted); the requester's window seen from a bare
- * server granting 0, 1 and 3 (test_grants, in credits only); and Sends
- * unsignaled but one in 16, retired by the drain.
+ * server granting 0, 1 and 3 (test_grants, in credits only); a client in
+ * a poll group with fewer receives than calls (test_group_reserve); and
+ * Sends unsignaled but one in 16, retired by the drain.
  */
 #include <stdio.h>
 #include <string.h>
@@ -97,6 +98,83 @@ void test_credits(void)
 	       "%lu WRs in %lu doorbells\n",
 	       done, max_out, max_out_shrunk, (unsigned long)cs.credit_stalls,
 	       (unsigned long)cs.wrs, (unsigned long)cs.doorbells);
+	env_close(&e);
+}
+
+#define RESERVE_CALLS 16
+#define RESERVE_RECVS 2
+
+static bool reserve_calls_done(struct env *e, void *arg)
+{
+	const struct tcall *ts = arg;
+
+	(void)e;
+	for (uint32_t i = 0; i < RESERVE_CALLS; i++)
+		if (!ts[i].done)
+			return false;
+	return true;
+}
+
+/*
+ * A client in a poll group whose receives are fewer than the calls it is
+ * granted: a call goes out only with a receive of the SRQ reserved for
+ * its reply, so at most the floor and the group's receives are out at
+ * once, the others wait (reserve_stalls), no reply comes unreserved, and
+ * every call completes.
+ */
+void test_group_reserve(void)
+{
+	static struct tcall ts[RESERVE_CALLS];
+	struct rpcrdma_xprt_group_stats gs;
+	struct rpcrdma_xprt_info ci;
+	struct rpcrdma_xprt_stats cs;
+	uint32_t i, ok = 0, max_out = 0;
+	bool sent = true;
+	uint64_t end;
+	struct env e;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	srv_params(&e, 32, 32);
+	CHECK(env_group(&e, &e.cli, RESERVE_RECVS), "a client group of %u receives", RESERVE_RECVS);
+	e.cli.params.group = e.srv_grp;
+	if (e.srv_grp == NULL || !env_connect(&e)) {
+		env_close(&e);
+		return;
+	}
+	/* the first reply brings the grant of 32 */
+	memset(&ts[0], 0, sizeof(ts[0]));
+	ts[0].proc = PROC_NULL;
+	CHECK(run_call(&e, &ts[0]) && ts[0].status == 0, "a first call");
+	rpcrdma_xprt_info(e.cli.xprt, &ci);
+	CHECK(ci.grant >= RESERVE_CALLS, "granted %u, more than the group's receives", ci.grant);
+	for (i = 0; i < RESERVE_CALLS; i++) {
+		memset(&ts[i], 0, sizeof(ts[i]));
+		ts[i].proc = PROC_NULL;
+		sent &= tcall_submit(&e, &ts[i]) == 0;
+	}
+	CHECK(sent, "%u calls submitted at once", RESERVE_CALLS);
+	end = test_now_ms() + WAIT_MS;
+	while (!reserve_calls_done(&e, ts) && test_now_ms() < end) {
+		pump_once(&e);
+		rpcrdma_xprt_info(e.cli.xprt, &ci);
+		if (ci.outstanding > max_out)
+			max_out = ci.outstanding;
+	}
+	for (i = 0; i < RESERVE_CALLS; i++)
+		ok += ts[i].done && ts[i].status == 0 && ts[i].ok;
+	CHECK(ok == RESERVE_CALLS, "every call answered: %u of %u", ok, RESERVE_CALLS);
+	CHECK(max_out >= 2 && max_out <= 1 + RESERVE_RECVS,
+	      "out at once: the floor and the group's %u receives at most: %u", RESERVE_RECVS,
+	      max_out);
+	stats(&e.cli, &cs);
+	rpcrdma_xprt_group_stats(e.srv_grp, &gs);
+	CHECK(cs.reserve_stalls > 0, "calls waited for a receive: %lu",
+	      (unsigned long)cs.reserve_stalls);
+	CHECK(gs.unreserved == 0, "every reply found its receive reserved: %lu unreserved",
+	      (unsigned long)gs.unreserved);
+	printf("group reserve: %u calls, at most %u out on %u receives, %lu reserve stalls\n", ok,
+	       max_out, RESERVE_RECVS, (unsigned long)cs.reserve_stalls);
 	env_close(&e);
 }
 

@@ -471,6 +471,23 @@ void env_close(struct env *e)
 	side_close(&e->srv);
 }
 
+/*
+ * A poll group of two connections and @recvs receives on @sd's device, as
+ * e->srv_grp (env_close() destroys it; despite the name, either end's).
+ */
+bool env_group(struct env *e, const struct test_side *sd, uint32_t recvs)
+{
+	struct rpcrdma_xprt_group_params gp;
+
+	rpcrdma_xprt_group_params_init(&gp);
+	gp.dev = sd->dev;
+	gp.pd = sd->pd;
+	gp.pools = sd->pools;
+	gp.max_conns = 2;
+	gp.recvs = recvs;
+	return rpcrdma_xprt_group_create(&gp, &e->srv_grp) == 0;
+}
+
 /* env_open() and env_connect(); false, and closed, when it does not connect. */
 bool env_up(struct env *e, const char *cli_devargs, const char *srv_devargs)
 {
