@@ -486,6 +486,87 @@ void xprt_call_fail(struct rpcrdma_xprt_call *c, int status)
 		c->status = status;
 }
 
+/*
+ * A call's way to the wire: the connection up, the peer ready for it (a
+ * backward call) or the version settled (a client's), send-queue room, a
+ * receive reserved for its reply (a client in a group) and a credit.
+ * @return true: it holds its credit (CALL_READY next); false: it waits in
+ * the FIFO, or completed with an error (CALL_COMPLETE).
+ */
+static bool call_take_credit(struct rpcrdma_xprt_call *c)
+{
+	struct rpcrdma_xprt *x = c->xprt;
+	int ret;
+
+	if (x->state != RPCRDMA_XPRT_ESTABLISHED) {
+		if ((x->state == RPCRDMA_XPRT_CONNECTING || x->state == RPCRDMA_XPRT_NEGOTIATING) ||
+		    (c->flags & RPCRDMA_XPRT_CALL_F_RETRANSMIT)) {
+			call_wait(c);
+			return false;
+		}
+		/* submitted while connected: the connection was lost under it */
+		xprt_call_fail(c, c->waited ? -ECONNRESET : -ENOTCONN);
+		c->state = CALL_COMPLETE;
+		return false;
+	}
+	if (unlikely(!x->client)) {
+		/* a backward call: only to a client that said it is ready */
+		ret = rpcrdma_xprt_bc_may_call(x);
+		if (ret == -ECONNREFUSED && c->resend) {
+			/* adopted from a lost connection: wait until ready */
+			call_wait(c);
+			return false;
+		}
+		if (ret) {
+			x->st.bc_refused++;
+			xprt_call_fail(c, ret);
+			c->state = CALL_COMPLETE;
+			return false;
+		}
+	} else if (unlikely(!x->vers_settled)) {
+		ret = call_vers_check(x);
+		if (ret < 0) {
+			xprt_call_fail(c, ret);
+			c->state = CALL_COMPLETE;
+			return false;
+		}
+		if (ret == 0) {
+			call_wait(c);
+			return false;
+		}
+	}
+	if (!sq_room(x, 1)) {
+		call_wait(c);
+		return false;
+	}
+	if (x->grp != NULL && x->client && !call_reply_reserved(x)) {
+		if (!c->stalled)
+			x->st.reserve_stalls++;
+		c->stalled = true;
+		call_wait(c);
+		return false;
+	}
+	if (rpcrdma_credit_req_acquire(&x->creq) != 0) {
+		if (!c->stalled)
+			x->st.credit_stalls++;
+		c->stalled = true;
+		call_wait(c);
+		return false;
+	}
+	c->has_credit = true;
+	/*
+	 * A receive for every outstanding call's reply (the poll reposts
+	 * lazily); a server in a group reserves one of the SRQ beyond its
+	 * grant's.
+	 */
+	if (x->rx_posted < x->creq.outstanding || (x->grp != NULL && !x->client))
+		xprt_post_recvs(x);
+	if (x->creq.outstanding > x->st.max_outstanding)
+		x->st.max_outstanding = x->creq.outstanding;
+	c->state = CALL_READY;
+	return true;
+}
+
 void xprt_call_process(struct rpcrdma_xprt_call *c)
 {
 	struct rpcrdma_xprt *x = c->xprt;
@@ -497,73 +578,8 @@ void xprt_call_process(struct rpcrdma_xprt_call *c)
 		prev = c->state;
 		switch (c->state) {
 		case CALL_NEED_CREDIT:
-			if (x->state != RPCRDMA_XPRT_ESTABLISHED) {
-				if ((x->state == RPCRDMA_XPRT_CONNECTING ||
-				     x->state == RPCRDMA_XPRT_NEGOTIATING) ||
-				    (c->flags & RPCRDMA_XPRT_CALL_F_RETRANSMIT)) {
-					call_wait(c);
-					break;
-				}
-				/* submitted while connected: the connection was lost under it */
-				xprt_call_fail(c, c->waited ? -ECONNRESET : -ENOTCONN);
-				c->state = CALL_COMPLETE;
+			if (!call_take_credit(c))
 				break;
-			}
-			if (unlikely(!x->client)) {
-				/* a backward call: only to a client that said it is ready */
-				ret = rpcrdma_xprt_bc_may_call(x);
-				if (ret == -ECONNREFUSED && c->resend) {
-					/* adopted from a lost connection: wait until ready */
-					call_wait(c);
-					break;
-				}
-				if (ret) {
-					x->st.bc_refused++;
-					xprt_call_fail(c, ret);
-					c->state = CALL_COMPLETE;
-					break;
-				}
-			} else if (unlikely(!x->vers_settled)) {
-				ret = call_vers_check(x);
-				if (ret < 0) {
-					xprt_call_fail(c, ret);
-					c->state = CALL_COMPLETE;
-					break;
-				}
-				if (ret == 0) {
-					call_wait(c);
-					break;
-				}
-			}
-			if (!sq_room(x, 1)) {
-				call_wait(c);
-				break;
-			}
-			if (x->grp != NULL && x->client && !call_reply_reserved(x)) {
-				if (!c->stalled)
-					x->st.reserve_stalls++;
-				c->stalled = true;
-				call_wait(c);
-				break;
-			}
-			if (rpcrdma_credit_req_acquire(&x->creq) != 0) {
-				if (!c->stalled)
-					x->st.credit_stalls++;
-				c->stalled = true;
-				call_wait(c);
-				break;
-			}
-			c->has_credit = true;
-			/*
-			 * A receive for every outstanding call's reply (the poll
-			 * reposts lazily); a server in a group reserves one of
-			 * the SRQ beyond its grant's.
-			 */
-			if (x->rx_posted < x->creq.outstanding || (x->grp != NULL && !x->client))
-				xprt_post_recvs(x);
-			if (x->creq.outstanding > x->st.max_outstanding)
-				x->st.max_outstanding = x->creq.outstanding;
-			c->state = CALL_READY;
 			/* fall through */
 		case CALL_READY:
 			c->fast = call_short(c);
