@@ -208,20 +208,6 @@ struct rpcrdma_xdr_reply_spec *rpcrdma_xprt_call_reply_spec(struct rpcrdma_xprt_
 	return &call->spec;
 }
 
-/*
- * A client in a poll group: is a receive of the SRQ reserved for the reply
- * of one more call? The group's recvs may be fewer than its clients' calls
- * (rpcrdma_xprt.h, "Poll groups"); a reply without one would take the
- * SRQ's spare, or find none (RNR). The floor (one) is always there.
- */
-static bool call_reply_reserved(struct rpcrdma_xprt *x)
-{
-	if (x->rx_posted > x->creq.outstanding)
-		return true;
-	xprt_post_recvs(x);
-	return x->rx_posted > x->creq.outstanding;
-}
-
 static void call_wait(struct rpcrdma_xprt_call *c)
 {
 	if (!c->queued) {
@@ -539,13 +525,6 @@ static bool call_take_credit(struct rpcrdma_xprt_call *c)
 		call_wait(c);
 		return false;
 	}
-	if (x->grp != NULL && x->client && !call_reply_reserved(x)) {
-		if (!c->stalled)
-			x->st.reserve_stalls++;
-		c->stalled = true;
-		call_wait(c);
-		return false;
-	}
 	if (rpcrdma_credit_req_acquire(&x->creq) != 0) {
 		if (!c->stalled)
 			x->st.credit_stalls++;
@@ -553,14 +532,30 @@ static bool call_take_credit(struct rpcrdma_xprt_call *c)
 		call_wait(c);
 		return false;
 	}
-	c->has_credit = true;
 	/*
 	 * A receive for every outstanding call's reply (the poll reposts
 	 * lazily); a server in a group reserves one of the SRQ beyond its
 	 * grant's.
 	 */
-	if (x->rx_posted < x->creq.outstanding || (x->grp != NULL && !x->client))
+	if (x->rx_posted < x->creq.outstanding || (x->grp != NULL && !x->client)) {
 		xprt_post_recvs(x);
+		/*
+		 * A client in a group goes only with a receive of the SRQ
+		 * reserved for its reply: the group's recvs may be fewer than
+		 * its clients' calls (rpcrdma_xprt.h, "Poll groups"), and a
+		 * reply without one would take the SRQ's spare, or find none
+		 * (RNR). Its floor is always there: one call can always go.
+		 */
+		if (unlikely(x->grp != NULL && x->client && x->rx_posted < x->creq.outstanding)) {
+			rpcrdma_credit_req_release(&x->creq);
+			if (!c->stalled)
+				x->st.reserve_stalls++;
+			c->stalled = true;
+			call_wait(c);
+			return false;
+		}
+	}
+	c->has_credit = true;
 	if (x->creq.outstanding > x->st.max_outstanding)
 		x->st.max_outstanding = x->creq.outstanding;
 	c->state = CALL_READY;
