@@ -271,10 +271,11 @@ int perf_report_json(FILE *f, const struct perf_result *r,
 	fprintf(f,
 		"  \"xprt\": {\"wrs\": %lu, \"doorbells\": %lu, \"short_msgs\": %lu, "
 		"\"chunked_msgs\": %lu, \"long_msgs\": %lu, \"credit_stalls\": %lu, "
-		"\"max_outstanding\": %lu}\n}\n",
+		"\"reserve_stalls\": %lu, \"max_outstanding\": %lu}\n}\n",
 		(unsigned long)x->wrs, (unsigned long)x->doorbells, (unsigned long)x->short_msgs,
 		(unsigned long)x->chunked_msgs, (unsigned long)x->long_msgs,
-		(unsigned long)x->credit_stalls, (unsigned long)x->max_outstanding);
+		(unsigned long)x->credit_stalls, (unsigned long)x->reserve_stalls,
+		(unsigned long)x->max_outstanding);
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -806,6 +806,9 @@ def test_conns():
         if rc == 0:
             doc = json.load(open(res))
             check_result(doc, "--connections 4", "iops", "null", 0, 8)
+            # the client group holds a receive for each call in flight: none waits for one
+            check(doc["xprt"]["reserve_stalls"] == 0,
+                  "--connections 4: no call waited for a receive: %r" % doc["xprt"])
             conns = doc.get("connections", [])
             check(len(conns) == 4 and sum(c["calls"] for c in conns) == doc["calls"] == 2000,
                   "--connections 4: the connections' calls add up to 2000: %r" % conns)
