@@ -4,7 +4,10 @@
 # The shm PMD's conformance cases across two processes where tmpfs, and so
 # every memfd, is backed by transparent huge pages (shmem_enabled=always).
 # There a memfd reports a 2 MiB st_blksize yet maps at any 4 KiB page: a
-# pool of a few pages must register, and its peer map it. The setting is
+# pool of a few pages must register, and its peer map it. The cases run
+# twice: with RPCRDMA_NO_HUGE=1, so that the pools are memfds on tmpfs,
+# and then with the pools on hugetlbfs where the machine has hugepages
+# (the guest has), whose windows align to the huge page. The setting is
 # the whole machine's, so the test runs only in the throwaway test guest
 # (suite 'hw', test setup 'guest': RPCRDMA_TEST_GUEST=1), and puts the old
 # value back.
@@ -31,4 +34,7 @@ echo always >"$knob" || {
 }
 trap 'echo "$old" >"$knob"' EXIT
 echo "shm_thp: $knob: always (was $old)"
+echo "shm_thp: the pools on tmpfs (RPCRDMA_NO_HUGE=1)"
+RPCRDMA_NO_HUGE=1 "$1" shm xproc || exit 1
+echo "shm_thp: the pools on hugetlbfs, where the machine has hugepages"
 "$1" shm xproc
