@@ -567,9 +567,14 @@ struct rpcrdma_xprt_group_stats {
 	 * the oldest WR of a connection with nothing else going on.
 	 */
 	uint64_t quick_retires;
-	uint64_t recvs_posted;	/**< receives posted on the SRQ */
-	uint64_t recv_short;	/**< SRQ top-ups that fell short (no buffer) */
-	uint64_t reserve_short; /**< reservations refused: the SRQ was all reserved */
+	uint64_t recvs_posted; /**< receives posted on the SRQ */
+	uint64_t recv_short;   /**< SRQ top-ups that fell short (no buffer) */
+	/**
+	 * Reservations refused: the SRQ was all reserved. Counted at each try:
+	 * a connection short of one (a client's call waiting, reserve_stalls)
+	 * tries again at every poll.
+	 */
+	uint64_t reserve_short;
 	uint64_t share_changes; /**< server grants set again (connections came or went) */
 	/**
 	 * Messages that found nothing reserved for their connection: more
