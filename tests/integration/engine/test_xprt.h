@@ -49,7 +49,7 @@ struct env {
 	struct test_side cli, srv;
 	bool srv_bare, cli_bare;
 	struct rpcrdma_xprt_group
-		*srv_grp; /* a poll group, mostly the server's (env_close() destroys it), or NULL */
+		*grp; /* either end's poll group (env_close() destroys it), or NULL */
 };
 
 /* The test program's service: the server's (sctx), a client's backward one (bctx). */

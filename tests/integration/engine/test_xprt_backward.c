@@ -440,10 +440,10 @@ void test_backward_group(void)
 		return;
 	}
 	CHECK(env_group(&e, &e.srv, 32), "the server's poll group");
-	e.srv.params.group = e.srv_grp;
+	e.srv.params.group = e.grp;
 	cli_backward(&e, 4);
 	e.srv.params.bk_credits = 8;
-	if (e.srv_grp == NULL || !env_connect(&e)) {
+	if (e.grp == NULL || !env_connect(&e)) {
 		env_close(&e);
 		return;
 	}
@@ -451,8 +451,8 @@ void test_backward_group(void)
 	CHECK(run_call(&e, &t) && t.status == 0, "a forward call");
 	rpcrdma_xprt_info(e.srv.xprt, &si);
 	rpcrdma_xprt_info(e.cli.xprt, &ci);
-	rpcrdma_xprt_group_stats(e.srv_grp, &gs);
-	CHECK(rpcrdma_xprt_group_of(e.srv.xprt) == e.srv_grp && gs.share == 32 - 8 &&
+	rpcrdma_xprt_group_stats(e.grp, &gs);
+	CHECK(rpcrdma_xprt_group_of(e.srv.xprt) == e.grp && gs.share == 32 - 8 &&
 		      ci.grant == gs.share,
 	      "grant: the group's 32 receives less the server's 8 backward: share %u, client "
 	      "sees %u",
@@ -461,7 +461,7 @@ void test_backward_group(void)
 	memset(&t, 0, sizeof(t));
 	CHECK(run_bcall(&e, &t) && t.status == 0 && t.ok, "a backward call: %d", t.status);
 	bk_load_run_n(&e, "in a poll group", 4, ci.grant);
-	rpcrdma_xprt_group_stats(e.srv_grp, &gs);
+	rpcrdma_xprt_group_stats(e.grp, &gs);
 	CHECK(sctx.max_active == ci.grant, "the forward window was full: %u of %u", sctx.max_active,
 	      ci.grant);
 	CHECK(gs.unreserved == 0 && gs.reserve_short == 0,
@@ -495,17 +495,14 @@ void test_backward_group(void)
 	 * windows full every message finds its receive reserved.
 	 */
 	if (env_open(&e, NULL, NULL)) {
-		/*
-		 * env_close() destroys it: here the client's group, with
-		 * receives for its calls out (its grant) and backward credits
-		 */
+		/* the client's group, with receives for its calls out and backward credits */
 		CHECK(env_group(&e, &e.cli, 64), "a client group");
 		cli_backward(&e, 4);
-		e.cli.params.group = e.srv_grp;
+		e.cli.params.group = e.grp;
 		e.srv.params.bk_credits = 8;
 	}
-	if (e.srv_grp != NULL && env_connect(&e)) {
-		CHECK(rpcrdma_xprt_group_of(e.cli.xprt) == e.srv_grp, "the client is in the group");
+	if (e.grp != NULL && env_connect(&e)) {
+		CHECK(rpcrdma_xprt_group_of(e.cli.xprt) == e.grp, "the client is in the group");
 		memset(&t, 0, sizeof(t));
 		CHECK(run_call(&e, &t) && t.status == 0, "a forward call from the group");
 		CHECK(rpcrdma_xprt_bc_set_ready(e.srv.xprt, true) == 0, "set ready");
@@ -517,11 +514,11 @@ void test_backward_group(void)
 		      "idle, the client keeps one receive for a message unasked and one for each "
 		      "backward call it grants: %u reserved, want 5",
 		      ci.recvs_posted);
-		rpcrdma_xprt_group_stats(e.srv_grp, &gs);
+		rpcrdma_xprt_group_stats(e.grp, &gs);
 		CHECK(gs.share == 64 - 4,
 		      "the client's 4 backward credits are out of the grants: %u", gs.share);
 		bk_load_run_n(&e, "client in a poll group", 4, ci.grant);
-		rpcrdma_xprt_group_stats(e.srv_grp, &gs);
+		rpcrdma_xprt_group_stats(e.grp, &gs);
 		CHECK(bctx.max_active == 4, "the backward window was full: %u of 4",
 		      bctx.max_active);
 		CHECK(gs.unreserved == 0 && gs.reserve_short == 0,

@@ -137,8 +137,8 @@ void test_group_reserve(void)
 		return;
 	srv_params(&e, 32, 32);
 	CHECK(env_group(&e, &e.cli, RESERVE_RECVS), "a client group of %u receives", RESERVE_RECVS);
-	e.cli.params.group = e.srv_grp;
-	if (e.srv_grp == NULL || !env_connect(&e)) {
+	e.cli.params.group = e.grp;
+	if (e.grp == NULL || !env_connect(&e)) {
 		env_close(&e);
 		return;
 	}
@@ -168,7 +168,7 @@ void test_group_reserve(void)
 	      "out at once: the floor and the group's %u receives at most: %u", RESERVE_RECVS,
 	      max_out);
 	stats(&e.cli, &cs);
-	rpcrdma_xprt_group_stats(e.srv_grp, &gs);
+	rpcrdma_xprt_group_stats(e.grp, &gs);
 	CHECK(cs.reserve_stalls > 0, "calls waited for a receive: %lu",
 	      (unsigned long)cs.reserve_stalls);
 	CHECK(gs.unreserved == 0, "every reply found its receive reserved: %lu unreserved",

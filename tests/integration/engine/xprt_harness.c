@@ -464,16 +464,15 @@ void env_close(struct env *e)
 		CHECK(rpcrdma_xprt_destroy(e->cli.xprt) == 0, "destroy client");
 	if (e->srv.xprt)
 		CHECK(rpcrdma_xprt_destroy(e->srv.xprt) == 0, "destroy server");
-	if (e->srv_grp)
-		CHECK(rpcrdma_xprt_group_destroy(e->srv_grp) == 0,
-		      "destroy the server's poll group");
+	if (e->grp)
+		CHECK(rpcrdma_xprt_group_destroy(e->grp) == 0, "destroy the poll group");
 	side_close(&e->cli);
 	side_close(&e->srv);
 }
 
 /*
  * A poll group of two connections and @recvs receives on @sd's device, as
- * e->srv_grp (env_close() destroys it; despite the name, either end's).
+ * e->grp (env_close() destroys it).
  */
 bool env_group(struct env *e, const struct test_side *sd, uint32_t recvs)
 {
@@ -485,7 +484,7 @@ bool env_group(struct env *e, const struct test_side *sd, uint32_t recvs)
 	gp.pools = sd->pools;
 	gp.max_conns = 2;
 	gp.recvs = recvs;
-	return rpcrdma_xprt_group_create(&gp, &e->srv_grp) == 0;
+	return rpcrdma_xprt_group_create(&gp, &e->grp) == 0;
 }
 
 /* env_open() and env_connect(); false, and closed, when it does not connect. */
