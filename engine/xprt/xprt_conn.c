@@ -623,7 +623,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 			x->pad = x->grp->pad;
 		if (p->role == RPCRDMA_XPRT_SERVER) {
 			x->svc_freep = &x->grp->svc_free;
-			x->rbuf_freep = &x->grp->rbuf_free;
+			x->rbuf_freep = &x->grp->buf_free;
 		}
 	} else {
 		ret = rpcrdma_pmd_cq_create(p->dev, x->sq_depth + 1 + x->rq_depth + XPRT_BURST,
@@ -636,7 +636,8 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	x->mem_bytes = sizeof(*x) + (x->stage_max + 1) * sizeof(*x->stage) +
 		       (x->sq_mask + 1) * (sizeof(*x->sq_ring) + sizeof(*x->sq_sge)) +
 		       x->nrx * (sizeof(*x->rxs) + x->ipool->buf_size) +
-		       x->ncalls * (sizeof(*x->calls) + x->ipool->buf_size) +
+		       /* a group's calls take their buffers from the group's (buf_free) */
+		       x->ncalls * (sizeof(*x->calls) + (x->grp != NULL ? 0 : x->ipool->buf_size)) +
 		       x->nsvcs * (sizeof(*x->svcs) + x->ipool->buf_size +
 				   RTE_ALIGN_CEIL(p->svc_upper_size, RTE_CACHE_LINE_SIZE)) +
 		       x->nhdr_bufs * (sizeof(void *) + x->ipool->buf_size);

@@ -44,10 +44,10 @@ static void group_free(struct rpcrdma_xprt_group *g)
 	for (i = 0; g->svcs != NULL && i < g->nsvcs; i++)
 		if (g->svcs[i].reply_buf != NULL)
 			rpcrdma_mempool_put(g->ipool, g->svcs[i].reply_buf);
-	while (g->rbuf_free != NULL) {
-		void *b = g->rbuf_free;
+	while (g->buf_free != NULL) {
+		void *b = g->buf_free;
 
-		g->rbuf_free = *(void **)b;
+		g->buf_free = *(void **)b;
 		rpcrdma_mempool_put(g->ipool, b);
 	}
 	if (g->nhdr_bufs)

@@ -298,8 +298,9 @@ struct rpcrdma_xprt_group {
 	/*
 	 * The responder slots of its server connections, shared (a slot is
 	 * a connection's from the call it takes until its release), with
-	 * their header areas and the upper layer's areas; and the buffers
-	 * of fast replies whose Sends have retired (rbuf_free).
+	 * their header areas and the upper layer's areas; and its free
+	 * inline buffers (buf_free): the buffers of fast replies whose Sends
+	 * have retired, and of its clients' calls released.
 	 */
 	struct rpcrdma_xprt_svc_call *svcs;
 	uint32_t nsvcs;
@@ -308,7 +309,12 @@ struct rpcrdma_xprt_group {
 	void **hdr_bufs;
 	uint32_t nhdr_bufs;
 	uint32_t upper_size; /* each slot's upper area: the first server's svc_upper_size */
-	void *rbuf_free;
+	/*
+	 * Linked through their first word, LIFO: the next reply or call of
+	 * any connection takes the buffer freed last, still in the cache,
+	 * where a slot's own buffer would be as cold as its connection.
+	 */
+	void *buf_free;
 	struct rpcrdma_xdr_region pad; /* the XDR pad of every connection without header areas */
 	void **pad_bufs;
 	uint32_t npad_bufs;

@@ -155,7 +155,9 @@ void rpcrdma_xprt_prefetch_send(const struct rpcrdma_xprt *x)
 	/* read from the lines the step before loaded: none is waited for */
 	if (c == NULL)
 		return;
-	__builtin_prefetch(c->msg_buf, 1); /* the message the call writes */
+	if (c->msg_buf != NULL)
+		__builtin_prefetch(c->msg_buf,
+				   1); /* the message the call writes (a group's is warm) */
 	if (x->qp != NULL)
 		rpcrdma_pmd_qp_prefetch_doorbell(x->qp); /* what its doorbell touches */
 }
@@ -169,7 +171,14 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 		return -EOPNOTSUPP; /* a server without backward calls (bk_credits 0) */
 	if (c == NULL)
 		return -EBUSY;
-	buf = c->msg_buf != NULL ? c->msg_buf : rpcrdma_mempool_get(x->ipool);
+	buf = c->msg_buf;
+	if (buf == NULL && x->grp != NULL && x->grp->buf_free != NULL) {
+		/* in a group, the buffer its last call released (xprt_call_free_slot()) */
+		buf = x->grp->buf_free;
+		x->grp->buf_free = *(void **)buf;
+	} else if (buf == NULL) {
+		buf = rpcrdma_mempool_get(x->ipool);
+	}
 	if (buf == NULL)
 		return -ENOBUFS;
 	x->call_free = c->next_free;
@@ -296,7 +305,17 @@ void xprt_call_free_slot(struct rpcrdma_xprt_call *c)
 {
 	struct rpcrdma_xprt *x = c->xprt;
 
-	/* the slot keeps its message buffer for the next call (xprt_free() returns it) */
+	/*
+	 * The slot keeps its message buffer for its next call (xprt_free()
+	 * returns it); in a group, the group's next call takes it, of any
+	 * connection: warm, where this slot's next call may come a round of
+	 * the group's connections later.
+	 */
+	if (x->grp != NULL && c->msg_buf != NULL) {
+		*(void **)c->msg_buf = x->grp->buf_free;
+		x->grp->buf_free = c->msg_buf;
+		c->msg_buf = NULL;
+	}
 	c->state = CALL_FREE;
 	c->next_free = x->call_free;
 	x->call_free = c;

@@ -919,11 +919,16 @@ int rpcrdma_xprt_bc_adopt(struct rpcrdma_xprt *to, struct rpcrdma_xprt *from);
  * entry): it holds the buffer size less 32 bytes. A slot takes its buffer
  * from the inline pool the first time and keeps it until the connection is
  * destroyed (as receives keep theirs, and responder slots their reply
- * buffers): no pool operation per call.
+ * buffers): no pool operation per call. In a poll group a released call's
+ * buffer goes to the group instead, and the group's next call, on any of
+ * its connections, takes the one released last: with calls spread over
+ * many connections it is still in the cache, where a slot's own buffer
+ * would be as cold as its connection, and the group holds only as many
+ * buffers as it has calls out at once.
  *
  * @return
  *   0 and *call; -EBUSY: every slot is in use; -ENOBUFS: the inline pool
- *   is empty (a slot's first use; nothing taken).
+ *   is empty (nothing taken).
  */
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_call **call);
 
@@ -952,7 +957,8 @@ void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *xprt);
 
 /**
  * The third step: start loading the message buffer of the call slot the
- * next rpcrdma_xprt_call_alloc() on @xprt takes, and what the doorbell of
+ * next rpcrdma_xprt_call_alloc() on @xprt takes (outside a group: a
+ * group's is one it released last, in the cache), and what the doorbell of
  * its Send touches beyond the QP (rpcrdma_pmd_qp_prefetch_doorbell()). It
  * reads the slot's and the QP's lines, so it is worth calling once
  * rpcrdma_xprt_prefetch_call() had time to take effect (half way from it

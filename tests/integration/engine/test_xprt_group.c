@@ -10,8 +10,9 @@
  *            connections refuses to go, a connection that cannot join;
  *   many:    NCONN connections at once: every one established, its grant
  *            the group's share (rfc5666bis 4.3: never 0, never more than
- *            the SRQ holds), calls inline and through write chunks on all
- *            of them, a burst on one connection never past its grant;
+ *            the SRQ holds), a call on each in turn sharing one message
+ *            buffer, calls inline and through write chunks on all of
+ *            them, a burst on one connection never past its grant;
  *   idle:    an idle group's poll visits no connection, whatever their
  *            number;
  *   churn:   half the clients leave, the share grows and the grant the
@@ -227,6 +228,38 @@ static void call_all(unsigned int from, unsigned int to, unsigned int rounds)
 		      svc_tcall_outcome(&calls[i]), calls[i].data_ok);
 }
 
+/*
+ * One call at a time, each on the next connection, on connections that
+ * have made none: the group's calls share their message buffers (the one
+ * released last goes next), so the round takes one or two of the
+ * clients' inline buffers, where a buffer kept by each connection's slot
+ * would take one per connection.
+ */
+static void seq_calls(void)
+{
+	uint32_t before = cli.pools->inline_pool->in_use, after;
+	unsigned int ok = 0;
+
+	for (unsigned int i = 0; i < NCONN; i++) {
+		unsigned int one = 1;
+
+		calls[0] =
+			(struct svc_tcall){ .prog = PROG, .vers = 1, .proc = P_INLINE, .len = 48 };
+		calls[0].seed = 500 + i;
+		svc_tcall_submit(&calls[0], cx[i], cli.pools);
+		ok += pump_until(calls_done, &one) && calls[0].status == 0 &&
+		      svc_tcall_outcome(&calls[0]) == RPCRDMA_RPC_SUCCESS && calls[0].data_ok;
+	}
+	after = cli.pools->inline_pool->in_use;
+	printf("buffers: %u calls one at a time over %u connections took %u of the inline "
+	       "buffers\n",
+	       NCONN, NCONN, after - before);
+	CHECK(ok == NCONN, "%u calls one at a time, one per connection: %u answered", NCONN, ok);
+	CHECK(after - before <= 2,
+	      "they took %u of the clients' inline buffers (at most 2, not one per connection)",
+	      after - before);
+}
+
 /* ------------------------------------------------------------ cases */
 
 static void test_params(void)
@@ -322,6 +355,7 @@ static void test_many(void)
 		CHECK(memcmp(&before, &after, sizeof(before)) == 0,
 		      "client %u: the same after its prefetch", i);
 	}
+	seq_calls();
 	call_all(0, NCONN, 2);
 	/* each client now has the share as its grant, from its replies */
 	for (unsigned int i = 0; i < NCONN; i++) {
