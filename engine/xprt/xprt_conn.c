@@ -104,6 +104,8 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 		rpcrdma_telemetry_kv_u64(kv, "group_reserved", RD(g->reserved));
 		rpcrdma_telemetry_kv_u64(kv, "group_unreserved", RD(g->st.unreserved));
 		rpcrdma_telemetry_kv_u64(kv, "group_reserve_short", RD(g->st.reserve_short));
+		rpcrdma_telemetry_kv_u64(kv, "group_slots_busy", RD(g->calls_busy));
+		rpcrdma_telemetry_kv_u64(kv, "group_slots_short", RD(g->st.slots_short));
 		rpcrdma_telemetry_kv_u64(kv, "group_conn_visits", RD(g->st.conn_visits));
 		rpcrdma_telemetry_kv_u64(kv, "group_quick_retires", RD(g->st.quick_retires));
 	}
@@ -339,7 +341,7 @@ void xprt_free(struct rpcrdma_xprt *x)
 	for (i = 0; x->rxs != NULL && i < x->nrx; i++)
 		if (x->rxs[i].buf != NULL)
 			rpcrdma_mempool_put(x->ipool, x->rxs[i].buf);
-	for (i = 0; x->calls != NULL && i < x->ncalls; i++)
+	for (i = 0; x->calls != NULL && !x->calls_shared && i < x->ncalls; i++)
 		if (x->calls[i].msg_buf != NULL)
 			rpcrdma_mempool_put(x->ipool, x->calls[i].msg_buf);
 	for (i = 0; x->svcs != NULL && i < x->nsvcs; i++)
@@ -360,7 +362,8 @@ void xprt_free(struct rpcrdma_xprt *x)
 	free(x->stage);
 	free(x->sq_ring);
 	free(x->sq_sge);
-	free(x->calls);
+	if (!x->calls_shared)
+		free(x->calls);
 	free(x->svcs);
 	free(x->svc_upper);
 	x->magic = 0;
@@ -527,8 +530,18 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 			x->nsvcs = 0;
 			nslots = x->ncalls;
 			x->responder = true;
+		} else if (p->group->magic == GROUP_MAGIC && p->group->ncalls != 0) {
+			/* a client: the group's call slots (group params calls) */
+			x->calls_shared = true;
+			nslots = x->nsvcs;
 		}
 		nctrl = 0; /* version 2's control slots are the group's */
+	}
+	x->calls_max = x->ncalls;
+	if (x->calls_shared) {
+		x->calls = p->group->calls;
+		x->ncalls = p->group->ncalls;
+		x->call_shift = p->group->call_shift;
 	}
 	/* a call's XID is its slot index below call_shift bits */
 	while ((1u << x->call_shift) < x->ncalls)
@@ -561,7 +574,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->rxs[i].next = x->rx_free;
 		x->rx_free = &x->rxs[i];
 	}
-	if (x->ncalls) {
+	if (x->ncalls && !x->calls_shared) {
 		x->calls = calloc(x->ncalls, sizeof(*x->calls));
 		if (x->calls == NULL)
 			goto err_free;
@@ -596,7 +609,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	if (ret)
 		goto err_free;
 	x->xid_seq = (uint32_t)rte_rdtsc();
-	for (i = x->ncalls; i-- > 0;) {
+	for (i = x->calls_shared ? 0 : x->ncalls; i-- > 0;) {
 		struct rpcrdma_xprt_call *c = &x->calls[i];
 
 		c->xprt = x;
@@ -637,7 +650,8 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		       (x->sq_mask + 1) * (sizeof(*x->sq_ring) + sizeof(*x->sq_sge)) +
 		       x->nrx * (sizeof(*x->rxs) + x->ipool->buf_size) +
 		       /* a group's calls take their buffers from the group's (buf_free) */
-		       x->ncalls * (sizeof(*x->calls) + (x->grp != NULL ? 0 : x->ipool->buf_size)) +
+		       (x->calls_shared ? 0 : x->ncalls) *
+			       (sizeof(*x->calls) + (x->grp != NULL ? 0 : x->ipool->buf_size)) +
 		       x->nsvcs * (sizeof(*x->svcs) + x->ipool->buf_size +
 				   RTE_ALIGN_CEIL(p->svc_upper_size, RTE_CACHE_LINE_SIZE)) +
 		       x->nhdr_bufs * (sizeof(void *) + x->ipool->buf_size);
@@ -863,7 +877,8 @@ int rpcrdma_xprt_connect(struct rpcrdma_xprt *x, const char *addr)
 	/* the old connection's calls are gone with it, and their credits */
 	x->tmo_credits = 0;
 	for (uint32_t i = 0; i < x->ncalls; i++)
-		x->calls[i].tmo_late = x->calls[i].tmo_credit = false;
+		if (x->calls[i].xprt == x) /* a group's slots: its own */
+			x->calls[i].tmo_late = x->calls[i].tmo_credit = false;
 	x->state = RPCRDMA_XPRT_CONNECTING;
 	return 0;
 }
@@ -1110,7 +1125,7 @@ void rpcrdma_xprt_dump(FILE *f, const struct rpcrdma_xprt *x)
 		fprintf(f,
 			"  requester: grant %u, outstanding %u, slots busy %u of %u, waiting %u, "
 			"timed %s\n",
-			x->creq.grant, x->creq.outstanding, x->calls_busy, x->ncalls,
+			x->creq.grant, x->creq.outstanding, x->calls_busy, x->calls_max,
 			LIST_COUNT(&x->call_wait, link, x->ncalls),
 			x->tmo_next == UINT64_MAX ? "none" : "yes");
 	if (x->responder)

@@ -37,9 +37,20 @@ void rpcrdma_xprt_group_params_init(struct rpcrdma_xprt_group_params *p)
 	p->sq_depth = 96;
 }
 
+static int calls_init(struct rpcrdma_xprt_group *g);
+
 static void group_free(struct rpcrdma_xprt_group *g)
 {
 	uint32_t i;
+
+	/* a slot's buffer is the group's once the slot is free (xprt_call_free_slot()) */
+	for (i = 0; g->calls != NULL && i < g->ncalls; i++)
+		if (g->calls[i].msg_buf != NULL)
+			rpcrdma_mempool_put(g->ipool, g->calls[i].msg_buf);
+	if (g->ncall_hdr_bufs)
+		rpcrdma_mempool_put_bulk(g->ipool, g->call_hdr_bufs, g->ncall_hdr_bufs);
+	free(g->call_hdr_bufs);
+	free(g->calls);
 
 	for (i = 0; g->svcs != NULL && i < g->nsvcs; i++)
 		if (g->svcs[i].reply_buf != NULL)
@@ -88,7 +99,8 @@ int rpcrdma_xprt_group_create(const struct rpcrdma_xprt_group_params *p,
 
 	if (p == NULL || gp == NULL || p->dev == NULL || p->pd == NULL || p->pools == NULL ||
 	    p->pools->inline_pool == NULL || p->max_conns == 0 || p->max_conns > (1u << 20) ||
-	    p->recvs > (1u << 20) || p->sq_depth < XPRT_REPLY_WRS + 1 || p->sq_depth > 4096)
+	    p->recvs > (1u << 20) || p->sq_depth < XPRT_REPLY_WRS + 1 || p->sq_depth > 4096 ||
+	    p->calls > GROUP_MAX_CALLS)
 		return -EINVAL;
 	ret = rpcrdma_pmd_dev_info_get(p->dev, &di);
 	if (ret)
@@ -130,6 +142,8 @@ int rpcrdma_xprt_group_create(const struct rpcrdma_xprt_group_params *p,
 		g->rx_free = &g->rxs[i];
 	}
 	ret = xprt_hdr_areas(g->ipool, 0, NULL, &g->pad_bufs, &g->npad_bufs, &g->pad);
+	if (ret == 0 && p->calls != 0)
+		ret = calls_init(g);
 	if (ret)
 		goto err;
 	ret = rpcrdma_pmd_cq_create(p->dev, (uint32_t)cqe, &g->cq);
@@ -408,6 +422,35 @@ void xprt_ctrl_put(struct rpcrdma_xprt *x, struct xprt_ctrl *k)
 		g->ctrl_users--;
 }
 
+/* The call slots the group's clients share (params calls), with their header areas. */
+static int calls_init(struct rpcrdma_xprt_group *g)
+{
+	struct rpcrdma_xdr_region *areas, pad;
+	uint32_t i;
+	int ret;
+
+	g->ncalls = 1;
+	while (g->ncalls < g->p.calls)
+		g->ncalls <<= 1;
+	while ((1u << g->call_shift) < g->ncalls)
+		g->call_shift++;
+	g->calls = calloc(g->ncalls, sizeof(*g->calls));
+	areas = calloc(g->ncalls, sizeof(*areas));
+	ret = -ENOMEM;
+	if (g->calls != NULL && areas != NULL)
+		ret = xprt_hdr_areas(g->ipool, g->ncalls, areas, &g->call_hdr_bufs,
+				     &g->ncall_hdr_bufs, &pad);
+	for (i = g->ncalls; ret == 0 && i-- > 0;) {
+		struct rpcrdma_xprt_call *c = &g->calls[i];
+
+		c->hdr = areas[i];
+		c->next_free = g->call_free;
+		g->call_free = c;
+	}
+	free(areas);
+	return ret; /* on error, group_free() takes what was made */
+}
+
 static uint32_t srq_refill(struct rpcrdma_xprt_group *g);
 
 int xprt_group_join(struct rpcrdma_xprt *x)
@@ -462,6 +505,19 @@ void xprt_group_leave(struct rpcrdma_xprt *x)
 	if (g == NULL)
 		return;
 	xprt_group_unreserve(x);
+	if (x->calls_shared) {
+		/*
+		 * Its slots are all free (rpcrdma_xprt_destroy() waits for
+		 * that); what they remember of it goes: a late reply's XID and
+		 * credit are the owner's, and another connection may come to
+		 * have its address.
+		 */
+		for (uint32_t i = 0; i < g->ncalls; i++)
+			if (g->calls[i].xprt == x) {
+				g->calls[i].xprt = NULL;
+				g->calls[i].tmo_late = g->calls[i].tmo_credit = false;
+			}
+	}
 	if (x->pend_listed) {
 		uint32_t i;
 
@@ -661,6 +717,8 @@ void rpcrdma_xprt_group_stats(const struct rpcrdma_xprt_group *g,
 			      struct rpcrdma_xprt_group_stats *st)
 {
 	*st = g->st;
+	st->slots = g->ncalls;
+	st->slots_busy = g->calls_busy;
 	st->share = g->share;
 	st->srq_posted = g->srq_posted;
 	st->reserved = g->reserved;

@@ -265,6 +265,8 @@ TAILQ_HEAD(xprt_list, rpcrdma_xprt);
 #define GROUP_MAGIC 0x67727570u /* "grup" */
 /* receives of the SRQ beyond the reservable ones: messages unasked, a grant that shrinks */
 #define GROUP_SRQ_SPARE 64
+/* call slots a group's clients may share, at most (group params calls) */
+#define GROUP_MAX_CALLS 65536
 /* a group's control slots beyond one for each connection it may have */
 #define GROUP_CTRL_SPARE 32
 
@@ -315,6 +317,17 @@ struct rpcrdma_xprt_group {
 	 * where a slot's own buffer would be as cold as its connection.
 	 */
 	void *buf_free;
+	/*
+	 * The call slots its clients share (p.calls rounded up to a power of
+	 * 2; none without): a client connection's calls, call_shift and
+	 * free list (xprt_call_freep()) are the group's (xprt_conn.c), and a
+	 * slot is the connection's (c->xprt) from its call_alloc to its free.
+	 */
+	struct rpcrdma_xprt_call *calls;
+	uint32_t ncalls, call_shift, calls_busy;
+	struct rpcrdma_xprt_call *call_free;
+	void **call_hdr_bufs;
+	uint32_t ncall_hdr_bufs;
 	struct rpcrdma_xdr_region pad; /* the XDR pad of every connection without header areas */
 	void **pad_bufs;
 	uint32_t npad_bufs;
@@ -376,7 +389,8 @@ struct rpcrdma_xprt {
 	uint16_t grp_wcs; /* completions of the group's poll now (0: not yet visited) */
 	/* gather entries of a Send or RDMA Write: RPCRDMA_MARSHAL_MAX_SGE or the device's fewer */
 	uint16_t max_send_sge;
-	bool pend_listed; /* in grp->pend (or grp->todo, not yet drained) */
+	bool pend_listed;  /* in grp->pend (or grp->todo, not yet drained) */
+	bool calls_shared; /* a client whose call slots are its group's (group params calls) */
 	int work;
 	uint32_t peer_key; /* server: rpcrdma_xprt_peer_key(), on a line every call reads */
 	uint32_t max_call; /* server: p.max_call, read by every call */
@@ -400,6 +414,8 @@ struct rpcrdma_xprt {
 	uint32_t nstage;    /* staged for the next doorbell */
 	/* stage_max WRs and the drain marker: at most XPRT_STAGE_MAX, the send queue's depth */
 	uint32_t stage_max;
+	uint32_t
+		calls_max; /* requester slots in use at once, at most: ncalls, or p.max_calls when shared */
 	struct rpcrdma_pmd_send_wr *stage;
 	/* receives */
 	struct xprt_rx *rxs;
@@ -413,6 +429,7 @@ struct rpcrdma_xprt {
 	uint32_t calls_busy;
 	uint32_t call_flags; /* given to every call: RETRANSMIT for a client that reconnects */
 	struct rpcrdma_credit_req creq;
+	/* the requester slots, its own or its group's (calls_shared); the free ones, LIFO: xprt_call_freep() */
 	struct rpcrdma_xprt_call *calls;
 	struct rpcrdma_xprt_call *call_free;
 	uint64_t call_timeout; /* p.call_timeout_us in TSC cycles */
@@ -554,6 +571,17 @@ static inline void sq_rebase(struct rpcrdma_xprt *x)
  * (docs/benchmarks.md, "Where the time goes, sampled"). The caller says
  * which: reading x->responder here would wait for line 0.
  */
+/* Where the free requester slots of @x are: its own list, or its group's (calls_shared). */
+static inline struct rpcrdma_xprt_call **xprt_call_freep(struct rpcrdma_xprt *x)
+{
+	return x->calls_shared ? &x->grp->call_free : &x->call_free;
+}
+/* The slot the next rpcrdma_xprt_call_alloc() on @x takes, or NULL. */
+static inline const struct rpcrdma_xprt_call *xprt_call_next(const struct rpcrdma_xprt *x)
+{
+	return x->calls_shared ? x->grp->call_free : x->call_free;
+}
+
 static inline void xprt_prefetch(const struct rpcrdma_xprt *x, bool responder)
 {
 	const uint8_t *b = (const uint8_t *)x;

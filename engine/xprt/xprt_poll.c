@@ -134,7 +134,7 @@ static bool xid_is_ours(const struct rpcrdma_xprt *x, uint32_t xid)
 	if (x->ncalls == 0)
 		return false;
 	c = &x->calls[xid & (x->ncalls - 1)];
-	return c->xid == xid && c->state == CALL_SENT;
+	return c->xprt == x && c->xid == xid && c->state == CALL_SENT;
 }
 
 /*
@@ -472,7 +472,7 @@ void xprt_conn_lost(struct rpcrdma_xprt *x)
 	for (i = 0; i < x->ncalls; i++) {
 		struct rpcrdma_xprt_call *c = &x->calls[i];
 
-		if (c->state == CALL_SENT) {
+		if (c->state == CALL_SENT && c->xprt == x) { /* a group's slots: its own */
 			c->lost = true;
 			xprt_call_process(c);
 		}
@@ -590,13 +590,13 @@ static void reconnect_tick(struct rpcrdma_xprt *x)
 	x->rc_on = false;
 	x->st.reconnect_give_ups++;
 	for (i = 0, n = 0; i < x->ncalls; i++)
-		n += xprt_call_waits_reconnect(&x->calls[i]);
+		n += x->calls[i].xprt == x && xprt_call_waits_reconnect(&x->calls[i]);
 	XPRT_LOG(ERR, x, "no connection to %s after %u attempts: %u waiting call(s) fail", x->addr,
 		 x->rc_tries, n);
 	for (i = 0; i < x->ncalls; i++) {
 		struct rpcrdma_xprt_call *c = &x->calls[i];
 
-		if (!xprt_call_waits_reconnect(c))
+		if (c->xprt != x || !xprt_call_waits_reconnect(c))
 			continue;
 		xprt_call_unwait(c);
 		xprt_call_fail(c, -ECONNABORTED);

@@ -134,15 +134,20 @@ void rpcrdma_xprt_prefetch(const struct rpcrdma_xprt *x)
 
 void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *x)
 {
-	const struct rpcrdma_xprt_call *c = x != NULL ? x->call_free : NULL;
+	const struct rpcrdma_xprt_call *c = x != NULL ? xprt_call_next(x) : NULL;
 
-	/* the lines of the next slot that rpcrdma_xprt_call_alloc() writes */
 	if (c == NULL)
 		return;
-	for (unsigned int i = 0; i < 4; i++)
-		rte_prefetch0((const uint8_t *)c + i * RTE_CACHE_LINE_SIZE);
-	rte_prefetch0((const uint8_t *)&c->enc + sizeof(c->enc) - 1);
-	rte_prefetch0(&c->spec);      /* long_buf is on its first line */
+	/*
+	 * The lines of the next slot that rpcrdma_xprt_call_alloc() writes;
+	 * a group's slot is the one its last call freed, warm.
+	 */
+	if (!x->calls_shared) {
+		for (unsigned int i = 0; i < 4; i++)
+			rte_prefetch0((const uint8_t *)c + i * RTE_CACHE_LINE_SIZE);
+		rte_prefetch0((const uint8_t *)&c->enc + sizeof(c->enc) - 1);
+		rte_prefetch0(&c->spec); /* long_buf is on its first line */
+	}
 	xprt_prefetch_send(x, false); /* what the submit stages */
 	if (x->qp != NULL)
 		rpcrdma_pmd_qp_prefetch(x->qp); /* and what its doorbell reads of the QP */
@@ -150,27 +155,32 @@ void rpcrdma_xprt_prefetch_call(const struct rpcrdma_xprt *x)
 
 void rpcrdma_xprt_prefetch_send(const struct rpcrdma_xprt *x)
 {
-	const struct rpcrdma_xprt_call *c = x != NULL ? x->call_free : NULL;
+	const struct rpcrdma_xprt_call *c = x != NULL ? xprt_call_next(x) : NULL;
 
 	/* read from the lines the step before loaded: none is waited for */
 	if (c == NULL)
 		return;
+	/* the message the call writes (a group's buffer is warm, and not the slot's) */
 	if (c->msg_buf != NULL)
-		__builtin_prefetch(c->msg_buf,
-				   1); /* the message the call writes (a group's is warm) */
+		__builtin_prefetch(c->msg_buf, 1);
 	if (x->qp != NULL)
 		rpcrdma_pmd_qp_prefetch_doorbell(x->qp); /* what its doorbell touches */
 }
 
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **callp)
 {
-	struct rpcrdma_xprt_call *c = x->call_free;
+	struct rpcrdma_xprt_call *c = *xprt_call_freep(x);
 	void *buf;
 
 	if (x->ncalls == 0)
 		return -EOPNOTSUPP; /* a server without backward calls (bk_credits 0) */
-	if (c == NULL)
+	if (x->calls_busy >= x->calls_max)
 		return -EBUSY;
+	if (c == NULL) {
+		if (x->calls_shared)
+			x->grp->st.slots_short++;
+		return -EBUSY;
+	}
 	buf = c->msg_buf;
 	if (buf == NULL && x->grp != NULL && x->grp->buf_free != NULL) {
 		/* in a group, the buffer its last call released (xprt_call_free_slot()) */
@@ -181,8 +191,16 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 	}
 	if (buf == NULL)
 		return -ENOBUFS;
-	x->call_free = c->next_free;
+	*xprt_call_freep(x) = c->next_free;
 	x->calls_busy++;
+	if (x->calls_shared) {
+		x->grp->calls_busy++;
+		if (c->xprt != x) {
+			/* another connection's before: what it remembers of its late reply goes */
+			c->xprt = x;
+			c->tmo_late = c->tmo_credit = false;
+		}
+	}
 	c->state = CALL_BUILDING;
 	c->msg_buf = buf;
 	c->xid = (x->xid_seq++ << x->call_shift) | (uint32_t)(c - x->calls);
@@ -317,9 +335,11 @@ void xprt_call_free_slot(struct rpcrdma_xprt_call *c)
 		c->msg_buf = NULL;
 	}
 	c->state = CALL_FREE;
-	c->next_free = x->call_free;
-	x->call_free = c;
+	c->next_free = *xprt_call_freep(x);
+	*xprt_call_freep(x) = c;
 	x->calls_busy--;
+	if (x->calls_shared)
+		x->grp->calls_busy--;
 }
 
 int rpcrdma_xprt_call_test(struct rpcrdma_xprt_call *c, struct rpcrdma_xdr_dec **reply)
@@ -850,6 +870,11 @@ void xprt_client_recv(struct rpcrdma_xprt *x, struct xprt_rx *rx)
 		goto drop; /* it answered one of our transport characteristics messages */
 	xid = rpcrdma_wire_get32(rx->buf, 0);
 	c = &x->calls[xid & (x->ncalls - 1)];
+	if (c->xprt != x) {
+		/* a group's slot another connection has (or none has): not our call's */
+		x->st.unmatched++;
+		goto drop;
+	}
 	if (c->tmo_late && c->tmo_xid == xid) {
 		/* the reply of a call that timed out: counted and dropped, once; its credit back */
 		c->tmo_late = false;
@@ -1000,7 +1025,7 @@ int rpcrdma_xprt_bc_set_ready(struct rpcrdma_xprt *x, bool ready)
 /* Take a given slot out of the free list. */
 static void call_take_slot(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call *c)
 {
-	struct rpcrdma_xprt_call **pp = &x->call_free;
+	struct rpcrdma_xprt_call **pp = xprt_call_freep(x);
 
 	while (*pp != c)
 		pp = &(*pp)->next_free;

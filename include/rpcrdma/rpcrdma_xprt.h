@@ -554,6 +554,18 @@ struct rpcrdma_xprt_group_params {
 	 * Writes, and the marker).
 	 */
 	uint32_t sq_depth;
+	/**
+	 * Call slots the group's client connections share (default 0: each
+	 * client keeps max_calls slots of its own). With calls, a client's
+	 * call takes the slot the group freed last, whatever its connection,
+	 * at most max_calls of a connection's at once: with calls spread
+	 * over many connections, the slots of the calls in flight stay in
+	 * the cache, where a connection's own would be as cold as the
+	 * connection. rpcrdma_xprt_call_alloc() is -EBUSY when all are in use
+	 * (group counter slots_short). Rounded up to a power of 2; at most
+	 * 65536. Servers' backward calls keep their own slots.
+	 */
+	uint32_t calls;
 };
 
 /** Counters of a poll group. */
@@ -582,10 +594,14 @@ struct rpcrdma_xprt_group_stats {
 	 * from the SRQ's spare.
 	 */
 	uint64_t unreserved;
+	/** Calls refused (-EBUSY) because every call slot the group shares was in use. */
+	uint64_t slots_short;
 	uint32_t conns;	     /**< connections in the group now */
 	uint32_t share;	     /**< each server connection's grant now */
 	uint32_t srq_posted; /**< receives on the SRQ now */
 	uint32_t reserved;   /**< ... of them reserved by connections */
+	uint32_t slots;	     /**< call slots the group's clients share (params calls, rounded) */
+	uint32_t slots_busy; /**< ... of them in use now */
 	/** Bytes the group's connections hold (rpcrdma_xprt_info() mem_bytes, summed). */
 	uint64_t conn_bytes;
 };
@@ -926,9 +942,14 @@ int rpcrdma_xprt_bc_adopt(struct rpcrdma_xprt *to, struct rpcrdma_xprt *from);
  * would be as cold as its connection, and the group holds only as many
  * buffers as it has calls out at once.
  *
+ * A client of a group with shared call slots (group params calls) takes
+ * the slot the group freed last, whatever its connection, and may hold at
+ * most max_calls of them at once.
+ *
  * @return
- *   0 and *call; -EBUSY: every slot is in use; -ENOBUFS: the inline pool
- *   is empty (nothing taken).
+ *   0 and *call; -EBUSY: every slot is in use (the connection's
+ *   max_calls, or the group's shared slots: group counter slots_short);
+ *   -ENOBUFS: the inline pool is empty (nothing taken).
  */
 int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *xprt, struct rpcrdma_xprt_call **call);
 

@@ -109,6 +109,7 @@ int main(int argc, char **argv)
 		test_errors();
 		test_error_rules();
 		test_errors_requester();
+		test_errors_shared_slots();
 	} else if (strcmp(argv[1], "loss") == 0) {
 		test_loss();
 		test_loss_peer();

@@ -149,7 +149,7 @@ bool env_open_on(struct env *e, const char *cli_pmd, const char *cli_devargs, co
 bool env_open(struct env *e, const char *cli_devargs, const char *srv_devargs);
 bool env_connect(struct env *e);
 void env_close(struct env *e);
-bool env_group(struct env *e, const struct test_side *sd, uint32_t recvs);
+bool env_group(struct env *e, const struct test_side *sd, uint32_t recvs, uint32_t calls);
 bool env_up(struct env *e, const char *cli_devargs, const char *srv_devargs);
 
 /* ---------------- xprt_harness.c: the client's calls ---------------- */
@@ -206,6 +206,7 @@ void test_unsignaled(void);
 void test_errors(void);
 void test_error_rules(void);
 void test_errors_requester(void);
+void test_errors_shared_slots(void);
 /* test_xprt_loss.c */
 void test_loss(void);
 void test_loss_peer(void);

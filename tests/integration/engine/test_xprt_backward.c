@@ -439,7 +439,7 @@ void test_backward_group(void)
 		env_close(&e);
 		return;
 	}
-	CHECK(env_group(&e, &e.srv, 32), "the server's poll group");
+	CHECK(env_group(&e, &e.srv, 32, 0), "the server's poll group");
 	e.srv.params.group = e.grp;
 	cli_backward(&e, 4);
 	e.srv.params.bk_credits = 8;
@@ -496,7 +496,7 @@ void test_backward_group(void)
 	 */
 	if (env_open(&e, NULL, NULL)) {
 		/* the client's group, with receives for its calls out and backward credits */
-		CHECK(env_group(&e, &e.cli, 64), "a client group");
+		CHECK(env_group(&e, &e.cli, 64, 0), "a client group");
 		cli_backward(&e, 4);
 		e.cli.params.group = e.grp;
 		e.srv.params.bk_credits = 8;

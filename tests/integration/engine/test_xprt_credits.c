@@ -136,7 +136,8 @@ void test_group_reserve(void)
 	if (!env_open(&e, NULL, NULL))
 		return;
 	srv_params(&e, 32, 32);
-	CHECK(env_group(&e, &e.cli, RESERVE_RECVS), "a client group of %u receives", RESERVE_RECVS);
+	CHECK(env_group(&e, &e.cli, RESERVE_RECVS, 0), "a client group of %u receives",
+	      RESERVE_RECVS);
 	e.cli.params.group = e.grp;
 	if (e.grp == NULL || !env_connect(&e)) {
 		env_close(&e);

@@ -424,3 +424,121 @@ void test_errors_requester(void)
 	e.srv.qp = NULL;
 	env_close(&e);
 }
+
+/* Poll the client group and the bare server's CQ until a receive completes there: its buffer. */
+static void *bare_srv_recv(struct env *e)
+{
+	uint64_t end = test_now_ms() + WAIT_MS;
+	struct rpcrdma_pmd_wc wc;
+
+	while (test_now_ms() < end) {
+		if (rpcrdma_pmd_poll_cq_burst(e->srv.cq, &wc, 1) == 1 &&
+		    wc.opcode == RPCRDMA_PMD_WC_RECV && wc.status == RPCRDMA_PMD_WC_SUCCESS)
+			return (void *)(uintptr_t)wc.wr_id; /* bare_post()'s wr_id: the buffer */
+		rpcrdma_xprt_poll(e->cli.xprt);
+	}
+	return NULL;
+}
+
+/*
+ * Two clients of one poll group sharing its call slots (group params
+ * calls), each connected to a bare server QP of its own. Client B's call
+ * is out; the server answers it on A's connection, with B's XID: A drops
+ * it and counts it (unmatched), B's call is untouched, and B's own reply
+ * then completes it. A slot of the group names its connection; a reply
+ * matches only the calls of the connection it came on.
+ */
+void test_errors_shared_slots(void)
+{
+	static const uint32_t ok[] = { 0, 1, 4, RPCRDMA_MSG, 0, 0, 0 };
+	/* xid REPLY MSG_ACCEPTED AUTH_NONE 0 SUCCESS */
+	static const uint32_t accepted[] = { 0, 1, 0, 0, 0, 0 };
+	struct rpcrdma_xprt_stats sa0, sa1, sb1;
+	struct rpcrdma_pmd_qp *qpa, *qpb;
+	struct rpcrdma_pmd_cq *cqa, *cqb;
+	struct rpcrdma_mempool *ip;
+	struct rpcrdma_xprt *a, *b = NULL;
+	struct tcall t;
+	uint32_t xid = 0, len;
+	uint8_t *sb;
+	void *rb;
+	struct env e;
+
+	if (!env_open(&e, NULL, NULL))
+		return;
+	CHECK(env_group(&e, &e.cli, 8, 4), "a client group sharing 4 call slots");
+	e.cli.params.group = e.grp;
+	if (e.grp == NULL || !bare_server_accept(&e, 0)) {
+		CHECK(0, "client A connected to the bare server");
+		env_close(&e);
+		return;
+	}
+	ip = e.srv.pools->inline_pool;
+	a = e.cli.xprt;
+	qpa = e.srv.qp;
+	cqa = e.srv.cq;
+	/* client B, on a bare QP of its own */
+	bare_qp(&e.srv);
+	bare_post(&e.srv, 1);
+	qpb = e.srv.qp;
+	cqb = e.srv.cq;
+	CHECK(rpcrdma_xprt_create(&e.cli.params, &b) == 0, "client B joins the group");
+	CHECK(b != NULL && rpcrdma_xprt_connect(b, e.addr) == 0, "client B connects");
+	e.cli.xprt = b;
+	CHECK(b != NULL && bare_server_wait(&e, test_now_ms() + WAIT_MS), "client B connected");
+	memset(&t, 0, sizeof(t));
+	t.proc = PROC_NULL;
+	CHECK(tcall_submit(&e, &t) == 0 && t.call != NULL, "client B's call");
+	if (t.call != NULL)
+		xid = rpcrdma_xprt_call_xid(t.call);
+	rb = bare_srv_recv(&e);
+	CHECK(rb != NULL && rpcrdma_wire_get32(rb, 0) == xid, "B's call reached its server: %#x",
+	      xid);
+	if (rb != NULL)
+		rpcrdma_mempool_put(ip, rb);
+
+	/* B's XID answered on A's connection */
+	rpcrdma_xprt_stats(a, &sa0);
+	sb = rpcrdma_mempool_get(ip);
+	len = put_words(sb, xid, ok, 7);
+	len += put_words(sb + len, xid, accepted, 6);
+	e.srv.qp = qpa;
+	e.srv.cq = cqa;
+	bare_srv_send_wait(&e, sb, len);
+	for (int k = 0; k < 100; k++)
+		rpcrdma_xprt_poll(a);
+	rpcrdma_xprt_stats(a, &sa1);
+	rpcrdma_xprt_stats(b, &sb1);
+	CHECK(sa1.unmatched == sa0.unmatched + 1 && sa1.replies == sa0.replies,
+	      "A drops the reply to B's call: %lu unmatched, %lu replies",
+	      (unsigned long)(sa1.unmatched - sa0.unmatched),
+	      (unsigned long)(sa1.replies - sa0.replies));
+	CHECK(!t.done && sb1.replies == 0, "B's call is still out");
+	CHECK(rpcrdma_xprt_state(a) == RPCRDMA_XPRT_ESTABLISHED, "A still established");
+
+	/* and B's own reply, on B's connection */
+	e.srv.qp = qpb;
+	e.srv.cq = cqb;
+	bare_srv_send_wait(&e, sb, len);
+	for (uint64_t end = test_now_ms() + WAIT_MS; !t.done && test_now_ms() < end;)
+		rpcrdma_xprt_poll(b);
+	CHECK(t.done && t.status == 0 && t.ok, "B's call completed by its own reply: %d", t.status);
+	rpcrdma_mempool_put(ip, sb);
+
+	rpcrdma_xprt_disconnect(a);
+	rpcrdma_xprt_disconnect(b);
+	for (uint64_t end = test_now_ms() + WAIT_MS;
+	     test_now_ms() < end && (rpcrdma_xprt_state(a) != RPCRDMA_XPRT_CLOSED ||
+				     rpcrdma_xprt_state(b) != RPCRDMA_XPRT_CLOSED);) {
+		struct rpcrdma_pmd_wc wc[8];
+
+		rpcrdma_pmd_poll_cq_burst(cqa, wc, 8);
+		rpcrdma_pmd_poll_cq_burst(cqb, wc, 8);
+		rpcrdma_xprt_poll(a);
+	}
+	CHECK(rpcrdma_xprt_destroy(b) == 0, "client B destroyed");
+	e.cli.xprt = a;
+	rpcrdma_pmd_qp_destroy(qpa);
+	rpcrdma_pmd_cq_destroy(cqa);
+	env_close(&e);
+}

@@ -23,7 +23,11 @@
  * With the argument "v2" the connections speak version 2: every one
  * settles it and exchanges its transport characteristics (each side's
  * ROPT_INITXCH first) through the group's shared control slots, which
- * leave a connection's memory as in version 1.
+ * leave a connection's memory as in version 1. With "shared" the clients'
+ * group shares SHARED_CALLS call slots (group params calls): every case
+ * runs on them, and slots checks that a call takes the slot freed last
+ * whatever its connection, that a connection takes at most its
+ * max_calls, and that the group refuses a call when all are in use.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,16 +44,18 @@
 #include "test_check.h"
 #include "test_side.h"
 
-#define PROG	 0x20000102u
-#define P_INLINE 1
-#define P_DDP	 2
-#define NCONN	 40 /* clients at once */
-#define MAXCONN	 (NCONN + 8)
-#define RECVS	 256 /* the server group's SRQ: a share of 6 for 40 */
-#define NCALLS	 (2 * NCONN)
+#define PROG	     0x20000102u
+#define P_INLINE     1
+#define P_DDP	     2
+#define NCONN	     40 /* clients at once */
+#define MAXCONN	     (NCONN + 8)
+#define RECVS	     256 /* the server group's SRQ: a share of 6 for 40 */
+#define NCALLS	     (2 * NCONN)
+#define SHARED_CALLS 128 /* "shared": the clients' call slots, two connections' max_calls */
 
 static uint64_t wait_ms = 10000;
-static bool v2; /* argv[1] "v2": every connection in version 2 */
+static bool v2;	    /* argv[1] "v2": every connection in version 2 */
+static bool shared; /* argv[1] "shared": the clients share SHARED_CALLS call slots */
 
 static struct test_side cli, srv;
 static struct rpcrdma_xprt_group *cg, *sg;
@@ -237,8 +243,8 @@ static void call_all(unsigned int from, unsigned int to, unsigned int rounds)
  */
 static void seq_calls(void)
 {
-	uint32_t before = cli.pools->inline_pool->in_use, after;
-	unsigned int ok = 0;
+	uint32_t before = cli.pools->inline_pool->in_use, after, slot = 0;
+	unsigned int ok = 0, same = 0;
 
 	for (unsigned int i = 0; i < NCONN; i++) {
 		unsigned int one = 1;
@@ -249,7 +255,14 @@ static void seq_calls(void)
 		svc_tcall_submit(&calls[0], cx[i], cli.pools);
 		ok += pump_until(calls_done, &one) && calls[0].status == 0 &&
 		      svc_tcall_outcome(&calls[0]) == RPCRDMA_RPC_SUCCESS && calls[0].data_ok;
+		/* a call's XID ends in its slot's index: one slot for all, when shared */
+		if (i == 0)
+			slot = calls[0].xid & (SHARED_CALLS - 1);
+		same += (calls[0].xid & (SHARED_CALLS - 1)) == slot;
 	}
+	if (shared)
+		CHECK(same == NCONN, "one slot of the group's served every connection: %u of %u",
+		      same, NCONN);
 	after = cli.pools->inline_pool->in_use;
 	printf("buffers: %u calls one at a time over %u connections took %u of the inline "
 	       "buffers\n",
@@ -258,6 +271,48 @@ static void seq_calls(void)
 	CHECK(after - before <= 2,
 	      "they took %u of the clients' inline buffers (at most 2, not one per connection)",
 	      after - before);
+}
+
+/*
+ * "shared": a connection takes at most its max_calls of the group's slots,
+ * and when all are in use the group refuses (-EBUSY, slots_short); every
+ * slot comes back.
+ */
+static void test_slots(void)
+{
+	static struct rpcrdma_xprt_call *held[SHARED_CALLS + 1];
+	uint32_t max = cli.params.max_calls, n = 0, k;
+	struct rpcrdma_xprt_group_stats gs;
+	struct rpcrdma_xprt_call *c = NULL;
+
+	rpcrdma_xprt_group_stats(cg, &gs);
+	CHECK(gs.slots == SHARED_CALLS && gs.slots_busy == 0 && gs.slots_short == 0,
+	      "the clients share %u slots, none in use: %u, %u busy, %u short", SHARED_CALLS,
+	      gs.slots, gs.slots_busy, (unsigned int)gs.slots_short);
+	for (k = 0; k < 2; k++) {
+		uint32_t got = 0;
+
+		while (n < SHARED_CALLS && rpcrdma_xprt_call_alloc(cx[k], &held[n]) == 0) {
+			n++;
+			got++;
+		}
+		CHECK(got == max, "connection %u took its max_calls %u: %u", k, max, got);
+	}
+	rpcrdma_xprt_group_stats(cg, &gs);
+	CHECK(n == SHARED_CALLS && gs.slots_busy == SHARED_CALLS && gs.slots_short == 0,
+	      "two connections hold every slot: %u, %u busy", n, gs.slots_busy);
+	CHECK(rpcrdma_xprt_call_alloc(cx[2], &c) == -EBUSY && c == NULL,
+	      "a third connection finds none: -EBUSY");
+	rpcrdma_xprt_group_stats(cg, &gs);
+	CHECK(gs.slots_short == 1, "counted in slots_short: %u", (unsigned int)gs.slots_short);
+	for (k = 0; k < n; k++)
+		CHECK(rpcrdma_xprt_call_release(held[k]) == 0, "slot %u back", k);
+	rpcrdma_xprt_group_stats(cg, &gs);
+	CHECK(gs.slots_busy == 0, "every slot back: %u busy", gs.slots_busy);
+	CHECK(rpcrdma_xprt_call_alloc(cx[2], &c) == 0 && rpcrdma_xprt_call_release(c) == 0,
+	      "and the third connection has one");
+	printf("slots: %u shared, %u a connection at most, the %uth refused\n", SHARED_CALLS, max,
+	       SHARED_CALLS + 1);
 }
 
 /* ------------------------------------------------------------ cases */
@@ -356,6 +411,8 @@ static void test_many(void)
 		      "client %u: the same after its prefetch", i);
 	}
 	seq_calls();
+	if (shared)
+		test_slots();
 	call_all(0, NCONN, 2);
 	/* each client now has the share as its grant, from its replies */
 	for (unsigned int i = 0; i < NCONN; i++) {
@@ -579,6 +636,11 @@ static void test_memory(void)
 	CHECK(b.mem_bytes > 0 && b.mem_bytes < alone.mem_bytes,
 	      "a client connection holds less in a group: %lu < %lu", (unsigned long)b.mem_bytes,
 	      (unsigned long)alone.mem_bytes);
+	if (shared)
+		CHECK(b.mem_bytes <= a.mem_bytes,
+		      "with the call slots shared, a client connection holds no more than a server "
+		      "one: %lu <= %lu",
+		      (unsigned long)b.mem_bytes, (unsigned long)a.mem_bytes);
 	/* issue 20's bound; version 2's control slots are the group's */
 	CHECK(a.mem_bytes <= 16384, "a server connection in a group holds at most 16 KiB: %lu",
 	      (unsigned long)a.mem_bytes);
@@ -643,6 +705,7 @@ int main(int argc, char **argv)
 	test_side_params(&cli, RPCRDMA_XPRT_CLIENT);
 	test_side_params(&srv, RPCRDMA_XPRT_SERVER);
 	v2 = argc > 1 && strcmp(argv[1], "v2") == 0;
+	shared = argc > 1 && strcmp(argv[1], "shared") == 0;
 	if (v2) {
 		cli.params.vers = RPCRDMA_VERS_2;
 		srv.params.vers = RPCRDMA_VERS_2;
@@ -660,6 +723,7 @@ int main(int argc, char **argv)
 	gp.dev = cli.dev;
 	gp.pd = cli.pd;
 	gp.pools = cli.pools;
+	gp.calls = shared ? SHARED_CALLS : 0;
 	CHECK(rpcrdma_xprt_group_create(&gp, &cg) == 0, "the clients' group");
 	if (sg == NULL || cg == NULL)
 		return test_side_summary("test_xprt_group", test_checks, test_failures);

@@ -472,9 +472,10 @@ void env_close(struct env *e)
 
 /*
  * A poll group of two connections and @recvs receives on @sd's device, as
- * e->grp (env_close() destroys it).
+ * e->grp (env_close() destroys it); its clients share @calls call slots
+ * (0: each its own).
  */
-bool env_group(struct env *e, const struct test_side *sd, uint32_t recvs)
+bool env_group(struct env *e, const struct test_side *sd, uint32_t recvs, uint32_t calls)
 {
 	struct rpcrdma_xprt_group_params gp;
 
@@ -484,6 +485,7 @@ bool env_group(struct env *e, const struct test_side *sd, uint32_t recvs)
 	gp.pools = sd->pools;
 	gp.max_conns = 2;
 	gp.recvs = recvs;
+	gp.calls = calls;
 	return rpcrdma_xprt_group_create(&gp, &e->grp) == 0;
 }
 
