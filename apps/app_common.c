@@ -414,7 +414,7 @@ static uint64_t app_tsc(void)
 	return rte_rdtsc();
 }
 
-int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs,
+int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs, uint32_t calls,
 		 struct rpcrdma_xprt_group **grp)
 {
 	struct rpcrdma_xprt_group_params gp;
@@ -426,6 +426,7 @@ int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs,
 	gp.pools = ep->pools;
 	gp.max_conns = conns;
 	gp.recvs = recvs;
+	gp.calls = calls;
 	ret = rpcrdma_xprt_group_create(&gp, grp);
 	if (ret) {
 		*grp = NULL;

@@ -221,10 +221,11 @@ void app_reconnects(const struct rpcrdma_xprt_stats *st, uint32_t nconns);
 /*
  * A poll group for up to @p conns connections of @p ep (rpcrdma_xprt.h
  * "Poll groups"): one CQ and one SRQ of @p recvs receives shared by all of
- * them beyond one each. @return 0 and *grp, or a negative errno after a
- * message (-E2BIG: more than the device's CQ or SRQ can hold).
+ * them beyond one each, and @p calls call slots its clients share (0:
+ * each client keeps its own). @return 0 and *grp, or a negative errno
+ * after a message (-E2BIG: more than the device's CQ or SRQ can hold).
  */
-int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs,
+int app_ep_group(const struct app_ep *ep, uint32_t conns, uint32_t recvs, uint32_t calls,
 		 struct rpcrdma_xprt_group **grp);
 /*
  * Inline buffers a poll group of app_ep_group() takes at most: its SRQ's

@@ -1118,7 +1118,7 @@ static int server_open(struct bs_server *s)
 	ret = app_ep_open(&s->ep, s->o.com.pmd, s->o.com.devargs, &sp);
 	/* --capture: connections of their own (a capture does not see an SRQ's receives) */
 	if (ret == 0 && s->o.capture == NULL)
-		ret = app_ep_group(&s->ep, s->o.max_conns, srv_recvs(s->o.max_conns), &s->grp);
+		ret = app_ep_group(&s->ep, s->o.max_conns, srv_recvs(s->o.max_conns), 0, &s->grp);
 	if (ret)
 		return ret;
 	s->conns = calloc(s->o.max_conns, sizeof(*s->conns));

@@ -417,7 +417,7 @@ static int srv_open(struct perf_srv *s, const struct perf_opts *o, const char *a
 	if (ret == 0)
 		ret = capture && o->role == ROLE_SERVER
 			      ? 0 /* each QP captured: receives of its own (an SRQ's are not seen) */
-			      : app_ep_group(&s->ep.base, max_conns, srv_recvs(max_conns),
+			      : app_ep_group(&s->ep.base, max_conns, srv_recvs(max_conns), 0,
 					     &s->ep.grp);
 	if (ret)
 		return ret;

@@ -471,15 +471,20 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 
 		while (cs < cr)
 			cs <<= 1;
-		/* (version 2's control slots are the group's: app_group_bufs()) */
-		bufs = n * (cs + cs / 2 + 2) + app_group_bufs(n, o->depth);
+		/*
+		 * (version 2's control slots are the group's: app_group_bufs());
+		 * the group's shared call slots (2 * depth, below): a buffer
+		 * each, their header areas two a buffer
+		 */
+		bufs = n * (cs + cs / 2 + 2) + app_group_bufs(n, o->depth) + 3 * o->depth + 1;
 		if (bufs > sp.inline_count)
 			sp.inline_count = bufs;
 	}
 	ret = app_ep_open(&c->ep.base, o->com.pmd, o->com.devargs, &sp);
 	/* many connections: one poll group, polled once a turn (cli_poll()) */
 	if (ret == 0 && n > 1)
-		ret = app_ep_group(&c->ep.base, n, o->depth, &c->ep.grp);
+		/* the call slots shared too: the calls in flight go round them, warm */
+		ret = app_ep_group(&c->ep.base, n, o->depth, 2 * o->depth, &c->ep.grp);
 	if (ret)
 		return ret;
 	c->chunk_pool = c->ep.base.pools->chunk[0];

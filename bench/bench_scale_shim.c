@@ -120,7 +120,7 @@ static int serve(void *arg)
 /* ---------------- set-up ---------------- */
 
 static int side_open(struct scale_side *s, const char *name, uint32_t conns, uint32_t inflight,
-		     uint32_t inline_count)
+		     uint32_t inline_count, uint32_t calls)
 {
 	const struct test_side_pools p = { name, inline_count, 8, 2, 0, false };
 	struct rpcrdma_xprt_group_params gp;
@@ -138,6 +138,7 @@ static int side_open(struct scale_side *s, const char *name, uint32_t conns, uin
 	gp.pools = s->pools;
 	gp.max_conns = conns;
 	gp.recvs = inflight + 64;
+	gp.calls = calls;
 	return rpcrdma_xprt_group_create(&gp, &s->grp);
 }
 
@@ -234,10 +235,13 @@ struct bench_scale *bench_scale_start(uint32_t conns, uint32_t inflight)
 	snprintf(sname, sizeof(sname), "ssrv%u", inst);
 	snprintf(cname, sizeof(cname), "scli%u", inst);
 	if (ret == 0)
-		ret = side_open(&b->srv, sname, conns, inflight, 4 * (conns + inflight) + 1024);
+		ret = side_open(&b->srv, sname, conns, inflight, 4 * (conns + inflight) + 1024, 0);
 	if (ret == 0)
-		ret = side_open(&b->cli, cname, conns, inflight,
-				conns * (calls + (calls + 9) / 2 + 1) + 1024);
+		ret = side_open(
+			&b->cli, cname, conns, inflight,
+			conns * (calls + (calls + 9) / 2 + 1) + 1024,
+			/* the clients' call slots, shared: the calls in flight go round them */
+			2 * inflight);
 	if (ret)
 		goto err_log;
 	b->rss_before = app_rss_bytes();

@@ -551,7 +551,7 @@ static int server_open(struct server *s)
 	ret = app_ep_open(&s->ep, s->o.com.pmd, s->o.com.devargs, &sp);
 	/* --capture: connections of their own (a capture does not see an SRQ's receives) */
 	if (ret == 0 && s->o.capture == NULL)
-		ret = app_ep_group(&s->ep, max, srv_recvs(max), &s->grp);
+		ret = app_ep_group(&s->ep, max, srv_recvs(max), 0, &s->grp);
 	if (ret)
 		return ret;
 	s->nfs.io_max = s->o.io_max;
