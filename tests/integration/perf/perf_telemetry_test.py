@@ -51,8 +51,10 @@ def query(sock, cmd, maxlen):
 
 
 def read_counters(sock, maxlen):
+    """/rpcrdma/programs, and /rpcrdma/program of the test's program: None
+    once the server has let its registry go (it does as it exits)."""
     progs = query(sock, "/rpcrdma/programs", maxlen)["/rpcrdma/programs"] or {}
-    procs = query(sock, "/rpcrdma/program,%s" % PROG, maxlen)["/rpcrdma/program"] or {}
+    procs = query(sock, "/rpcrdma/program,%s" % PROG, maxlen)["/rpcrdma/program"]
     return progs, procs
 
 
@@ -163,7 +165,7 @@ def main():
                 if PROG in progs or srv.poll() is not None:
                     break
                 time.sleep(0.05)
-            p = progs.get(PROG, {})
+            p, procs = progs.get(PROG, {}), procs or {}
             check(p.get("name") == "rpcrdma-perf" and p.get("low") == 1 and
                   p.get("high") == 1 and p.get("calls") == 0,
                   "/rpcrdma/programs before the run: %r" % progs)
@@ -185,6 +187,11 @@ def main():
                     progs, procs = read_counters(sock, maxlen)
                 except (OSError, ValueError):
                     break  # the server exits once the client is gone
+                if procs is None:
+                    # the client is done and the server on its way out: its
+                    # registry went between the two reads (the checks below
+                    # stand on the readings before)
+                    break
                 p, null = progs.get(PROG, {}), procs.get("v1_0_NULL", {})
                 if p.get("calls", 0) == 0:
                     continue
