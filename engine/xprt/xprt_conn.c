@@ -334,6 +334,7 @@ int xprt_hdr_areas(struct rpcrdma_mempool *pool, uint32_t n, struct rpcrdma_xdr_
 void xprt_free(struct rpcrdma_xprt *x)
 {
 	uint32_t i;
+	void *b;
 
 	xprt_list_del(x);
 	xprt_group_leave(x);
@@ -347,12 +348,8 @@ void xprt_free(struct rpcrdma_xprt *x)
 	for (i = 0; x->svcs != NULL && i < x->nsvcs; i++)
 		if (x->svcs[i].reply_buf != NULL)
 			rpcrdma_mempool_put(x->ipool, x->svcs[i].reply_buf);
-	while (x->rbuf_free != NULL) {
-		void *b = x->rbuf_free;
-
-		x->rbuf_free = *(void **)b;
+	while ((b = xprt_buf_pop(&x->rbuf_free)) != NULL)
 		rpcrdma_mempool_put(x->ipool, b);
-	}
 	if (x->nhdr_bufs)
 		rpcrdma_mempool_put_bulk(x->ipool, x->hdr_bufs, x->nhdr_bufs);
 	free(x->hdr_bufs);

@@ -42,6 +42,7 @@ static int calls_init(struct rpcrdma_xprt_group *g);
 static void group_free(struct rpcrdma_xprt_group *g)
 {
 	uint32_t i;
+	void *b;
 
 	/* a slot's buffer is the group's once the slot is free (xprt_call_free_slot()) */
 	for (i = 0; g->calls != NULL && i < g->ncalls; i++)
@@ -55,12 +56,8 @@ static void group_free(struct rpcrdma_xprt_group *g)
 	for (i = 0; g->svcs != NULL && i < g->nsvcs; i++)
 		if (g->svcs[i].reply_buf != NULL)
 			rpcrdma_mempool_put(g->ipool, g->svcs[i].reply_buf);
-	while (g->buf_free != NULL) {
-		void *b = g->buf_free;
-
-		g->buf_free = *(void **)b;
+	while ((b = xprt_buf_pop(&g->buf_free)) != NULL)
 		rpcrdma_mempool_put(g->ipool, b);
-	}
 	if (g->nhdr_bufs)
 		rpcrdma_mempool_put_bulk(g->ipool, g->hdr_bufs, g->nhdr_bufs);
 	if (g->npad_bufs)

@@ -414,8 +414,8 @@ struct rpcrdma_xprt {
 	uint32_t nstage;    /* staged for the next doorbell */
 	/* stage_max WRs and the drain marker: at most XPRT_STAGE_MAX, the send queue's depth */
 	uint32_t stage_max;
-	uint32_t
-		calls_max; /* requester slots in use at once, at most: ncalls, or p.max_calls when shared */
+	/* requester slots in use at once, at most: ncalls, or p.max_calls when shared */
+	uint32_t calls_max;
 	struct rpcrdma_pmd_send_wr *stage;
 	/* receives */
 	struct xprt_rx *rxs;
@@ -554,6 +554,35 @@ static inline uint32_t sq_idx(const struct rpcrdma_xprt *x, uint32_t seq)
 {
 	return (seq - x->sq_base) & x->sq_mask;
 }
+/* Where the free requester slots of @x are: its own list, or its group's (calls_shared). */
+static inline struct rpcrdma_xprt_call **xprt_call_freep(struct rpcrdma_xprt *x)
+{
+	return x->calls_shared ? &x->grp->call_free : &x->call_free;
+}
+/* The slot the next rpcrdma_xprt_call_alloc() on @x takes, or NULL. */
+static inline const struct rpcrdma_xprt_call *xprt_call_next(const struct rpcrdma_xprt *x)
+{
+	return x->calls_shared ? x->grp->call_free : x->call_free;
+}
+/*
+ * A list of free inline buffers linked through their first word (the
+ * fast-reply and call buffers of a connection or its group), LIFO: the
+ * next taker finds the buffer freed last, still in the cache.
+ */
+static inline void xprt_buf_push(void **head, void *b)
+{
+	*(void **)b = *head;
+	*head = b;
+}
+/* The buffer freed last, or NULL. */
+static inline void *xprt_buf_pop(void **head)
+{
+	void *b = *head;
+
+	if (b != NULL)
+		*head = *(void **)b;
+	return b;
+}
 /* After a retirement: an empty ring's next WR takes entry 0. */
 static inline void sq_rebase(struct rpcrdma_xprt *x)
 {
@@ -571,17 +600,6 @@ static inline void sq_rebase(struct rpcrdma_xprt *x)
  * (docs/benchmarks.md, "Where the time goes, sampled"). The caller says
  * which: reading x->responder here would wait for line 0.
  */
-/* Where the free requester slots of @x are: its own list, or its group's (calls_shared). */
-static inline struct rpcrdma_xprt_call **xprt_call_freep(struct rpcrdma_xprt *x)
-{
-	return x->calls_shared ? &x->grp->call_free : &x->call_free;
-}
-/* The slot the next rpcrdma_xprt_call_alloc() on @x takes, or NULL. */
-static inline const struct rpcrdma_xprt_call *xprt_call_next(const struct rpcrdma_xprt *x)
-{
-	return x->calls_shared ? x->grp->call_free : x->call_free;
-}
-
 static inline void xprt_prefetch(const struct rpcrdma_xprt *x, bool responder)
 {
 	const uint8_t *b = (const uint8_t *)x;

@@ -304,8 +304,7 @@ void xprt_sq_complete(struct rpcrdma_xprt *x, uint8_t type, void *owner, uint32_
 		break;
 	case WR_SVC_SEND_BUF:
 		/* a fast reply's buffer (a failed Send has taken the connection down) */
-		*(void **)owner = *x->rbuf_freep;
-		*x->rbuf_freep = owner;
+		xprt_buf_push(x->rbuf_freep, owner);
 		break;
 	case WR_CTRL_SEND:
 		xprt_ctrl_put(x, owner);

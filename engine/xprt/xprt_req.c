@@ -182,13 +182,11 @@ int rpcrdma_xprt_call_alloc(struct rpcrdma_xprt *x, struct rpcrdma_xprt_call **c
 		return -EBUSY;
 	}
 	buf = c->msg_buf;
-	if (buf == NULL && x->grp != NULL && x->grp->buf_free != NULL) {
-		/* in a group, the buffer its last call released (xprt_call_free_slot()) */
-		buf = x->grp->buf_free;
-		x->grp->buf_free = *(void **)buf;
-	} else if (buf == NULL) {
+	/* in a group, the buffer its last call released (xprt_call_free_slot()) */
+	if (buf == NULL && x->grp != NULL)
+		buf = xprt_buf_pop(&x->grp->buf_free);
+	if (buf == NULL)
 		buf = rpcrdma_mempool_get(x->ipool);
-	}
 	if (buf == NULL)
 		return -ENOBUFS;
 	*xprt_call_freep(x) = c->next_free;
@@ -330,8 +328,7 @@ void xprt_call_free_slot(struct rpcrdma_xprt_call *c)
 	 * the group's connections later.
 	 */
 	if (x->grp != NULL && c->msg_buf != NULL) {
-		*(void **)c->msg_buf = x->grp->buf_free;
-		x->grp->buf_free = c->msg_buf;
+		xprt_buf_push(&x->grp->buf_free, c->msg_buf);
 		c->msg_buf = NULL;
 	}
 	c->state = CALL_FREE;

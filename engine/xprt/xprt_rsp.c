@@ -105,10 +105,8 @@ struct rpcrdma_xdr_enc *rpcrdma_xprt_svc_call_reply_enc(struct rpcrdma_xprt_svc_
 		return &s->reply;
 	}
 	if (!s->has_reply) {
-		if (s->reply_buf == NULL && *s->xprt->rbuf_freep != NULL) {
-			s->reply_buf = *s->xprt->rbuf_freep;
-			*s->xprt->rbuf_freep = *(void **)s->reply_buf;
-		}
+		if (s->reply_buf == NULL)
+			s->reply_buf = xprt_buf_pop(s->xprt->rbuf_freep);
 		if (s->reply_buf == NULL)
 			s->reply_buf = rpcrdma_mempool_get(pool);
 		if (s->reply_buf == NULL)
