@@ -326,7 +326,8 @@ static void test_params(void)
 	struct rpcrdma_xprt *x = NULL;
 
 	rpcrdma_xprt_group_params_init(&gp);
-	CHECK(gp.max_conns == 1024 && gp.recvs == 1024 && gp.sq_depth == 96, "defaults");
+	CHECK(gp.max_conns == 1024 && gp.recvs == 1024 && gp.sq_depth == 96 && gp.calls == 0,
+	      "defaults");
 	CHECK(rpcrdma_xprt_group_create(&gp, &g) == -EINVAL, "no device: -EINVAL");
 	gp.dev = cli.dev;
 	gp.pd = cli.pd;
@@ -339,6 +340,10 @@ static void test_params(void)
 	CHECK(rpcrdma_xprt_group_create(&gp, &g) == -EINVAL,
 	      "a send queue without room for a reply");
 	gp.sq_depth = 96;
+	gp.calls = 65537;
+	CHECK(rpcrdma_xprt_group_create(&gp, &g) == -EINVAL && g == NULL,
+	      "more than 65536 shared call slots: -EINVAL");
+	gp.calls = 0;
 	gp.max_conns = 1u << 20;
 	gp.recvs = 1u << 20;
 	CHECK(rpcrdma_xprt_group_create(&gp, &g) == -E2BIG, "a CQ past the device's max_cqe");
