@@ -98,6 +98,10 @@ void pipelined(benchmark::State &state, uint32_t conns, uint32_t inflight)
 	bench_scale_pause(b);
 	bench_scale_busy(b, &cli_busy, &srv_busy);
 	bench_scale_visits(b, &cv, &cp, &sv, &sp);
+	double cli_burst, srv_burst;
+	bench_scale_bursts(b, &cli_burst, &srv_burst);
+	state.counters["cli_wcs_per_busy_poll"] = cli_burst;
+	state.counters["srv_wcs_per_busy_poll"] = srv_burst;
 	double calls = static_cast<double>(state.iterations() * kCalls +
 					   (conns > kCalls ? conns : kCalls));
 	state.counters["cli_busy_ns_per_call"] = cli_busy / calls;

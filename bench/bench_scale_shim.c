@@ -443,6 +443,20 @@ void bench_scale_visits(struct bench_scale *b, uint64_t *cli_visits, uint64_t *c
 	*srv_polls = gs.polls;
 }
 
+static double wcs_per_busy_poll(const struct rpcrdma_xprt_group *g)
+{
+	struct rpcrdma_xprt_group_stats gs;
+
+	rpcrdma_xprt_group_stats(g, &gs);
+	return gs.polls > gs.idle_polls ? (double)gs.wcs / (double)(gs.polls - gs.idle_polls) : 0;
+}
+
+void bench_scale_bursts(struct bench_scale *b, double *cli_wcs, double *srv_wcs)
+{
+	*cli_wcs = wcs_per_busy_poll(b->cli.grp);
+	*srv_wcs = wcs_per_busy_poll(b->srv.grp);
+}
+
 void bench_scale_busy(struct bench_scale *b, double *cli_ns, double *srv_ns)
 {
 	double ns_per_cycle = 1e9 / (double)rte_get_tsc_hz();

@@ -67,6 +67,12 @@ void bench_scale_memory(struct bench_scale *b, double *engine_per_conn, uint64_t
 void bench_scale_visits(struct bench_scale *b, uint64_t *cli_visits, uint64_t *cli_polls,
 			uint64_t *srv_visits, uint64_t *srv_polls);
 
+/**
+ * Completions per poll that found any, since start: client group, then
+ * the server's. How much each poll's burst can overlap (its prefetches).
+ */
+void bench_scale_bursts(struct bench_scale *b, double *cli_wcs, double *srv_wcs);
+
 /** The connections' calls: fewest, most (to check the spread). */
 /*
  * Time each lcore spent in polls that found work, in ns, since the start
