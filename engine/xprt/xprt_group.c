@@ -610,6 +610,58 @@ static void conn_end(struct rpcrdma_xprt_group *g, struct rpcrdma_xprt *x, int *
 	}
 }
 
+/*
+ * How many completions ahead of the one handled its lines start loading:
+ * its QP's, then its connection's (read from the QP's first line).
+ */
+#define GRP_AHEAD_QP   8
+#define GRP_AHEAD_CONN 4
+
+/*
+ * The QP completion @i names: a server answers a call on it, so its send
+ * lines too. Once for completions of one kind on one QP in a row.
+ */
+static inline void wc_prefetch_qp(const struct rpcrdma_xprt_group *g,
+				  const struct rpcrdma_pmd_wc *wc, uint16_t i)
+{
+	if (i != 0 && wc[i - 1].qp == wc[i].qp && wc[i - 1].opcode == wc[i].opcode)
+		return;
+	if (g->nservers != 0 && wc[i].opcode == RPCRDMA_PMD_WC_RECV)
+		rpcrdma_pmd_qp_prefetch(wc[i].qp);
+	else
+		rte_prefetch0(&wc[i].qp->context);
+}
+
+/*
+ * The connection of completion @i, read from its QP's first line (asked
+ * for GRP_AHEAD_QP - GRP_AHEAD_CONN completions ago). A connection's
+ * completions mostly come together: its lines once.
+ */
+static inline void wc_prefetch_conn(const struct rpcrdma_xprt_group *g,
+				    const struct rpcrdma_pmd_wc *wc, uint16_t i)
+{
+	const struct rpcrdma_xprt *x = wc[i].qp->context;
+
+	if (i == 0 || wc[i - 1].qp->context != x)
+		/* a server's lines, or a client's (its backward calls are few: a reply's) */
+		xprt_prefetch(x, g->nservers != 0);
+}
+
+/* The message a receive completion brought. */
+static inline void wc_prefetch_msg(const struct rpcrdma_pmd_wc *wc)
+{
+	const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc->wr_id;
+
+	if (t->type == WR_RECV) {
+		const uint8_t *buf = ((const struct xprt_rx *)t->owner)->buf;
+
+		/* a call's RPC header ends past the first line (28 + 40 bytes) */
+		rte_prefetch0(buf);
+		if (wc->byte_len > RTE_CACHE_LINE_SIZE)
+			rte_prefetch0(buf + RTE_CACHE_LINE_SIZE);
+	}
+}
+
 int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 {
 	struct rpcrdma_pmd_wc wc[XPRT_BURST];
@@ -623,36 +675,25 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 	n = rpcrdma_pmd_poll_cq_burst(g->cq, wc, XPRT_BURST);
 	/*
 	 * With many connections, each completion likely names one whose
-	 * state is out of the cache: start every load of the burst before
-	 * the first is needed (the QP, then its connection's first lines and
-	 * the message received).
+	 * state is out of the cache. Its loads start a few completions ahead
+	 * of the one handled, in two steps (the QP, then from it the
+	 * connection): the whole burst's at once would ask for more lines
+	 * than the core has misses in flight, and the first completion would
+	 * wait behind the last one's. The messages received, a line or two
+	 * each that the peer wrote, all start first: they are few, and come
+	 * from the other end's cache, so they overlap best.
 	 */
+	for (i = 0; i < n; i++)
+		wc_prefetch_msg(&wc[i]);
+	for (i = 0; i < n && i < GRP_AHEAD_QP; i++)
+		wc_prefetch_qp(g, wc, i);
+	for (i = 0; i < n && i < GRP_AHEAD_CONN; i++)
+		wc_prefetch_conn(g, wc, i);
 	for (i = 0; i < n; i++) {
-		/* a server answers a call on the QP it came in on: the QP's send lines too */
-		if (g->nservers != 0 && wc[i].opcode == RPCRDMA_PMD_WC_RECV)
-			rpcrdma_pmd_qp_prefetch(wc[i].qp);
-		else
-			rte_prefetch0(&wc[i].qp->context);
-	}
-	for (i = 0, x = NULL; i < n; i++) {
-		const struct xprt_wr *t = (const struct xprt_wr *)(uintptr_t)wc[i].wr_id;
-
-		/* a connection's completions mostly come together: its lines once */
-		if (wc[i].qp->context != x) {
-			x = wc[i].qp->context;
-			/* a server's lines, or a client's (its backward calls are few: a reply's) */
-			xprt_prefetch(x, g->nservers != 0);
-		}
-		if (t->type == WR_RECV) {
-			const uint8_t *buf = ((const struct xprt_rx *)t->owner)->buf;
-
-			/* a call's RPC header ends past the first line (28 + 40 bytes) */
-			rte_prefetch0(buf);
-			if (wc[i].byte_len > RTE_CACHE_LINE_SIZE)
-				rte_prefetch0(buf + RTE_CACHE_LINE_SIZE);
-		}
-	}
-	for (i = 0; i < n; i++) {
+		if (i + GRP_AHEAD_QP < n)
+			wc_prefetch_qp(g, wc, i + GRP_AHEAD_QP);
+		if (i + GRP_AHEAD_CONN < n)
+			wc_prefetch_conn(g, wc, i + GRP_AHEAD_CONN);
 		x = wc[i].qp->context;
 		if (x->grp_wcs == 0 && xprt_retire_fast_reply(x, &wc[i])) {
 			g->st.quick_retires++;
@@ -664,8 +705,8 @@ int rpcrdma_xprt_group_poll(struct rpcrdma_xprt_group *g)
 		}
 		/*
 		 * A server's call: its reply's doorbell comes after the upcall;
-		 * what that touches beyond the QP's lines (loaded since the
-		 * burst began) starts now.
+		 * what that touches beyond the QP's lines (asked for
+		 * GRP_AHEAD_QP completions ago) starts now.
 		 */
 		if (g->nservers != 0 && wc[i].opcode == RPCRDMA_PMD_WC_RECV)
 			rpcrdma_pmd_qp_prefetch_doorbell(wc[i].qp);
