@@ -104,6 +104,7 @@ static void tel_fill(const struct rpcrdma_xprt *x, struct rpcrdma_telemetry_kv *
 		rpcrdma_telemetry_kv_u64(kv, "group_reserved", RD(g->reserved));
 		rpcrdma_telemetry_kv_u64(kv, "group_unreserved", RD(g->st.unreserved));
 		rpcrdma_telemetry_kv_u64(kv, "group_reserve_short", RD(g->st.reserve_short));
+		rpcrdma_telemetry_kv_u64(kv, "group_slots", g->ncalls);
 		rpcrdma_telemetry_kv_u64(kv, "group_slots_busy", RD(g->calls_busy));
 		rpcrdma_telemetry_kv_u64(kv, "group_slots_short", RD(g->st.slots_short));
 		rpcrdma_telemetry_kv_u64(kv, "group_conn_visits", RD(g->st.conn_visits));

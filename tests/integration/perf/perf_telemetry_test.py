@@ -21,6 +21,9 @@ the shm PMD:
    connections placed on it, the second having run the 2 messages that
    handed it its connections; /rpcrdma/programs counts the calls of both
    (one registry); the server's closing lines give 2 connections each.
+   The client's own telemetry, read during the run: its 4 connections, in
+   one poll group that shares 16 call slots (twice --depth 8), at most 16
+   of them busy and more than 0 in some reading, none refused.
 
 usage: perf_telemetry_test.py RPCRDMA_PERF
 """
@@ -58,16 +61,16 @@ def read_counters(sock, maxlen):
     return progs, procs
 
 
-def telemetry_socket(srv, srv_dir):
-    """The server's telemetry socket and its max_output_len, or (None, 0)."""
+def telemetry_socket(srv, srv_dir, who="rpcrdma-perf --server"):
+    """The telemetry socket of a process (srv: a server, or who) and its
+    max_output_len, or (None, 0)."""
     path = os.path.join(srv_dir, "dpdk", "rte", "dpdk_telemetry.v2")
     for _ in range(400):
         if os.path.exists(path) or srv.poll() is not None:
             break
         time.sleep(0.05)
     if not check(srv.poll() is None and os.path.exists(path),
-                 "rpcrdma-perf --server: no telemetry socket at %s (exit %s)" %
-                 (path, srv.poll())):
+                 "%s: no telemetry socket at %s (exit %s)" % (who, path, srv.poll())):
         return None, 0
     # the EAL binds the socket, then listens: a connect in between is refused
     for _ in range(100):
@@ -79,9 +82,25 @@ def telemetry_socket(srv, srv_dir):
             sock.close()
             sock = None
             time.sleep(0.05)
-    if not check(sock is not None, "rpcrdma-perf --server: %s refuses connections" % path):
+    if not check(sock is not None, "%s: %s refuses connections" % (who, path)):
         return None, 0
     return sock, json.loads(sock.recv(1024).decode())["max_output_len"]
+
+
+def client_slots(sock, maxlen):
+    """The call slots of a client of 4 connections in one group, from each
+    connection: (group_slots, group_slots_busy, group_slots_short), or []
+    before all 4 are listed."""
+    ids = query(sock, "/rpcrdma/conns", maxlen)["/rpcrdma/conns"] or []
+    if len(ids) != 4:
+        return []
+    out = []
+    for i in ids:
+        c = query(sock, "/rpcrdma/conn,%d" % i, maxlen)["/rpcrdma/conn"] or {}
+        check(c.get("role") == "client" and c.get("group_conns") == 4,
+              "a client connection of --connections 4, in its group: %r" % c)
+        out.append((c.get("group_slots"), c.get("group_slots_busy"), c.get("group_slots_short")))
+    return out
 
 
 def pollers(perf, rundir, env):
@@ -102,12 +121,15 @@ def pollers(perf, rundir, env):
                                 "--depth", "8", "--duration", "2", "--quiet"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=dict(env, RUNTIME_DIRECTORY=cli_dir))
-        got = None
-        while cli.poll() is None and got is None:
+        csock, cmaxlen = telemetry_socket(cli, cli_dir, "rpcrdma-perf --client")
+        got, slots = None, []
+        while cli.poll() is None and (got is None or not any(b > 0 for _, b, _ in slots)):
             time.sleep(0.2)
             try:
                 lc = query(sock, "/rpcrdma/lcores", maxlen)["/rpcrdma/lcores"] or {}
                 progs = query(sock, "/rpcrdma/programs", maxlen)["/rpcrdma/programs"] or {}
+                if csock is not None:
+                    slots += client_slots(csock, cmaxlen)
             except (OSError, ValueError):
                 break
             polls = sorted((v for k, v in lc.items() if k != "tsc_hz" and
@@ -116,6 +138,11 @@ def pollers(perf, rundir, env):
             if sum(v.get("placed", 0) for v in polls) == 4 and \
                     progs.get(PROG, {}).get("calls", 0) > 0:
                 got = (polls, progs[PROG]["calls"])
+        check(len(slots) > 0 and all(n == 16 and 0 <= b <= 16 and short == 0
+                                     for n, b, short in slots) and
+              any(b > 0 for _, b, _ in slots),
+              "the client's group slots (group_slots, busy, short) of its 4 connections: %r" %
+              slots)
         if check(got is not None, "two pollers with 4 connections placed in /rpcrdma/lcores"):
             polls, calls = got
             check(len(polls) == 2 and [v.get("placed") for v in polls] == [2, 2] and
