@@ -13,7 +13,10 @@
 //                                     and cli_busy_ns_per_call, each
 //                                     lcore's time in polls that found
 //                                     work per call: its cost of a call,
-//                                     whichever lcore limits the rate
+//                                     whichever lcore limits the rate;
+//                                     cli_wcs_per_busy_poll and
+//                                     srv_wcs_per_busy_poll, the
+//                                     completions each such poll reaped
 //   scale/null_one_each/conns:N       one call in flight per connection
 //                                     (N in flight): calls_per_s
 //   scale/null_pipelined_paired/conns:N
