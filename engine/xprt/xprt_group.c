@@ -426,11 +426,9 @@ static int calls_init(struct rpcrdma_xprt_group *g)
 	uint32_t i;
 	int ret;
 
-	g->ncalls = 1;
-	while (g->ncalls < g->p.calls)
-		g->ncalls <<= 1;
-	while ((1u << g->call_shift) < g->ncalls)
-		g->call_shift++;
+	/* p.calls is 1 to GROUP_MAX_CALLS here: a call's XID ends in its slot's index */
+	g->ncalls = rte_align32pow2(g->p.calls);
+	g->call_shift = rte_log2_u32(g->ncalls);
 	g->calls = calloc(g->ncalls, sizeof(*g->calls));
 	areas = calloc(g->ncalls, sizeof(*areas));
 	ret = -ENOMEM;
