@@ -444,11 +444,6 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	TAILQ_INIT(&x->tmo_list);
 	x->tmo_next = UINT64_MAX;
 	x->call_timeout = us_to_tsc(p->call_timeout_us);
-	/* what a call reads of p, on line 3 (p is lines away) */
-	x->recv_call = x->p.recv_call;
-	x->reply_done = x->p.reply_done;
-	x->cb_ctx = x->p.ctx;
-	x->bk_credits = x->p.bk_credits;
 	TAILQ_INIT(&x->svc_wait);
 	x->recv_len = x->p.recv_inline;
 
@@ -767,10 +762,6 @@ void xprt_set_thresholds(struct rpcrdma_xprt *x)
 		    ? !(x->xchar_on && x->xs.peer_init && x->xs.peer.brs == RPCRDMA_BKREQSUP_GENL)
 		    : !(x->xchar_on && x->xs.local.brs == RPCRDMA_BKREQSUP_GENL))
 		x->bmconn.flags |= RPCRDMA_MARSHAL_F_INLINE_ONLY;
-	/* what a Short call or reply is checked against, on line 3 */
-	x->reply_inline = xprt_reply_mconn(x)->send_inline;
-	x->call_send_inline = xprt_call_mconn(x)->send_inline;
-	x->call_recv_inline = xprt_call_mconn(x)->recv_inline;
 }
 
 /* The marshaling of the calls of our requester slots, and of our replies. */

@@ -49,9 +49,6 @@
 #include <rpcrdma/rpcrdma_vers.h>
 #include <rpcrdma/rpcrdma_xprt.h>
 
-/* struct rpcrdma_xprt's lines of one role only: a responder's, a requester's */
-#define XPRT_RESP_LINE 2
-#define XPRT_REQ_LINE  4
 #define XPRT_MAGIC     0x78707274u /* "xprt" */
 #define XPRT_BURST     32	   /* completions per poll */
 #define XPRT_STAGE_MAX 256	   /* send-queue WRs staged per doorbell */
@@ -368,15 +365,15 @@ struct rpcrdma_xprt_group {
 
 /*
  * A connection. With many connections on one lcore each call likely finds
- * its connection out of the cache, and each line it touches is a miss. What
- * every call, reply and poll visit reads or writes comes first, by role:
- * a server's call touches lines 0, 1, 2, 3 and 5 and the counters' first
- * line; a client's call lines 0, 1, 3, 4 and 5 and the counters' (the
- * static_asserts below keep the lines). Set-up, version 2, reconnection,
- * a connection outside a group and the rare paths come after.
+ * its connection out of the cache, and each line it touches is a miss:
+ * what every call, reply and poll visit reads or writes comes first
+ * (lines 0 to 5, then the counters' first line, mconn and the line of p
+ * with a server's upcall); set-up, version 2, reconnection and the rare
+ * paths after.
  */
 struct rpcrdma_xprt {
-	/* ---------------- line 0: the fast path, both roles ---------------- */
+	/* ---------------- the fast path, both roles ---------------- */
+	uint32_t magic;
 	enum rpcrdma_xprt_state state;
 	uint32_t vers; /* of the messages sent now (a client's probe: 2, before it is settled) */
 	bool vers_settled; /* the client's vreq or the server's vresp says (rpcrdma_vers.h); telemetry reads it */
@@ -397,22 +394,17 @@ struct rpcrdma_xprt {
 	int work;
 	uint32_t peer_key; /* server: rpcrdma_xprt_peer_key(), on a line every call reads */
 	uint32_t max_call; /* server: p.max_call, read by every call */
-	/* receives posted (in a group: the SRQ receives reserved for it), at most rq_depth */
-	uint32_t rx_posted;
 	struct rpcrdma_mempool *ipool;
 	struct rpcrdma_pmd_cq *cq;
 	struct rpcrdma_pmd_qp *qp;
 	/* the poll group (rpcrdma_xprt_group), or NULL */
 	struct rpcrdma_xprt_group *grp;
-
-	/* ---------------- line 1: the send ring, both roles ---------------- */
-	uint32_t sq_depth __attribute__((aligned(64)));
-	uint32_t sq_mask;
+	uint32_t sq_depth, rq_depth;
 	/* the send ring: WRs staged or posted and not yet retired (sq_out of them) */
 	struct xprt_wr *sq_ring;
 	/* a gather entry per ring entry, for WRs whose owner does not outlive them */
 	struct rpcrdma_pmd_sge *sq_sge;
-	struct rpcrdma_pmd_send_wr *stage;
+	uint32_t sq_mask;
 	uint32_t sq_head; /* sequence number of the next WR */
 	uint32_t sq_tail; /* the oldest not retired */
 	uint32_t sq_out;
@@ -422,40 +414,16 @@ struct rpcrdma_xprt {
 	uint32_t nstage;    /* staged for the next doorbell */
 	/* stage_max WRs and the drain marker: at most XPRT_STAGE_MAX, the send queue's depth */
 	uint32_t stage_max;
-
-	/* ---------------- line 2: a responder's credits ---------------- */
-	struct rpcrdma_credit_resp cresp __attribute__((aligned(64)));
-	/* responder: where this connection's free responder slots are, its own or its group's */
-	struct rpcrdma_xprt_svc_call **svc_freep;
-
-	/*
-	 * ---------------- line 3: what each role reads of p and mconn ----------------
-	 * Copies, so that a call reads neither p nor mconn: the upcalls
-	 * (p.recv_call, p.reply_done, p.ctx), p.bk_credits and p.call_timeout_us,
-	 * and the inline thresholds a Short message is checked against
-	 * (xprt_set_thresholds()).
-	 */
-	/*
-	 * Responder: where its free inline buffers of fast replies are, its
-	 * own (rbuf_free) or its group's, linked through their first word,
-	 * LIFO. A fast reply's Send takes its buffer from the slot, so the
-	 * slot is free at once and the next call finds it warm; the slot
-	 * takes another buffer from here once the Send retires.
-	 */
-	void **rbuf_freep __attribute__((aligned(64)));
-	rpcrdma_xprt_recv_call_cb_t recv_call;
-	rpcrdma_xprt_reply_done_cb_t reply_done;
-	void *cb_ctx;
-	uint32_t reply_inline;	   /* xprt_reply_mconn()->send_inline */
-	uint32_t call_send_inline; /* xprt_call_mconn()->send_inline */
-	uint32_t call_recv_inline; /* xprt_call_mconn()->recv_inline */
-	uint32_t bk_credits;
-	uint64_t call_timeout; /* p.call_timeout_us in TSC cycles */
-	uint32_t rq_depth;     /* receives it may have posted (rx_posted) */
-
-	/* ---------------- line 4: a requester's slots and credits ---------------- */
 	/* requester slots in use at once, at most: ncalls, or p.max_calls when shared */
-	uint32_t calls_max __attribute__((aligned(64)));
+	uint32_t calls_max;
+	struct rpcrdma_pmd_send_wr *stage;
+	/* receives */
+	struct xprt_rx *rxs;
+	struct xprt_rx *rx_free;
+	uint32_t nrx;
+	uint32_t rx_posted;
+	uint32_t recv_len; /* bytes of each posted receive */
+	/* requester */
 	uint32_t ncalls, call_shift;
 	uint32_t xid_seq;
 	uint32_t calls_busy;
@@ -464,9 +432,20 @@ struct rpcrdma_xprt {
 	/* the requester slots, its own or its group's (calls_shared); the free ones, LIFO: xprt_call_freep() */
 	struct rpcrdma_xprt_call *calls;
 	struct rpcrdma_xprt_call *call_free;
-
+	uint64_t call_timeout; /* p.call_timeout_us in TSC cycles */
+	/* responder: where this connection's free responder slots and fast reply buffers are, its own or its group's */
+	struct rpcrdma_xprt_svc_call **svc_freep;
+	void **rbuf_freep;
 	/*
-	 * ---------------- line 5 ----------------
+	 * Server: inline buffers of fast replies whose Sends have retired,
+	 * linked through their first word, LIFO. A fast reply's Send takes
+	 * its buffer from the slot, so the slot is free at once and the next
+	 * call finds it warm; the slot takes another buffer from here.
+	 */
+	void *rbuf_free;
+	struct rpcrdma_credit_resp cresp __attribute__((aligned(64)));
+	struct rpcrdma_xprt_svc_call *svc_free;
+	/*
 	 * What every poll end and xprt_work_besides_sends() look at, both
 	 * roles, on one line: whatever waits or is due. Responder slots done
 	 * during a poll, linked through next_free: released (reply_done,
@@ -483,17 +462,7 @@ struct rpcrdma_xprt {
 	uint32_t reads_out;
 	/* the counters, the ones every call moves on their first line */
 	struct rpcrdma_xprt_stats st __attribute__((aligned(64)));
-
-	/* ---------------- a connection of its own (no group): receives, slots ---------------- */
-	struct xprt_rx *rxs;
-	struct xprt_rx *rx_free;
-	uint32_t nrx;
-	uint32_t recv_len; /* bytes of each posted receive */
-	uint32_t magic;
-	/* a server's own inline buffers of fast replies (rbuf_freep) */
-	void *rbuf_free;
-	struct rpcrdma_xprt_svc_call *svc_free; /* its own free responder slots (svc_freep) */
-	struct rpcrdma_marshal_conn mconn;
+	struct rpcrdma_marshal_conn mconn __attribute__((aligned(64)));
 	struct rpcrdma_xprt_params p;
 
 	/* ---------------- set-up, version 2, the rare paths ---------------- */
@@ -544,20 +513,6 @@ struct rpcrdma_xprt {
 	char addr[RPCRDMA_VERS_ADDR_MAX]; /* connected to; "" when too long to remember */
 	struct rpcrdma_vers_peers peers;  /* when p.vers_peers is NULL */
 };
-/* the fast path's lines, each where xprt_prefetch() expects it */
-#define XPRT_LINE(f) (offsetof(struct rpcrdma_xprt, f) / RTE_CACHE_LINE_SIZE)
-#define XPRT_LAST(f)                                                                      \
-	((offsetof(struct rpcrdma_xprt, f) + sizeof(((struct rpcrdma_xprt *)0)->f) - 1) / \
-	 RTE_CACHE_LINE_SIZE)
-static_assert(XPRT_LAST(grp) == 0, "line 0: both roles");
-static_assert(XPRT_LINE(sq_depth) == 1 && XPRT_LAST(stage_max) == 1, "line 1: the send ring");
-static_assert(XPRT_LINE(cresp) == XPRT_RESP_LINE && XPRT_LAST(svc_freep) == XPRT_RESP_LINE,
-	      "line 2: a responder's");
-static_assert(XPRT_LINE(rbuf_freep) == 3 && XPRT_LAST(rq_depth) == 3, "line 3: both roles");
-static_assert(XPRT_LINE(calls_max) == XPRT_REQ_LINE && XPRT_LAST(call_free) == XPRT_REQ_LINE,
-	      "line 4: a requester's");
-static_assert(XPRT_LINE(svc_done) == 5 && XPRT_LAST(reads_out) == 5, "line 5: both roles");
-static_assert(XPRT_LINE(st) == 6, "the counters follow");
 
 /* Where a received message goes. */
 enum rx_kind {
@@ -636,31 +591,34 @@ static inline void sq_rebase(struct rpcrdma_xprt *x)
 }
 /*
  * Start loading the lines of @x that a call or a completion touches
- * (struct rpcrdma_xprt's fast path: lines 0 to 5 and the counters' first),
- * so that their misses overlap instead of coming one by one. A call to
- * send or a reply to take (not @responder) leaves out the responder's line
- * (cresp), a call taken (@responder) the requester's: with many
- * connections the lines a call asks for fill the core's fill buffers, and
- * each one more waits for a free one (docs/benchmarks.md, "Where the time
- * goes, sampled"). The caller says which: reading x->responder here would
- * wait for line 0.
+ * (struct rpcrdma_xprt's fast path: lines 0 to 5, the counters' first,
+ * mconn and the upcall's line of p), so that their misses overlap instead
+ * of coming one by one. For a call to send or a reply to take (not
+ * @responder), line 4 (cresp, the responder's credits) and the upcall's
+ * line stay out: with many connections the lines a call asks for fill the
+ * core's fill buffers, and each one more waits for a free one
+ * (docs/benchmarks.md, "Where the time goes, sampled"). The caller says
+ * which: reading x->responder here would wait for line 0.
  */
 static inline void xprt_prefetch(const struct rpcrdma_xprt *x, bool responder)
 {
 	const uint8_t *b = (const uint8_t *)x;
-	unsigned int skip = responder ? XPRT_REQ_LINE : XPRT_RESP_LINE;
-	unsigned int i;
+	size_t off;
 
 	/* the fast-path lines end where the counters start (a line of their own) */
-	for (i = 0; i < offsetof(struct rpcrdma_xprt, st) / RTE_CACHE_LINE_SIZE; i++)
-		if (i != skip)
-			rte_prefetch0(b + i * RTE_CACHE_LINE_SIZE);
+	for (off = 0; off < offsetof(struct rpcrdma_xprt, st); off += RTE_CACHE_LINE_SIZE)
+		if (responder || off / RTE_CACHE_LINE_SIZE !=
+					 offsetof(struct rpcrdma_xprt, cresp) / RTE_CACHE_LINE_SIZE)
+			rte_prefetch0(b + off);
 	rte_prefetch0(&x->st); /* the line every call, reply and visit counts on */
+	rte_prefetch0(&x->mconn);
+	if (responder)
+		rte_prefetch0(&x->p.recv_call); /* the one line of p a call reads: the upcall */
 }
 /*
  * Start loading, to be written, what staging the next WR of @x writes: its
  * send-ring entry, its staging slot and, for a fast reply (@reply), its
- * gather entry, lines of their own. Reads x's line 1 (the ring and the
+ * gather entry, lines of their own. Reads x's line 1 (the ring) and 2 (the
  * stage): for a connection whose first lines are loaded, or on their way.
  */
 static inline void xprt_prefetch_send(const struct rpcrdma_xprt *x, bool reply)
@@ -943,14 +901,10 @@ void xprt_group_trim(struct rpcrdma_xprt *x);
 struct xprt_ctrl *xprt_ctrl_peek(const struct rpcrdma_xprt *x);
 void xprt_ctrl_take(struct rpcrdma_xprt *x, struct xprt_ctrl *k);
 void xprt_ctrl_put(struct rpcrdma_xprt *x, struct xprt_ctrl *k);
-/*
- * A server's reservations beyond its grant's: one for the reply of each
- * backward call out (it has slots for them when bk_credits is not 0; a
- * server without reads nothing of the requester's line).
- */
+/* A server's reservations beyond its grant's: one for the reply of each backward call out. */
 static inline uint32_t xprt_group_bk_need(const struct rpcrdma_xprt *x)
 {
-	return !x->client && x->bk_credits != 0 ? x->creq.outstanding : 0;
+	return !x->client && x->calls != NULL ? x->creq.outstanding : 0;
 }
 bool xprt_group_recv(struct rpcrdma_xprt *x);
 

@@ -70,7 +70,7 @@ uint32_t xprt_post_recvs(struct rpcrdma_xprt *x)
 		 * be sent (xprt_group.c).
 		 */
 		if (x->client) {
-			uint32_t need = x->creq.outstanding + 1 + x->bk_credits;
+			uint32_t need = x->creq.outstanding + 1 + x->p.bk_credits;
 
 			want = need > x->rx_posted ? need - x->rx_posted : 0;
 		} else {

@@ -475,8 +475,9 @@ static bool call_short(struct rpcrdma_xprt_call *c)
 	struct rpcrdma_xprt *x = c->xprt;
 	uint32_t hl = short_hdr_size(x->vers);
 
-	if (c->enc.nddp || c->spec.nddp || hl + (uint64_t)c->spec.max_len > x->call_recv_inline ||
-	    hl + (uint64_t)c->enc.len > x->call_send_inline ||
+	if (c->enc.nddp || c->spec.nddp ||
+	    hl + (uint64_t)c->spec.max_len > xprt_call_mconn(x)->recv_inline ||
+	    hl + (uint64_t)c->enc.len > xprt_call_mconn(x)->send_inline ||
 	    !inline_stream_is(&c->enc, c->msg_buf))
 		return false;
 	short_sgl(c->fsge, &c->enc, x->vers, RPCRDMA_CALL, c->xid,

@@ -276,7 +276,7 @@ static void svc_dispatch(struct rpcrdma_xprt_svc_call *s)
 	x->work++;
 	/* xprt_svc_process() goes on with whatever state the callback leaves */
 	s->in_cb = true;
-	x->recv_call(x->cb_ctx, s);
+	x->p.recv_call(x->p.ctx, s);
 	s->in_cb = false;
 	return;
 
@@ -385,7 +385,8 @@ static void svc_stage_reply(struct rpcrdma_xprt_svc_call *s, int grant)
 	int ret;
 
 	if (s->fast) {
-		if (s->reply.nddp == 0 && s->hlen + (uint64_t)s->reply.len <= x->reply_inline &&
+		if (s->reply.nddp == 0 &&
+		    s->hlen + (uint64_t)s->reply.len <= xprt_reply_mconn(x)->send_inline &&
 		    inline_stream_is(&s->reply, s->reply_buf)) {
 			/*
 			 * Short, to a call without chunks: no plan, nothing to
@@ -481,8 +482,8 @@ void xprt_svc_release(struct rpcrdma_xprt_svc_call *s)
 
 	if (!s->credited)
 		rpcrdma_credit_resp_drop(&x->cresp);
-	if (x->reply_done != NULL && s->has_reply)
-		x->reply_done(x->cb_ctx, s, s->replied && !s->lost ? 0 : -ECONNRESET);
+	if (x->p.reply_done != NULL && s->has_reply)
+		x->p.reply_done(x->p.ctx, s, s->replied && !s->lost ? 0 : -ECONNRESET);
 	for (i = 0; i < s->nbufs; i++)
 		rpcrdma_mempool_put(s->bpools[i], s->bufs[i]);
 	s->nbufs = 0;
