@@ -486,9 +486,7 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 		x->nrx = x->rq_depth + x->nsvcs;
 		if (p->bk_credits) {
 			/* backward calls: a receive for each one's reply */
-			x->ncalls = 2;
-			while (x->ncalls < p->bk_credits)
-				x->ncalls <<= 1;
+			x->ncalls = RTE_MAX(rte_align32pow2(p->bk_credits), 2u);
 			x->rq_depth += p->bk_credits;
 			x->nrx += p->bk_credits + x->ncalls;
 			x->sq_depth += x->ncalls;
@@ -539,16 +537,12 @@ static int xprt_alloc(const struct rpcrdma_xprt_params *p, struct rpcrdma_xprt *
 	if (x->calls_shared) {
 		x->calls = p->group->calls;
 		x->ncalls = p->group->ncalls;
-		x->call_shift = p->group->call_shift;
 	}
 	/* a call's XID is its slot index below call_shift bits */
-	while ((1u << x->call_shift) < x->ncalls)
-		x->call_shift++;
+	x->call_shift = rte_log2_u32(x->ncalls);
 	ret = -ENOMEM;
 	/* the ring holds sq_depth WRs and the drain marker */
-	x->sq_mask = 1;
-	while (x->sq_mask < x->sq_depth + 1)
-		x->sq_mask <<= 1;
+	x->sq_mask = rte_align32pow2(x->sq_depth + 1);
 	x->sq_ring = calloc(x->sq_mask, sizeof(*x->sq_ring));
 	x->sq_sge = calloc(x->sq_mask, sizeof(*x->sq_sge));
 	x->sq_mask--;

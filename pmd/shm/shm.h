@@ -339,14 +339,6 @@ static inline size_t shm_align_up(size_t v, size_t a)
 }
 
 /* The smallest power of two at least v (1 for 0): ring sizes. */
-static inline uint32_t shm_pow2_at_least(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
 
 /* shm_dev.c: the TSC's rate, shared-memory areas and the device's event FIFO */
 uint64_t shm_tsc_hz(void); /* measured if the EAL has not (the PMD runs without it too) */

@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
 
 #include "../pmd_devargs.h"
@@ -866,7 +867,7 @@ static int shm_cq_create(struct rpcrdma_pmd_dev *d, uint32_t cqe, struct rpcrdma
 
 	if (cqe > SHM_CQE_MAX)
 		return -EINVAL;
-	size = shm_pow2_at_least(cqe);
+	size = rte_align32pow2(cqe);
 	cq = aligned_alloc(64, shm_align_up(sizeof(*cq), 64));
 	if (cq == NULL)
 		return -ENOMEM;
@@ -913,9 +914,9 @@ static int shm_qp_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_qp_
 	    (attr->srq == NULL &&
 	     (attr->max_recv_wr > SHM_WR_MAX || attr->max_recv_sge > SHM_SGE_MAX)))
 		return -EINVAL;
-	sq_size = shm_pow2_at_least(attr->max_send_wr);
+	sq_size = rte_align32pow2(attr->max_send_wr);
 	/* with an SRQ, one slot that is never posted: the peer checks the area as any */
-	rq_size = attr->srq != NULL ? 1 : shm_pow2_at_least(attr->max_recv_wr);
+	rq_size = attr->srq != NULL ? 1 : rte_align32pow2(attr->max_recv_wr);
 	slot_size = shm_align_up(sizeof(struct rpcrdma_shm_rq_slot) +
 					 max_recv_sge * sizeof(struct rpcrdma_shm_sge),
 				 RPCRDMA_SHM_CACHE_LINE);

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
 
 #include "shm.h"
@@ -35,7 +36,7 @@ int shm_srq_create(struct rpcrdma_pmd_pd *pd, const struct rpcrdma_pmd_srq_attr 
 	uint32_t rq_size, slot_size;
 	struct shm_srq *srq;
 
-	rq_size = shm_pow2_at_least(attr->max_wr);
+	rq_size = rte_align32pow2(attr->max_wr);
 	slot_size = shm_align_up(sizeof(struct rpcrdma_shm_rq_slot) +
 					 attr->max_sge * sizeof(struct rpcrdma_shm_sge),
 				 RPCRDMA_SHM_CACHE_LINE);

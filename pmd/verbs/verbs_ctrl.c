@@ -14,21 +14,14 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <rte_common.h>
+
 #include "verbs_config.h"
 #ifdef RPCRDMA_VERBS_HAVE_MLX5DV
 #include <infiniband/mlx5dv.h>
 #endif
 
 #include "verbs_pmd.h"
-
-static uint32_t pow2_at_least(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
 
 static const char *path_name(enum verbs_send_path p)
 {
@@ -808,8 +801,9 @@ int verbs_qp_create(struct rpcrdma_pmd_pd *p, const struct rpcrdma_pmd_qp_attr *
 	if (ret < 0)
 		goto err_qp;
 
-	sq_size = pow2_at_least(attr->max_send_wr);
-	rq_size = pow2_at_least(max_recv_wr);
+	sq_size = rte_align32pow2(attr->max_send_wr);
+	/* a QP on an SRQ posts no receive: a table of one entry all the same */
+	rq_size = rte_align32pow2(RTE_MAX(max_recv_wr, 1u));
 	qp->sq = calloc(sq_size, sizeof(*qp->sq));
 	qp->rq = calloc(rq_size, sizeof(*qp->rq));
 	if (qp->sq == NULL || qp->rq == NULL) {
