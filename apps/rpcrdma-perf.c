@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_lcore.h>
@@ -438,7 +439,7 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 {
 	struct rpcrdma_mempool_set_params sp;
 	struct rpcrdma_xprt_params xp;
-	uint32_t buf = o->size < 4096 ? 4096 : o->size, calls = 64, n = o->connections;
+	uint32_t buf = o->size < 4096 ? 4096 : o->size, n = o->connections;
 	/* the calls in flight on one connection, at most */
 	uint32_t per = o->depth < n ? o->depth : (o->depth + n - 1) / n;
 	bool slot_bufs = perf_op_has_payload(o->op) || o->op == OP_READDIR;
@@ -467,10 +468,8 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 		 * each connection's call buffers and header areas (see below),
 		 * the receives of the poll group the connections share
 		 */
-		uint32_t cr = per > 8 ? per : 8, cs = 8, bufs;
+		uint32_t cs = rte_align32pow2(RTE_MAX(per, 8u)), bufs;
 
-		while (cs < cr)
-			cs <<= 1;
 		/*
 		 * (version 2's control slots are the group's: app_group_bufs());
 		 * the group's shared call slots (2 * depth, below): a buffer
@@ -514,8 +513,6 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 		.opts = &o->popts,
 		.ctx = o->prog == &perf_prog_test ? c : NULL,
 	};
-	while (calls < o->depth)
-		calls <<= 1;
 	rpcrdma_xprt_params_init(&xp, RPCRDMA_XPRT_CLIENT);
 	xp.vers = o->version;
 	xp.send_inline = xp.recv_inline = o->inline_size ? o->inline_size
@@ -526,12 +523,11 @@ static int cli_open(struct perf_cli *c, const struct perf_opts *o)
 	xp.pd = c->ep.base.pd;
 	xp.pools = c->ep.base.pools;
 	xp.max_credits = o->depth > 32 ? o->depth : 32;
-	xp.max_calls = calls;
+	xp.max_calls = RTE_MAX(rte_align32pow2(o->depth), 64u);
 	if (n > 1) {
 		/* many connections: each sized for its share of the calls in flight */
 		xp.max_credits = per > 8 ? per : 8;
-		for (xp.max_calls = 8; xp.max_calls < xp.max_credits;)
-			xp.max_calls <<= 1;
+		xp.max_calls = rte_align32pow2(xp.max_credits);
 	}
 	xp.reconnect_max = o->reconnect;
 	xp.group = c->ep.grp;

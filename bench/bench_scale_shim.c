@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
@@ -228,9 +229,7 @@ struct bench_scale *bench_scale_start(uint32_t conns, uint32_t inflight)
 	 * and their header areas.
 	 */
 	per = (inflight + conns - 1) / conns + 1;
-	calls = 2;
-	while (calls < per)
-		calls <<= 1;
+	calls = RTE_MAX(rte_align32pow2(per), 2u);
 	ret = b->calls == NULL || b->carg == NULL ? -ENOMEM : 0;
 	snprintf(sname, sizeof(sname), "ssrv%u", inst);
 	snprintf(cname, sizeof(cname), "scli%u", inst);

@@ -338,8 +338,6 @@ static inline size_t shm_align_up(size_t v, size_t a)
 	return (v + a - 1) / a * a;
 }
 
-/* The smallest power of two at least v (1 for 0): ring sizes. */
-
 /* shm_dev.c: the TSC's rate, shared-memory areas and the device's event FIFO */
 uint64_t shm_tsc_hz(void); /* measured if the EAL has not (the PMD runs without it too) */
 void *shm_memfd_area(const char *name, size_t size, int *fdp);
